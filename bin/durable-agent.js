@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The CLI, built by `npm run build` (which `npm ci` runs through the `prepare` script).
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('durable-agent is not built yet: run `npm ci` (or `npm run build`) in the project first.\n');
+  process.exit(2);
+}
+const { main } = await import(entry.href);
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,13 @@
+// Builds the workflow bundle once, at build time, so a worker never runs webpack on start.
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+const workflowsPath = fileURLToPath(new URL('../dist/workflows/index.js', import.meta.url));
+const out = fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url));
+const { code } = await bundleWorkflowCode({
+  workflowsPath,
+  logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
+});
+await writeFile(out, code);
+console.error(`workflow bundle: ${out} (${Math.round(code.length / 1024)} KiB)`);

@@ -1,0 +1,37 @@
+// `worker`: runs the agent workflow and its activities until SIGINT/SIGTERM, then shuts down cleanly
+// (in-flight activities are finished or, after the grace time, left to be retried by another worker).
+import { DEFAULTS } from '../../core/policies.js';
+import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
+import { expectPositionals, parseArgs } from '../args.js';
+import { logLine } from '../log.js';
+import { openScriptedModel } from '../scripted.js';
+import { openTemporal } from '../temporal.js';
+
+export async function workerCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, { scripted: { type: 'boolean' } });
+  expectPositionals(positionals, [], 'worker [--scripted]');
+  const model = modelConnectionFromEnv();
+  if (!flags.scripted && !model.apiKey) {
+    logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
+  }
+  const scripted = flags.scripted ? await openScriptedModel() : undefined;
+  const temporal = await openTemporal({ allowEmbedded: false });
+  const taskQueue = process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
+  try {
+    const { worker } = await createAgentWorker({
+      connection: await temporal.workerConnection(),
+      client: temporal.client,
+      taskQueue,
+      model: scripted?.connection ?? model,
+      // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
+      workerOptions: { shutdownGraceTime: '10s' },
+    });
+    logLine(`worker polling task queue "${taskQueue}" on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
+    await worker.run();
+    logLine('worker stopped');
+    return 0;
+  } finally {
+    await temporal.close();
+    await scripted?.close();
+  }
+}

@@ -1,0 +1,70 @@
+// durable-agent: the command line. stdout carries only each command's output; logs go to stderr.
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { UsageError } from './args.js';
+import { resultCommand, runCommand, startCommand } from './commands/run.js';
+import { serverCommand } from './commands/server.js';
+import { workerCommand } from './commands/worker.js';
+import { logLine } from './log.js';
+import { EXIT } from './output.js';
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  run: runCommand,
+  start: startCommand,
+  result: resultCommand,
+  worker: workerCommand,
+  server: serverCommand,
+};
+
+export const HELP = `durable-agent: durable Claude tool-use agent runs on Temporal
+
+usage: durable-agent <command> [options]   (from the project: npm run --silent agent -- <command>)
+
+commands:
+  run "<task>"            start a run and wait for it, with a worker in this process; starts an embedded
+                          Temporal server when none is configured or running (Ctrl-C detaches)
+  start "<task>"          start a run and print its workflow id (a worker elsewhere runs it)
+  result <workflowId>     wait for a run and print its result
+  worker                  run a worker until interrupted
+  server                  run the embedded Temporal dev server with its Web UI
+
+options of run and start:
+  --json                  print one JSON document
+  --model ID              model id (default: $AGENT_MODEL or claude-sonnet-5-5)
+  --max-steps N           step cap: most model calls a run may make (default 20)
+  --max-output-tokens N   max_tokens of each model call (default 4096)
+  --system TEXT           system prompt
+  --tools a,b             tools the model may use (default: all registered)
+  --id ID                 workflow id; when a run with it exists, attach to it instead of starting another
+  --scripted              (run, worker) use the offline scripted model instead of Claude
+
+options of server: --port N (7233), --ui-port N (8233), --db FILE (.durable-agent/temporal.db)
+
+exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 stopped, 4 cancelled, 130 detached
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    (command ? process.stdout : process.stderr).write(HELP);
+    return command ? 0 : EXIT.usage;
+  }
+  const handler = COMMANDS[command];
+  if (!handler) {
+    logLine(`error: unknown command "${command}" (commands: ${Object.keys(COMMANDS).join(', ')}; see --help)`);
+    return EXIT.usage;
+  }
+  try {
+    return await handler(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      logLine(`error: ${err.message}`);
+      return EXIT.usage;
+    }
+    if (err instanceof WorkflowNotFoundError) {
+      logLine(`error: no run with id "${err.workflowId}" on this Temporal server `);
+      return EXIT.usage;
+    }
+    logLine(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,63 @@
+// Finding the Temporal server for a CLI command, and starting the embedded one when `run` has none.
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { connectClient, resolveTemporalTarget, withAddress, type TemporalTarget } from '../client/connection.js';
+import { isServerReachable, startDevServer, type DevServer } from '../devserver/index.js';
+import { UsageError } from './args.js';
+import { logLine } from './log.js';
+
+/** Where `run` keeps the embedded server's data, so a job outlives the command and can be resumed. */
+export const EMBEDDED_DB = path.join('.durable-agent', 'temporal.db');
+
+export interface TemporalSession {
+  target: TemporalTarget;
+  client: Client;
+  /** The embedded server this command started, if it did. */
+  embedded?: DevServer;
+  /** A NativeConnection for a worker, opened on first use. */
+  workerConnection(): Promise<NativeConnection>;
+  close(): Promise<void>;
+}
+
+/** Connects to the configured server. With `allowEmbedded`, and when no address is configured and nothing
+ * answers on the default one, starts the embedded dev server for the duration of the command. */
+export async function openTemporal(options: { allowEmbedded: boolean }): Promise<TemporalSession> {
+  let target = resolveTemporalTarget();
+  let embedded: DevServer | undefined;
+  if (!(await isServerReachable(target.address, 3000))) {
+    if (target.explicit) {
+      throw new UsageError(
+        `the Temporal server at ${target.address} (TEMPORAL_ADDRESS or the config profile) does not answer. ` +
+          'Start it, fix the address, or unset TEMPORAL_ADDRESS to let `run` start an embedded server.',
+      );
+    }
+    if (!options.allowEmbedded) {
+      throw new UsageError(
+        `no Temporal server answers at ${target.address}. Start one with \`npm run agent -- server\` ` +
+          '(or set TEMPORAL_ADDRESS), or use `run`, which starts an embedded server by itself.',
+      );
+    }
+    const port = Number(target.address.split(':').pop()) || 7233;
+    logLine(`no Temporal server at ${target.address}: starting the embedded dev server (data in ${EMBEDDED_DB})…`);
+    embedded = await startDevServer({ port, uiPort: port + 1000, dbFile: EMBEDDED_DB, log: logLine });
+    logLine(`embedded Temporal server on ${embedded.address}; Web UI ${embedded.uiUrl} (stops when this command ends)`);
+    target = withAddress(target, embedded.address);
+  }
+  const client = await connectClient(target);
+  let native: NativeConnection | undefined;
+  return {
+    target,
+    client,
+    embedded,
+    async workerConnection() {
+      native ??= await NativeConnection.connect(target.connectionOptions);
+      return native;
+    },
+    async close() {
+      await native?.close().catch(() => {});
+      await client.connection.close().catch(() => {});
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// Where the Temporal server is: read the way Temporal's own CLI reads it (@temporalio/envconfig:
+// TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS settings, TEMPORAL_PROFILE, the config file).
+import { Client, Connection } from '@temporalio/client';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { NativeConnectionOptions } from '@temporalio/worker';
+
+export const DEFAULT_ADDRESS = 'localhost:7233';
+
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+  /** True when the address came from the environment or a profile, not from our default. */
+  explicit: boolean;
+  connectionOptions: NativeConnectionOptions;
+}
+
+export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): TemporalTarget {
+  const config = loadClientConnectConfig({ overrideEnvVars: env as Record<string, string> });
+  const explicit = Boolean(config.connectionOptions.address);
+  const address = config.connectionOptions.address ?? DEFAULT_ADDRESS;
+  return {
+    address,
+    namespace: config.namespace ?? 'default',
+    explicit,
+    connectionOptions: { ...config.connectionOptions, address },
+  };
+}
+
+/** The same target, at another address (the embedded server). */
+export function withAddress(target: TemporalTarget, address: string): TemporalTarget {
+  return { ...target, address, connectionOptions: { ...target.connectionOptions, address } };
+}
+
+export async function connectClient(target: TemporalTarget): Promise<Client> {
+  const { address, tls, apiKey, metadata } = target.connectionOptions;
+  const connection = await Connection.connect({ address, tls, apiKey, metadata, connectTimeout: '5s' });
+  return new Client({ connection, namespace: target.namespace });
+}

@@ -1,0 +1,43 @@
+// Every timeout and retry value of the activities, named in one place (and documented in the README).
+import type { ActivityOptions } from '@temporalio/common';
+
+/** One Messages API request. The SDK's own retries are off, so this policy is the one in force and each
+ * attempt is visible in the Temporal UI. Non-retryable provider errors (400, 401, ...) are marked as such by
+ * the activity itself. */
+export const MODEL_CALL_OPTIONS = {
+  startToCloseTimeout: '10 minutes',
+  // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 30 s, not 10 min.
+  heartbeatTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 8,
+  },
+} satisfies ActivityOptions;
+
+/** One tool call. A tool that fails on its input answers with an error result instead of throwing, so what
+ * is retried here is infrastructure: a crash, a timeout, a network error inside the tool. */
+export const TOOL_CALL_OPTIONS = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 3,
+  },
+} satisfies ActivityOptions;
+
+/** How often a running activity heartbeats (well inside the 30 s heartbeat timeout). */
+export const HEARTBEAT_INTERVAL_MS = 5_000;
+
+/** The largest transcript page a query returns: far below gRPC's 4 MB message limit. */
+export const TRANSCRIPT_PAGE_BYTES = 1_000_000;
+
+export const DEFAULTS = {
+  model: 'claude-sonnet-5-5',
+  maxSteps: 20,
+  maxOutputTokens: 4096,
+  taskQueue: 'durable-agent',
+} as const;

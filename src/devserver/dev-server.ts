@@ -1,0 +1,189 @@
+// Runs `temporal server start-dev` as a child process. We spawn it ourselves (not through @temporalio/testing)
+// so the startup timeout is ours (the SDK allows 5 s, too short for a cold SQLite start on a slow CI box),
+// the custom search attributes are registered at launch, and the Web UI can be turned on.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SearchAttributeType } from '@temporalio/common';
+import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
+import { findTemporalCli } from './find-temporal.js';
+
+export interface DevServerOptions {
+  cliPath?: string;
+  /** gRPC port; default: a free port. */
+  port?: number;
+  /** Web UI port; default: a free port; false → --headless. */
+  uiPort?: number | false;
+  /** SQLite file (→ --db-filename); its parent directory is created. Default: in-memory. */
+  dbFile?: string;
+  namespace?: string;
+  ip?: string;
+  extraArgs?: string[];
+  log?: (m: string) => void;
+  logLevel?: string;
+  /** How long to wait for the server to answer GetSystemInfo. Default 60 s. */
+  startTimeoutMs?: number;
+}
+
+export interface DevServer {
+  /** host:port for Connection / NativeConnection. */
+  address: string;
+  port: number;
+  uiUrl: string | null;
+  namespace: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** CLI spelling of each SDK search attribute type (`--search-attribute Name=Type`). */
+const CLI_TYPE: Record<string, string> = {
+  [SearchAttributeType.TEXT]: 'Text',
+  [SearchAttributeType.KEYWORD]: 'Keyword',
+  [SearchAttributeType.INT]: 'Int',
+  [SearchAttributeType.DOUBLE]: 'Double',
+  [SearchAttributeType.BOOL]: 'Bool',
+  [SearchAttributeType.DATETIME]: 'Datetime',
+  [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
+};
+
+export function searchAttributeArgs(): string[] {
+  return AGENT_SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${CLI_TYPE[k.type]}`]);
+}
+
+/** Asks the OS for a free port. Another process could grab it before we use it; the window is tiny. */
+export function findFreePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, host, () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A real gRPC GetSystemInfo round trip with a deadline: an open TCP port alone does not mean the server is up. */
+export async function isServerReachable(address: string, timeoutMs = 1500): Promise<boolean> {
+  let conn: Connection | undefined;
+  try {
+    conn = await Connection.connect({ address, connectTimeout: timeoutMs });
+    const c = conn;
+    await c.withDeadline(Date.now() + timeoutMs, () => c.workflowService.getSystemInfo({}));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await conn?.close().catch(() => {});
+  }
+}
+
+function tcpOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ host, port });
+    const done = (ok: boolean) => (sock.destroy(), resolve(ok));
+    sock.setTimeout(500, () => done(false));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+// Children still running when this process exits are killed, so a crashed test run leaves no orphan servers.
+const live = new Set<ChildProcess>();
+let hooksInstalled = false;
+function installExitHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on('exit', () => live.forEach((c) => c.kill('SIGKILL')));
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      // Another listener owns shutdown (e.g. stops a worker before the server); the 'exit' hook still cleans up.
+      if (process.listenerCount(sig) > 1) return;
+      // Otherwise Node would have died without running 'exit' handlers: kill, then die by the same signal.
+      live.forEach((c) => c.kill('SIGKILL'));
+      process.removeListener(sig, onSignal);
+      process.kill(process.pid, sig);
+    };
+    process.on(sig, onSignal);
+  }
+}
+
+const hostFor = (ip: string) => (ip === '0.0.0.0' || ip === '::' ? '127.0.0.1' : ip);
+const joinHostPort = (host: string, port: number) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const log = options.log ?? (() => {});
+  const ip = options.ip ?? '127.0.0.1';
+  const namespace = options.namespace ?? 'default';
+  const cliPath = options.cliPath ?? (await findTemporalCli({ log }));
+  const port = options.port ?? (await findFreePort(hostFor(ip)));
+  // The CLI's own UI default (port + 1000) may be taken when the gRPC port is random, so pick a free one.
+  const uiPort = options.uiPort === false ? false : (options.uiPort ?? (await findFreePort(hostFor(ip))));
+
+  const args = ['server', 'start-dev', '--port', String(port), '--ip', ip, '--namespace', namespace];
+  args.push('--log-format', 'pretty', '--log-level', options.logLevel ?? 'warn');
+  // Stops the server from phoning home to check for new versions.
+  args.push('--dynamic-config-value', 'frontend.enableServerVersionCheck=false');
+  if (options.dbFile) {
+    await fs.mkdir(path.dirname(path.resolve(options.dbFile)), { recursive: true });
+    args.push('--db-filename', path.resolve(options.dbFile));
+  }
+  args.push(...(uiPort === false ? ['--headless'] : ['--ui-port', String(uiPort)]));
+  args.push(...searchAttributeArgs(), ...(options.extraArgs ?? []));
+
+  const started = Date.now();
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  installExitHooks();
+  live.add(child);
+  let stopping = false;
+  let output = '';
+  // Always drain the pipes (a full pipe would block the server); keep a tail for error messages.
+  // Only stderr (warnings, errors) is forwarded to the log; stdout is just the startup banner.
+  const onData = (forward: boolean) => (buf: Buffer) => {
+    const text = buf.toString();
+    output = (output + text).slice(-4000);
+    if (forward && !stopping) for (const line of text.split('\n')) if (line.trim()) log(`[temporal] ${line}`);
+  };
+  child.stdout!.on('data', onData(false));
+  child.stderr!.on('data', onData(true));
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (err) => resolve(`failed to spawn ${cliPath}: ${err.message}`));
+    child.once('close', (code, signal) => resolve(`exited with ${signal ?? `code ${code}`}`));
+  });
+  exited.then(() => live.delete(child));
+  let exitReason: string | null = null;
+  exited.then((r) => (exitReason = r));
+
+  const stop = async (): Promise<void> => {
+    stopping = true;
+    if (exitReason === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    live.delete(child);
+  };
+
+  const host = hostFor(ip);
+  const address = joinHostPort(host, port);
+  const deadline = started + (options.startTimeoutMs ?? 60_000);
+  try {
+    for (;;) {
+      if (exitReason !== null) throw new Error(`temporal server start-dev ${exitReason} before becoming ready`);
+      if (Date.now() > deadline) throw new Error(`temporal server start-dev not ready after ${Date.now() - started} ms`);
+      // Cheap TCP probe first; the gRPC call only once something listens.
+      if ((await tcpOpen(host, port)) && (await isServerReachable(address, 2000))) break;
+      await Promise.race([new Promise((r) => setTimeout(r, 100)), exited]);
+    }
+  } catch (err) {
+    await stop();
+    const tail = output.trim().split('\n').slice(-15).join('\n');
+    throw new Error(`${(err as Error).message}\ncommand: ${cliPath} ${args.join(' ')}\noutput tail:\n${tail}`);
+  }
+  log(`Temporal dev server ready at ${address} in ${Date.now() - started} ms`);
+  const uiUrl = uiPort === false ? null : `http://${joinHostPort(host, uiPort)}`;
+  return { address, port, uiUrl, namespace, process: child, stop };
+}

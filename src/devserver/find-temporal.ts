@@ -1,0 +1,252 @@
+// Locates the official `temporal` CLI (it embeds the dev server and the Web UI). Every step that fails leaves
+// a reason behind, so the final error tells the user exactly what was tried and what to install.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, constants as fsc } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const BIN = process.platform === 'win32' ? 'temporal.exe' : 'temporal';
+const INSTALL_HINT =
+  'Install the Temporal CLI (https://docs.temporal.io/cli#install) and put it on PATH, ' +
+  'or set TEMPORAL_CLI_PATH to its path, or install Go >= 1.23 so it can be built from source';
+
+type Env = Record<string, string | undefined>;
+type Log = (msg: string) => void;
+
+export interface FindTemporalOptions {
+  log?: Log;
+  /** Step (d): download the SDK's default CLI build. Default true. */
+  allowDownload?: boolean;
+  /** Step (e): `go install` the CLI into the cache. Default true. */
+  allowGoBuild?: boolean;
+  /** Environment to read (tests pass their own; defaults to process.env). */
+  env?: Env;
+  /** Replaces the download step (tests use this so they never touch the network). */
+  download?: (cacheDir: string, log: Log) => Promise<string>;
+  /** Replaces the Go build step (tests use this so they never build). */
+  goBuild?: (cacheDir: string, goPath: string, log: Log) => Promise<string>;
+}
+
+const nonEmpty = (v: string | undefined) => (v && v.length > 0 ? v : undefined);
+
+/** `<DURABLE_AGENT_CACHE_DIR | (XDG_CACHE_HOME | ~/.cache)/durable-agent>/temporal-cli-v1.5.1` */
+export function temporalCliCacheDir(env: Env = process.env): string {
+  const base =
+    nonEmpty(env.DURABLE_AGENT_CACHE_DIR) ??
+    path.join(nonEmpty(env.XDG_CACHE_HOME) ?? path.join(os.homedir(), '.cache'), 'durable-agent');
+  return path.resolve(base, `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+}
+
+/** Why `file` is not a usable executable, or null when it is. */
+async function whyNotExecutable(file: string): Promise<string | null> {
+  try {
+    const st = await fs.stat(file);
+    if (!st.isFile()) return `${file} is not a regular file`;
+    await fs.access(file, fsc.X_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${file} does not exist` : `${file} is not executable (${code ?? String(err)})`;
+  }
+}
+
+/** Runs `<file> --version`: catches truncated downloads and unrelated programs that happen to be called temporal. */
+function whyNotTemporalCli(file: string): string | null {
+  const r = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 15_000 });
+  if (r.error) return `${file} --version failed: ${r.error.message}`;
+  if (r.status === 0 && /^temporal version /m.test(r.stdout)) return null;
+  return `${file} --version did not print "temporal version ..." (exit ${r.status}): ${(r.stdout + r.stderr).trim().slice(0, 200)}`;
+}
+
+async function check(file: string): Promise<string | null> {
+  return (await whyNotExecutable(file)) ?? whyNotTemporalCli(file);
+}
+
+async function findOnPath(name: string, env: Env): Promise<string | null> {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.resolve(dir, name);
+    if ((await whyNotExecutable(candidate)) === null) return candidate;
+  }
+  return null;
+}
+
+export async function findTemporalCli(options: FindTemporalOptions = {}): Promise<string> {
+  const env = options.env ?? process.env;
+  const log: Log = options.log ?? (() => {});
+  const failures: string[] = [];
+
+  // (a) An explicit setting that is wrong is a configuration error, not something to silently route around.
+  const explicit = nonEmpty(env.TEMPORAL_CLI_PATH);
+  if (explicit) {
+    const abs = path.resolve(explicit);
+    const why = await check(abs);
+    if (why) throw new Error(`TEMPORAL_CLI_PATH is set but unusable: ${why}. Fix or unset TEMPORAL_CLI_PATH.`);
+    return abs;
+  }
+  failures.push('(a) TEMPORAL_CLI_PATH: not set');
+
+  // (b) PATH
+  const onPath = await findOnPath(BIN, env);
+  if (onPath) {
+    const why = whyNotTemporalCli(onPath);
+    if (!why) return onPath;
+    failures.push(`(b) PATH: ${why}`);
+  } else failures.push(`(b) PATH: no executable "${BIN}" on PATH`);
+
+  // (c) A binary downloaded or built earlier.
+  const cacheDir = temporalCliCacheDir(env);
+  const cached = path.join(cacheDir, BIN);
+  const cachedWhy = await check(cached);
+  if (!cachedWhy) return cached;
+  failures.push(`(c) cache: ${cachedWhy}`);
+
+  // (d) and (e) both write into the cache, so they share one lock: a second process waits, then reuses.
+  const fromLockedStep = async (label: string, produce: () => Promise<string>): Promise<string | null> => {
+    try {
+      const file = await withCacheLock(cacheDir, log, async () => ((await check(cached)) ? produce() : cached));
+      const why = await check(file);
+      if (!why) return file;
+      failures.push(`${label}: produced an unusable binary: ${why}`);
+    } catch (err) {
+      failures.push(`${label}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return null;
+  };
+
+  if (options.allowDownload === false) failures.push('(d) download: disabled');
+  else {
+    const dl = options.download ?? downloadTemporalCli;
+    const got = await fromLockedStep('(d) download', () => dl(cacheDir, log));
+    if (got) return got;
+  }
+
+  const goPath = await findOnPath(process.platform === 'win32' ? 'go.exe' : 'go', env);
+  if (options.allowGoBuild === false) failures.push('(e) go build: disabled');
+  else if (!goPath) failures.push('(e) go build: no "go" on PATH');
+  else {
+    const build = options.goBuild ?? goBuildTemporalCli;
+    const got = await fromLockedStep('(e) go build', () => build(cacheDir, goPath, log));
+    if (got) return got;
+  }
+
+  throw new Error(`Temporal CLI not found. Tried:\n  ${failures.join('\n  ')}\n${INSTALL_HINT}.`);
+}
+
+/**
+ * Exclusive lock via O_EXCL on `<dir>/.lock`. A lock whose owner pid is dead is taken over; an hour-old one too
+ * (a Go build takes minutes, never an hour).
+ */
+async function withCacheLock<T>(dir: string, log: Log, fn: () => Promise<T>): Promise<T> {
+  await fs.mkdir(dir, { recursive: true });
+  const lock = path.join(dir, '.lock');
+  let announced = false;
+  for (;;) {
+    try {
+      const fh = await fs.open(lock, 'wx');
+      await fh.writeFile(String(process.pid));
+      await fh.close();
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const [owner, st] = await Promise.all([fs.readFile(lock, 'utf8').catch(() => ''), fs.stat(lock).catch(() => null)]);
+      const pid = Number(owner);
+      const age = st ? Date.now() - st.mtimeMs : Infinity;
+      // Stale: owner died, or never wrote its pid (crashed right after creating it), or absurdly old.
+      if ((pid > 0 && !isAlive(pid)) || (!owner && age > 10_000) || age > 3_600_000) {
+        await fs.rm(lock, { force: true });
+        continue;
+      }
+      if (!announced) log(`waiting for another process (pid ${owner || '?'}) that is installing the Temporal CLI into ${dir}`);
+      announced = true;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await fs.rm(lock, { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The same URL the SDK's ephemeral-server download uses (it serves the newest CLI, which also runs our server
+ * flags). Fails in seconds offline (DNS error or 10 s timeout). The SDK's own cached download is not used: it is
+ * only reachable by starting a server through @temporalio/testing, with its 5 s startup limit.
+ */
+export async function downloadTemporalCli(cacheDir: string, log: Log): Promise<string> {
+  const arch = ({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[process.arch];
+  const platform = ({ linux: 'linux', darwin: 'darwin' } as Record<string, string>)[process.platform];
+  if (!arch || !platform) throw new Error(`no prebuilt CLI for ${process.platform}/${process.arch}`);
+  const url = `https://temporal.download/cli/default?arch=${arch}&platform=${platform}&format=tar.gz&sdk-name=sdk-typescript&sdk-version=1.24.0`;
+  log(`downloading the Temporal CLI from ${url}`);
+  const ctl = new AbortController();
+  // 10 s to get response headers, then 5 minutes for the (~50 MB) body.
+  let timer = setTimeout(() => ctl.abort(new Error('no response within 10 s')), 10_000);
+  const tmp = await fs.mkdtemp(path.join(cacheDir, '.download-'));
+  try {
+    const res = await fetch(url, { signal: ctl.signal }).catch((err: unknown) => {
+      const e = err as Error & { cause?: Error };
+      throw new Error(`GET ${url} failed: ${e.cause?.message ?? e.message}`);
+    });
+    clearTimeout(timer);
+    if (!res.ok || !res.body) throw new Error(`GET ${url} answered HTTP ${res.status}`);
+    timer = setTimeout(() => ctl.abort(new Error('download took over 5 minutes')), 300_000);
+    const archive = path.join(tmp, 'cli.tar.gz');
+    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(archive));
+    const tar = spawnSync('tar', ['-xzf', archive, '-C', tmp], { encoding: 'utf8' });
+    if (tar.status !== 0) throw new Error(`tar failed: ${tar.error?.message ?? tar.stderr}`);
+    const dest = path.join(cacheDir, BIN);
+    await fs.chmod(path.join(tmp, BIN), 0o755);
+    await fs.rename(path.join(tmp, BIN), dest); // same filesystem, so atomic: readers never see half a binary
+    log(`Temporal CLI downloaded to ${dest}`);
+    return dest;
+  } finally {
+    clearTimeout(timer);
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** `go install` compiles the whole Temporal server; Go's module cache makes later builds faster. */
+export async function goBuildTemporalCli(cacheDir: string, goPath: string, log: Log): Promise<string> {
+  log(`building the Temporal CLI from source with Go; this takes several minutes the first time and is cached in ${cacheDir}`);
+  const started = Date.now();
+  const child = spawn(goPath, ['install', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`], {
+    env: { ...process.env, GOBIN: cacheDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  const onData = (buf: Buffer) => {
+    const text = buf.toString();
+    tail = (tail + text).slice(-2000);
+    for (const line of text.split('\n')) if (line.trim()) log(`go: ${line.replace(/^go: /, '')}`);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  // Compilation itself prints nothing for minutes; a heartbeat shows the process is not stuck.
+  const beat = setInterval(() => log(`still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    if (code !== 0) throw new Error(`go install exited with ${code}: ${tail.trim().split('\n').slice(-5).join(' | ')}`);
+  } finally {
+    clearInterval(beat);
+  }
+  log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return path.join(cacheDir, BIN);
+}

@@ -1,0 +1,16 @@
+export {
+  findTemporalCli,
+  temporalCliCacheDir,
+  downloadTemporalCli,
+  goBuildTemporalCli,
+  TEMPORAL_CLI_VERSION,
+  type FindTemporalOptions,
+} from './find-temporal.js';
+export {
+  startDevServer,
+  isServerReachable,
+  findFreePort,
+  searchAttributeArgs,
+  type DevServer,
+  type DevServerOptions,
+} from './dev-server.js';

@@ -1,0 +1,28 @@
+// The scripted model: a local Messages API stand-in that answers from a script (tests, offline demos).
+export { startScriptedModel } from './server.js';
+export type { RecordedRequest, ScriptedModel, ScriptedModelOptions } from './server.js';
+export {
+  apiError,
+  failTimes,
+  isErrorTurn,
+  isFailTimesTurn,
+  reply,
+  scriptTurnProblem,
+  text,
+  thinking,
+  toolUse,
+  validateScriptTurns,
+} from './script.js';
+export type {
+  ErrorTurn,
+  FailTimesTurn,
+  MessagesRequestBody,
+  ReplyTurn,
+  Script,
+  ScriptBlock,
+  ScriptFunction,
+  ScriptTurn,
+  ScriptUsage,
+} from './script.js';
+export { firstLargeNumber, franceDemoScript, loadScriptFile } from './demo.js';
+export { checkRequest, ReturnedContent, turnIndexOf } from './conformance.js';

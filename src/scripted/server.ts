@@ -1,0 +1,261 @@
+// A local stand-in for the Anthropic Messages API: node:http only, answers from a Script, speaks the real wire
+// format (JSON and SSE, real error shapes and statuses) so agents run through the real SDK without an API key.
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkRequest, ReturnedContent, turnIndexOf } from './conformance.js';
+import {
+  isErrorTurn,
+  isFailTimesTurn,
+  scriptTurnProblem,
+  type ErrorTurn,
+  type MessagesRequestBody,
+  type ReplyTurn,
+  type Script,
+  type ScriptTurn,
+} from './script.js';
+import { messageEvents, writeSse } from './sse.js';
+
+export interface ScriptedModelOptions {
+  script: Script;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1: the server is for local tests, not for the network. */
+  host?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Request headers without credentials (authorization, x-api-key, cookies). */
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body, or the raw text when it was not JSON. */
+  body: unknown;
+  /** Turn index (assistant messages in the request); null when rejected before it was known. */
+  turn: number | null;
+  stream: boolean;
+  requestId: string;
+  /** Response status; null while the request is pending (held or delayed); 499 when the client went away. */
+  status: number | null;
+  /** Id of the returned message, for 200 answers. */
+  messageId?: string;
+}
+
+export interface ScriptedModel {
+  url: string;
+  port: number;
+  /** Every POST /v1/messages, in arrival order (entries are updated in place when answered). */
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+  /** Answers the held requests (of `turn` only, when given), and stops holding that turn (every turn when omitted)
+   * for later requests, so a retry after release is answered at once. */
+  release(turn?: number): void;
+  /** Resolves once at least `count` requests are being held (to kill a worker mid-call at the right moment). */
+  waitForHeld(count?: number, timeoutMs?: number): Promise<void>;
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
+const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, requestId: string, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
+  const body = { type: 'error', error: { type, message }, request_id: requestId };
+  sendJson(res, status, body, { ...headers, 'request-id': requestId });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => parts.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The JSON Message for a reply turn: deterministic ids, estimated usage unless the script gives it. */
+function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn): Record<string, unknown> {
+  const content = reply.content.map((block, index) =>
+    block.type === 'tool_use' ? { type: 'tool_use', id: block.id ?? `toolu_${turn}_${index}`, name: block.name, input: block.input } : { ...block },
+  );
+  // Same request + same reply → same id, so a retried call returns an identical message.
+  const digest = createHash('sha256')
+    .update(JSON.stringify([body.model, body.system ?? null, body.tools ?? null, body.messages, turn, content]))
+    .digest('hex');
+  const u = reply.usage ?? {};
+  const estimatedInput = Math.ceil(JSON.stringify([body.messages, body.system ?? null, body.tools ?? null]).length / 4);
+  return {
+    id: `msg_${digest.slice(0, 24)}`,
+    type: 'message',
+    role: 'assistant',
+    model: body.model,
+    content,
+    stop_reason: reply.stop_reason,
+    stop_sequence: reply.stop_sequence ?? null,
+    stop_details: null,
+    container: null,
+    usage: {
+      input_tokens: u.input_tokens ?? estimatedInput,
+      output_tokens: u.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(content).length / 4)),
+      cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+      server_tool_use: null,
+      service_tier: 'standard',
+    },
+  };
+}
+
+export async function startScriptedModel(options: ScriptedModelOptions): Promise<ScriptedModel> {
+  const { script } = options;
+  const host = options.host ?? '127.0.0.1';
+  const requests: RecordedRequest[] = [];
+  const returned = new ReturnedContent();
+  const failCounts = new Map<number, number>();
+  const held: Array<{ turn: number; wake: () => void }> = [];
+  const releasedTurns = new Set<number>();
+  let releasedAll = false;
+  let closing = false;
+
+  async function resolveTurn(body: MessagesRequestBody, turn: number): Promise<ReplyTurn | ErrorTurn | string> {
+    let scripted: ScriptTurn | undefined;
+    if (Array.isArray(script)) {
+      scripted = script[turn];
+      if (scripted === undefined) return `script has no turn ${turn} (it has ${script.length} turn${script.length === 1 ? '' : 's'})`;
+    } else {
+      try {
+        scripted = await script(body, turn);
+      } catch (err) {
+        return `script threw at turn ${turn}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+    const problem = scriptTurnProblem(scripted, false);
+    if (problem) return `script turn ${turn} is invalid: ${problem}`;
+    if (!isFailTimesTurn(scripted)) return scripted;
+    const count = failCounts.get(turn) ?? 0;
+    failCounts.set(turn, count + 1);
+    return count < scripted.failTimes.times ? scripted.failTimes.failure : scripted.failTimes.then;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = newRequestId();
+    const url = new URL(req.url ?? '/', 'http://scripted.local');
+    if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
+      req.resume();
+      return sendError(res, requestId, 404, 'not_found_error', `Not found: ${req.method} ${url.pathname}`);
+    }
+    const raw = await readBody(req);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !SECRET_HEADERS.has(k)));
+    const record: RecordedRequest = { method: 'POST', path: url.pathname + url.search, headers, body: raw, turn: null, stream: false, requestId, status: null };
+    requests.push(record);
+    let clientGone = false;
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        clientGone = true;
+        if (record.status === null) record.status = 499;
+      }
+    });
+    const fail = (status: number, type: string, message: string, extra?: Record<string, string>) => {
+      record.status = status;
+      sendError(res, requestId, status, type, message, extra);
+    };
+
+    const auth = req.headers.authorization;
+    if (!req.headers['x-api-key'] && !(typeof auth === 'string' && /^Bearer\s+\S/.test(auth))) {
+      return fail(401, 'authentication_error', 'x-api-key header or Authorization: Bearer header is required');
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (err) {
+      return fail(400, 'invalid_request_error', `There was an issue with your request body: it is not valid JSON (${(err as Error).message})`);
+    }
+    record.body = parsed;
+    const problem = checkRequest(parsed, returned);
+    if (problem) return fail(400, 'invalid_request_error', problem);
+    const body = parsed as MessagesRequestBody;
+    const turn = turnIndexOf(body);
+    record.turn = turn;
+    record.stream = body.stream === true;
+
+    const answer = await resolveTurn(body, turn);
+    if (typeof answer === 'string') return fail(500, 'api_error', answer);
+    if (answer.hold && !releasedAll && !releasedTurns.has(turn)) {
+      await new Promise<void>((wake) => {
+        const entry = { turn, wake };
+        held.push(entry);
+        // A client that disconnects (a killed worker) stops being held.
+        res.on('close', () => {
+          const i = held.indexOf(entry);
+          if (i >= 0) held.splice(i, 1);
+          wake();
+        });
+      });
+    }
+    if (answer.delayMs) await Promise.race([sleep(answer.delayMs), new Promise((r) => res.on('close', r))]);
+    if (clientGone || closing) {
+      record.status ??= 499;
+      res.destroy();
+      return;
+    }
+    if (isErrorTurn(answer)) {
+      const { status, type, message, headers: extra } = answer.error;
+      return fail(status, type, message, extra);
+    }
+    const message = buildMessage(body, turn, answer);
+    returned.remember(message.id as string, message.content as unknown[]);
+    record.status = 200;
+    record.messageId = message.id as string;
+    const responseHeaders = { 'request-id': requestId };
+    if (record.stream) writeSse(res, messageEvents(message), responseHeaders);
+    else sendJson(res, 200, message, responseHeaders);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendError(res, newRequestId(), 500, 'api_error', `scripted server error: ${(err as Error)?.message ?? String(err)}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+
+  const release = (turn?: number): void => {
+    if (turn === undefined) releasedAll = true;
+    else releasedTurns.add(turn);
+    for (const entry of held.filter((h) => turn === undefined || h.turn === turn)) {
+      held.splice(held.indexOf(entry), 1);
+      entry.wake();
+    }
+  };
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    requests,
+    release,
+    async waitForHeld(count = 1, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (held.length < count) {
+        if (Date.now() > deadline) throw new Error(`waitForHeld: ${held.length} of ${count} requests held after ${timeoutMs} ms`);
+        await sleep(10);
+      }
+    },
+    async close() {
+      closing = true;
+      for (const entry of held.splice(0)) entry.wake();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Runs one tool call and turns every answer the model should see into a ToolOutcome. Only failures that
+// are not the model's business (anything but ToolError) escape, so the activity layer can retry them.
+import type { ToolOutcome } from '../core/types.js';
+import type { ToolRegistry } from './registry.js';
+import { ToolError, type ToolContext } from './types.js';
+import { validateToolInput } from './validate.js';
+
+export interface ToolCall {
+  name: string;
+  input: unknown;
+  /** The tools this run may use; any other name is answered as unknown, even if the worker has it. */
+  allowedTools: string[];
+}
+
+export async function executeTool(registry: ToolRegistry, call: ToolCall, context: ToolContext): Promise<ToolOutcome> {
+  const tool = call.allowedTools.includes(call.name) ? registry.get(call.name) : undefined;
+  if (!tool) {
+    // Lists only what this run may call, so the model is never pointed at a tool it would be refused.
+    const available = call.allowedTools.filter((name) => registry.get(name) !== undefined);
+    return {
+      isError: true,
+      content: `Unknown tool "${call.name}". Available tools: ${available.join(', ') || '(none)'}`,
+    };
+  }
+
+  const problem = validateToolInput(tool, call.input);
+  if (problem) return { isError: true, content: problem };
+
+  let result: unknown;
+  try {
+    result = await tool.execute(call.input, context);
+  } catch (error) {
+    if (error instanceof ToolError) {
+      return { isError: true, content: error.message || `Tool "${tool.name}" failed without a message` };
+    }
+    throw error;
+  }
+  // Guards against plain-JS tools or `any` leaks; a bug in the tool, not something the model can fix.
+  if (typeof result !== 'string') {
+    throw new TypeError(`Tool "${tool.name}" returned ${typeof result} instead of a string`);
+  }
+  // Passed on, but visibly: an empty tool_result reads to the model as if the call did not happen.
+  return { isError: false, content: result === '' ? '(empty result)' : result };
+}

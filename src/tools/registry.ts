@@ -1,0 +1,49 @@
+// The tools a worker can run, looked up by name. The workflow carries only tool names; the worker resolves
+// them here, so a tool's code can change without touching running workflows' history.
+import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import { calculator } from './calculator.js';
+import type { AgentTool } from './types.js';
+import { checkToolSchema } from './validate.js';
+import { webSearch } from './web-search.js';
+
+/** Every tool the worker offers. Adding a tool: write its file, then add it here. */
+export const builtinTools: AgentTool[] = [calculator, webSearch];
+
+// The Messages API's rule for tool names; checking it here turns a 400 on the first model call into a
+// startup error that names the tool.
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export interface ToolRegistry {
+  get(name: string): AgentTool | undefined;
+  /** Names of all registered tools, in registration order. */
+  names(): string[];
+  /** The API's tool definitions for `names`, in that order. Throws on a name that is not registered. */
+  definitions(names: string[]): Tool[];
+}
+
+export function createToolRegistry(tools: AgentTool[] = builtinTools): ToolRegistry {
+  const byName = new Map<string, AgentTool>();
+  for (const tool of tools) {
+    if (!TOOL_NAME.test(tool.name)) {
+      throw new Error(`Invalid tool name "${tool.name}": use 1 to 64 letters, digits, "_" or "-"`);
+    }
+    if (byName.has(tool.name)) throw new Error(`Duplicate tool name "${tool.name}": tool names must be unique`);
+    const schemaProblem = checkToolSchema(tool);
+    if (schemaProblem) throw new Error(schemaProblem);
+    byName.set(tool.name, tool);
+  }
+
+  return {
+    get: (name) => byName.get(name),
+    names: () => [...byName.keys()],
+    definitions(names) {
+      return names.map((name) => {
+        const tool = byName.get(name);
+        if (!tool) {
+          throw new Error(`Unknown tool "${name}". Available tools: ${[...byName.keys()].join(', ') || '(none)'}`);
+        }
+        return { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
+      });
+    },
+  };
+}

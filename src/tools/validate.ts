@@ -1,0 +1,63 @@
+// Checks a tool's input against its JSON Schema before the tool runs, so a tool only ever sees input of the
+// shape it declared, and the model gets a message precise enough to correct its next call.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { AgentTool } from './types.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+// Keyed by the tool object: a tool's schema is compiled once per process, however many calls it serves.
+const compiled = new WeakMap<AgentTool, ValidateFunction>();
+
+function validatorFor(tool: AgentTool): ValidateFunction {
+  let validate = compiled.get(tool);
+  if (!validate) {
+    validate = ajv.compile(tool.inputSchema);
+    compiled.set(tool, validate);
+  }
+  return validate;
+}
+
+function describeError(error: ErrorObject): string {
+  const where = error.instancePath ? `${error.instancePath} ` : '';
+  let text = `${where}${error.message ?? 'is invalid'}`;
+  // Ajv leaves the offending name or the allowed values in params; the model needs them to fix the call.
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') text += ` ("${String(params.additionalProperty)}")`;
+  if (error.keyword === 'enum') text += `: ${JSON.stringify(params.allowedValues)}`;
+  return text;
+}
+
+/** Compiles the tool's input schema now (the registry calls it, so a broken schema fails at startup rather
+ * than on the model's first call). Returns why it does not compile, or null. */
+export function checkToolSchema(tool: AgentTool): string | null {
+  try {
+    validatorFor(tool);
+    return null;
+  } catch (error) {
+    return `Tool "${tool.name}" has an invalid input schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** Returns a message naming every problem with `input`, or null when it matches the tool's schema. */
+export function validateToolInput(tool: AgentTool, input: unknown): string | null {
+  const validate = validatorFor(tool);
+  if (validate(input)) return null;
+  const problems = (validate.errors ?? []).map(describeError);
+  return `Invalid input for tool "${tool.name}": ${problems.join('; ') || 'input does not match the schema'}`;
+}
+
+/** Returns why `schema` is not a usable JSON Schema, or null when it compiles. */
+export function validateJsonSchema(schema: unknown): string | null {
+  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
+    const got = Array.isArray(schema) ? 'an array' : schema === null ? 'null' : typeof schema;
+    return `A JSON Schema must be an object or a boolean, got ${got}`;
+  }
+  try {
+    // A fresh instance each time: a schema with an $id, compiled twice into one instance, is rejected as a
+    // duplicate. This runs once per schema file, so the cost does not matter.
+    new Ajv({ allErrors: true, strict: false }).compile(schema as object | boolean);
+    return null;
+  } catch (error) {
+    return `Invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}

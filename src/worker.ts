@@ -1,0 +1,88 @@
+// The one place that wires things together: a Temporal worker with the agent workflow, the model and tool
+// activities, and a tool registry.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Client } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, TranscriptStore, type ModelConnection } from './activities/index.js';
+import { DEFAULTS } from './core/policies.js';
+import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
+import type { AgentTool } from './tools/types.js';
+
+export interface AgentWorkerOptions {
+  /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
+   * model activity to read transcripts. */
+  connection: NativeConnection;
+  client: Client;
+  namespace?: string;
+  taskQueue?: string;
+  /** The tools this worker can run. Default: the built-in calculator and web_search. */
+  tools?: AgentTool[];
+  /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
+  model?: ModelConnection;
+  /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one
+   * `npm run build` wrote next to this file, else one built once per process. */
+  workflowBundlePath?: string;
+  /** Anything else for `Worker.create`. */
+  workerOptions?: Partial<WorkerOptions>;
+}
+
+export interface AgentWorker {
+  worker: Worker;
+  registry: ToolRegistry;
+  /** The model activity's transcript cache: its stats show when the query fallback ran. */
+  transcripts: TranscriptStore;
+}
+
+export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): ModelConnection {
+  return { apiKey: env.ANTHROPIC_API_KEY || undefined, baseURL: env.ANTHROPIC_BASE_URL || undefined };
+}
+
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
+  const registry = createToolRegistry(options.tools ?? builtinTools);
+  const transcripts = new TranscriptStore(options.client);
+  const activities = createActivities({
+    client: options.client,
+    connection: options.model ?? modelConnectionFromEnv(),
+    tools: registry,
+    transcripts,
+  });
+  const worker = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace ?? options.client.options.namespace,
+    taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
+    workflowBundle: await workflowBundle(options.workflowBundlePath),
+    activities,
+    ...options.workerOptions,
+  });
+  return { worker, registry, transcripts };
+}
+
+const PREBUILT_BUNDLE = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
+let bundledOnce: Promise<{ code: string }> | undefined;
+
+async function workflowBundle(path?: string): Promise<{ codePath: string } | { code: string }> {
+  if (path) return { codePath: path };
+  if (existsSync(PREBUILT_BUNDLE)) return { codePath: PREBUILT_BUNDLE };
+  // Running from source (tsx, tests): bundle once per process rather than on every Worker.create.
+  bundledOnce ??= bundleWorkflowCode({
+    workflowsPath: ['./workflows/index.ts', './workflows/index.js']
+      .map((p) => fileURLToPath(new URL(p, import.meta.url)))
+      .find((p) => existsSync(p))!,
+    logger: quietBundlerLogger,
+  }).then(({ code }) => ({ code }));
+  return bundledOnce;
+}
+
+const quietBundlerLogger = {
+  log() {},
+  trace() {},
+  debug() {},
+  info() {},
+  warn(message: string) {
+    process.stderr.write(`workflow bundler: ${message}\n`);
+  },
+  error(message: string) {
+    process.stderr.write(`workflow bundler: ${message}\n`);
+  },
+};

@@ -1,0 +1,41 @@
+// Vitest globalSetup: one dev server and one workflow bundle for the whole run, because starting a server
+// (~1 s) and running webpack (several s) per test file would dominate the suite's time.
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { findTemporalCli } from '../src/devserver/find-temporal.js';
+import { startDevServer, type DevServer } from '../src/devserver/dev-server.js';
+
+let server: DevServer | undefined;
+let tmpDir: string | undefined;
+
+export async function setup({ provide }: TestProject): Promise<void> {
+  const log = (m: string) => console.error(`[global-setup] ${m}`);
+  const cliPath = await findTemporalCli({ log });
+  server = await startDevServer({ cliPath, uiPort: false, log });
+  provide('temporalAddress', server.address);
+
+  // The workflows may not exist yet while the project is being assembled; unit tests must still run then.
+  const workflowsPath = fileURLToPath(new URL('../src/workflows/index.ts', import.meta.url));
+  if (!existsSync(workflowsPath)) {
+    log(`${workflowsPath} not found: no workflow bundle`);
+    provide('workflowBundlePath', '');
+    return;
+  }
+  const started = Date.now();
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-test-'));
+  const bundlePath = path.join(tmpDir, 'workflow-bundle.js');
+  await fs.writeFile(bundlePath, code);
+  log(`workflow bundle (${Math.round(code.length / 1024)} KiB) built in ${Date.now() - started} ms`);
+  provide('workflowBundlePath', bundlePath);
+}
+
+export async function teardown(): Promise<void> {
+  await server?.stop();
+  if (tmpDir) await fs.rm(tmpDir, { recursive: true, force: true });
+}

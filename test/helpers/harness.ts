@@ -1,0 +1,87 @@
+// Shared by the integration tests: a client and worker on the one dev server that global-setup started, and
+// the scripted model reached through the real Anthropic SDK. Each test gets its own task queue, so tests in
+// a file never pick up each other's runs.
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { temporal } from '@temporalio/proto';
+import { inject } from 'vitest';
+import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import type { AgentResult, AgentSettings } from '../../src/core/types.js';
+import { startScriptedModel, type ScriptedModel, type Script } from '../../src/scripted/index.js';
+import type { AgentTool } from '../../src/tools/types.js';
+import { createAgentWorker, type AgentWorker } from '../../src/worker.js';
+
+export interface TestEnv {
+  client: Client;
+  connection: NativeConnection;
+  close(): Promise<void>;
+}
+
+export async function openTestEnv(): Promise<TestEnv> {
+  const address = inject('temporalAddress');
+  const connection = await NativeConnection.connect({ address });
+  const client = new Client({ connection: await Connection.connect({ address }) });
+  return {
+    client,
+    connection,
+    async close() {
+      await client.connection.close();
+      await connection.close();
+    },
+  };
+}
+
+export interface AgentHarness {
+  env: TestEnv;
+  model: ScriptedModel;
+  agent: AgentWorker;
+  taskQueue: string;
+  /** Starts a run and waits for its result while the worker runs. */
+  run(task: string, settings?: Partial<AgentSettings>, workflowId?: string): Promise<AgentResult>;
+}
+
+/** Runs `fn` with a scripted model and a worker that lives for the duration of `fn`. */
+export async function withAgent<T>(
+  env: TestEnv,
+  options: { script: Script; tools?: AgentTool[]; apiKey?: string | null },
+  fn: (h: AgentHarness) => Promise<T>,
+): Promise<T> {
+  const model = await startScriptedModel({ script: options.script });
+  const taskQueue = `test-${randomUUID()}`;
+  const agent = await createAgentWorker({
+    connection: env.connection,
+    client: env.client,
+    taskQueue,
+    tools: options.tools,
+    model: { apiKey: options.apiKey === null ? undefined : (options.apiKey ?? 'test-key'), baseURL: model.url },
+    workflowBundlePath: inject('workflowBundlePath') || undefined,
+  });
+  const harness: AgentHarness = {
+    env,
+    model,
+    agent,
+    taskQueue,
+    async run(task, settings = {}, workflowId) {
+      const toolNames = (options.tools ?? []).map((t) => t.name);
+      const full = defaultSettings({ tools: toolNames.length ? toolNames : ['calculator', 'web_search'], ...settings });
+      const started = await startAgent(env.client, { task, settings: full, taskQueue, workflowId });
+      return getAgentResult(env.client, started.workflowId);
+    },
+  };
+  try {
+    return await agent.worker.runUntil(fn(harness));
+  } finally {
+    await model.close();
+  }
+}
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** The activity tasks a run scheduled, by activity type name, in order. */
+export async function scheduledActivities(client: Client, workflowId: string): Promise<string[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? [])
+    .map((e: HistoryEvent) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+    .filter((n): n is string => Boolean(n));
+}

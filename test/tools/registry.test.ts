@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { calculator } from '../../src/tools/calculator.js';
+import { builtinTools, createToolRegistry } from '../../src/tools/registry.js';
+import { defineTool, type AgentTool } from '../../src/tools/types.js';
+import { webSearch } from '../../src/tools/web-search.js';
+
+function fakeTool(name: string, inputSchema: AgentTool['inputSchema'] = { type: 'object' }): AgentTool {
+  return defineTool({ name, description: `the ${name} tool`, inputSchema, execute: async () => 'ok' });
+}
+
+describe('builtinTools', () => {
+  it('contains the calculator and the web_search stub', () => {
+    expect(builtinTools.map((t) => t.name)).toEqual(['calculator', 'web_search']);
+  });
+});
+
+describe('createToolRegistry', () => {
+  it('uses the built-in tools by default', () => {
+    expect(createToolRegistry().names()).toEqual(['calculator', 'web_search']);
+  });
+
+  it('looks tools up by name and returns undefined for an unknown name', () => {
+    const registry = createToolRegistry([calculator, webSearch]);
+    expect(registry.get('calculator')).toBe(calculator);
+    expect(registry.get('web_search')).toBe(webSearch);
+    expect(registry.get('nope')).toBeUndefined();
+  });
+
+  it('returns API definitions in the order asked for', () => {
+    const registry = createToolRegistry([calculator, webSearch]);
+    const defs = registry.definitions(['web_search', 'calculator']);
+    expect(defs.map((d) => d.name)).toEqual(['web_search', 'calculator']);
+    expect(defs[1]).toEqual({
+      name: 'calculator',
+      description: calculator.description,
+      input_schema: calculator.inputSchema,
+    });
+  });
+
+  it('returns no definitions for no names', () => {
+    expect(createToolRegistry().definitions([])).toEqual([]);
+  });
+
+  it('throws naming the tool when a definition is asked for an unregistered name', () => {
+    expect(() => createToolRegistry().definitions(['calculator', 'nope'])).toThrow(
+      'Unknown tool "nope". Available tools: calculator, web_search',
+    );
+  });
+
+  it('rejects two tools with the same name', () => {
+    expect(() => createToolRegistry([fakeTool('dup'), fakeTool('dup')])).toThrow('Duplicate tool name "dup"');
+  });
+
+  it('rejects a name the Messages API would refuse', () => {
+    expect(() => createToolRegistry([fakeTool('has space')])).toThrow('Invalid tool name "has space"');
+    expect(() => createToolRegistry([fakeTool('x'.repeat(65))])).toThrow('Invalid tool name');
+  });
+
+  it('rejects a tool whose input schema does not compile', () => {
+    const broken = fakeTool('broken', { type: 'object', properties: { n: { type: 'not-a-type' } } });
+    expect(() => createToolRegistry([broken])).toThrow('Tool "broken" has an invalid input schema');
+  });
+});

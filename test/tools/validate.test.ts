@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { calculator } from '../../src/tools/calculator.js';
+import { defineTool } from '../../src/tools/types.js';
+import { validateJsonSchema, validateToolInput } from '../../src/tools/validate.js';
+
+const enumTool = defineTool<{ unit: string }>({
+  name: 'convert',
+  description: 'test tool',
+  inputSchema: {
+    type: 'object',
+    properties: { unit: { enum: ['km', 'mi'] } },
+    required: ['unit'],
+    additionalProperties: false,
+  },
+  execute: async () => 'ok',
+});
+
+describe('validateToolInput', () => {
+  it('returns null for valid input', () => {
+    expect(validateToolInput(calculator, { expression: '1 + 1' })).toBeNull();
+  });
+
+  it('names the path and the problem for a value of the wrong type', () => {
+    expect(validateToolInput(calculator, { expression: 42 })).toBe(
+      'Invalid input for tool "calculator": /expression must be string',
+    );
+  });
+
+  it('reports a missing required property', () => {
+    expect(validateToolInput(calculator, {})).toBe(
+      `Invalid input for tool "calculator": must have required property 'expression'`,
+    );
+  });
+
+  it('reports every problem at once, separated by semicolons', () => {
+    const message = validateToolInput(calculator, { expr: '1' });
+    expect(message).toBe(
+      `Invalid input for tool "calculator": must have required property 'expression'; ` +
+        `must NOT have additional properties ("expr")`,
+    );
+  });
+
+  it('lists the allowed values of an enum', () => {
+    expect(validateToolInput(enumTool, { unit: 'yards' })).toBe(
+      'Invalid input for tool "convert": /unit must be equal to one of the allowed values: ["km","mi"]',
+    );
+  });
+
+  it('rejects input that is not an object', () => {
+    expect(validateToolInput(calculator, null)).toBe('Invalid input for tool "calculator": must be object');
+    expect(validateToolInput(calculator, 'sqrt(2)')).toBe('Invalid input for tool "calculator": must be object');
+  });
+
+  it('gives the same answer on repeated calls with the cached validator', () => {
+    const first = validateToolInput(calculator, { expression: 1 });
+    expect(validateToolInput(calculator, { expression: 1 })).toBe(first);
+    expect(validateToolInput(calculator, { expression: '1' })).toBeNull();
+  });
+});
+
+describe('validateJsonSchema', () => {
+  it('accepts a schema that compiles', () => {
+    expect(validateJsonSchema({ type: 'object', properties: { answer: { type: 'number' } } })).toBeNull();
+    expect(validateJsonSchema(true)).toBeNull();
+  });
+
+  it('accepts the same schema with an $id twice', () => {
+    const schema = { $id: 'https://example.com/answer.json', type: 'object' };
+    expect(validateJsonSchema(schema)).toBeNull();
+    expect(validateJsonSchema(schema)).toBeNull();
+  });
+
+  it('reports a schema that does not compile', () => {
+    expect(validateJsonSchema({ type: 'nonsense' })).toMatch(/^Invalid JSON Schema: /);
+    expect(validateJsonSchema({ $ref: '#/definitions/missing' })).toMatch(/^Invalid JSON Schema: .*missing/);
+  });
+
+  it('reports a value that is not a schema at all', () => {
+    expect(validateJsonSchema('{"type":"object"}')).toBe('A JSON Schema must be an object or a boolean, got string');
+    expect(validateJsonSchema(null)).toBe('A JSON Schema must be an object or a boolean, got null');
+    expect(validateJsonSchema([])).toBe('A JSON Schema must be an object or a boolean, got an array');
+  });
+});
