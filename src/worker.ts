@@ -23,6 +23,8 @@ export interface AgentWorkerOptions {
   /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one
    * `npm run build` wrote next to this file, else one built once per process. */
   workflowBundlePath?: string;
+  /** At most this many model calls at once on this worker; tool calls are not held back by it. */
+  maxModelCalls?: number;
   /** Anything else for `Worker.create`. */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -46,6 +48,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     connection: options.model ?? modelConnectionFromEnv(),
     tools: registry,
     transcripts,
+    maxModelCalls: options.maxModelCalls,
   });
   const worker = await Worker.create({
     connection: options.connection,

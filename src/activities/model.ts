@@ -1,10 +1,13 @@
 // callModel: one Messages API request. Thin: read the transcript, send it, return the reply.
 import Anthropic from '@anthropic-ai/sdk';
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { HEARTBEAT_INTERVAL_MS } from '../core/policies.js';
 import type { ModelCallInput, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
+import { buildModelRequest } from './request.js';
+import type { Semaphore } from './semaphore.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 export interface ModelConnection {
@@ -15,7 +18,15 @@ export interface ModelConnection {
   timeoutMs?: number;
 }
 
-export function createCallModel(deps: { connection: ModelConnection; tools: ToolRegistry; transcripts: TranscriptStore }) {
+export interface ModelCallDeps {
+  connection: ModelConnection;
+  tools: ToolRegistry;
+  transcripts: TranscriptStore;
+  /** At most this many model calls at once on this worker. */
+  limiter?: Semaphore;
+}
+
+export function createCallModel(deps: ModelCallDeps) {
   let client: Anthropic | undefined;
   const anthropic = (): Anthropic =>
     (client ??= new Anthropic({
@@ -29,21 +40,17 @@ export function createCallModel(deps: { connection: ModelConnection; tools: Tool
   return async function callModel(input: ModelCallInput): Promise<ModelReply> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();
-    const messages = await deps.transcripts.read(input.transcript);
-    const tools = deps.tools.definitions(input.tools);
-    // Heartbeats tell the server this worker is alive during a long call, and carry cancellation to it.
+    // Heartbeats tell the server this worker is alive during a long call (or a wait for a slot), and carry
+    // cancellation to it.
     const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
+    const release = await deps.limiter?.acquire(ctx.cancellationSignal).catch((err) => {
+      clearInterval(beat);
+      throw err;
+    });
     try {
-      const message = await anthropic().messages.create(
-        {
-          model: input.model,
-          max_tokens: input.maxOutputTokens,
-          messages,
-          ...(input.system ? { system: input.system } : {}),
-          ...(tools.length > 0 ? { tools } : {}),
-        },
-        { signal: ctx.cancellationSignal },
-      );
+      const messages = await deps.transcripts.read(input.transcript);
+      const request = buildModelRequest(input, messages, toolDefinitions(deps.tools, input.tools));
+      const message = await anthropic().messages.create(request, { signal: ctx.cancellationSignal });
       deps.transcripts.remember(input.transcript, [...messages, { role: 'assistant', content: message.content }]);
       return {
         id: message.id,
@@ -57,6 +64,7 @@ export function createCallModel(deps: { connection: ModelConnection; tools: Tool
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       throw classifyModelError(err);
     } finally {
+      release?.();
       clearInterval(beat);
     }
   };
@@ -69,4 +77,19 @@ function usageOf(u: Anthropic.Usage): Usage {
     cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
     cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
   };
+}
+
+/** A run that names a tool this worker lacks cannot be fixed by retrying: fail it with the names. */
+function toolDefinitions(registry: ToolRegistry, names: string[]): Anthropic.Tool[] {
+  const missing = names.filter((n) => !registry.get(n));
+  if (missing.length > 0) {
+    throw ApplicationFailure.create({
+      type: 'UnknownTool',
+      nonRetryable: true,
+      message:
+        `this run uses tool(s) ${missing.join(', ')}, which this worker does not have ` +
+        `(it has: ${registry.names().join(', ') || 'none'}); run a worker that registers them`,
+    });
+  }
+  return registry.definitions(names);
 }

@@ -5,14 +5,18 @@ import { HEARTBEAT_INTERVAL_MS } from '../core/policies.js';
 import type { ToolCallInput, ToolOutcome } from '../core/types.js';
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { submitAnswerTool } from '../tools/submit-answer.js';
+import type { AgentTool } from '../tools/types.js';
 
 export function createRunTool(deps: { tools: ToolRegistry }) {
   return async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
     const ctx = Context.current();
     const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
     try {
+      // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
+      const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
       return await executeTool(
-        deps.tools,
+        registry,
         { name: input.name, input: input.input, allowedTools: input.allowedTools },
         {
           workflowId: input.workflowId,
@@ -24,5 +28,13 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
     } finally {
       clearInterval(beat);
     }
+  };
+}
+
+function withTool(registry: ToolRegistry, tool: AgentTool): ToolRegistry {
+  return {
+    get: (name) => (name === tool.name ? tool : registry.get(name)),
+    names: () => [...registry.names(), tool.name],
+    definitions: (names) => registry.definitions(names),
   };
 }

@@ -34,12 +34,15 @@ export interface StartedAgent {
 }
 
 export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSettings {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
   return {
     model: DEFAULTS.model,
     maxSteps: DEFAULTS.maxSteps,
     maxOutputTokens: DEFAULTS.maxOutputTokens,
     tools: [],
-    ...overrides,
+    summaryOn: [...DEFAULTS.summaryOn],
+    promptCaching: DEFAULTS.promptCaching,
+    ...defined,
   };
 }
 
@@ -96,9 +99,11 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
       stopReason: null,
       guard: null,
       text: '',
+      partial: true,
       steps: 0,
       toolCalls: 0,
       usage: { ...ZERO_USAGE },
+      costUsd: null,
       error: status === 'cancelled' ? null : why,
     };
   }

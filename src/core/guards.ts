@@ -1,14 +1,30 @@
 // The harness guards: pure functions over the loop state, so they are unit-tested without a server and
 // the workflow only asks "may the loop go on?". The model decides when it is done; these decide when it is not.
+import { canonicalToolCall } from './canonical.js';
+import { costUsd, estimateNextCall, priceFor, type ModelPrice } from './pricing.js';
+import { totalTokens } from './transcript.js';
 import type { AgentSettings, GuardName, Usage } from './types.js';
 
-/** What the guards look at. Plain JSON, so it can be carried through continue-as-new as it is. */
+/** A tool requested this many times with the same arguments is a run going round in circles. */
+export const REPETITION_LIMIT = 3;
+/** This many tool calls in a row that end in an error stop the run. */
+export const ERROR_STREAK_LIMIT = 3;
+
+/** What the guards look at. Plain JSON, so it is carried through continue-as-new as it is. */
 export interface LoopState {
-  /** Model calls made so far. */
+  /** Model calls made so far (the summary call included). */
   steps: number;
   /** Tool executions so far, including those that returned is_error. */
   toolCalls: number;
   usage: Usage;
+  /** Usage of the most recent model call: the base of the next call's estimate. */
+  lastCallUsage: Usage | null;
+  /** Spend so far in USD; null when the model has no known price. */
+  costUsd: number | null;
+  /** How often each tool call (canonical tool name + arguments) was requested. */
+  toolCallCounts: Record<string, number>;
+  /** Tool calls in a row, up to the latest, that ended in an error. */
+  errorStreak: number;
 }
 
 export interface GuardTripped {
@@ -17,14 +33,99 @@ export interface GuardTripped {
   reason: string;
 }
 
-/** Checked before every model call. Returns the first guard that forbids the call, or null. */
+/** The user's price file wins over the built-in table. */
+export function modelPrice(settings: AgentSettings): ModelPrice | undefined {
+  return (settings.prices && priceFor(settings.model, settings.prices)) || priceFor(settings.model);
+}
+
+/** Adds one model call's usage (and its cost, when the price is known). */
+export function recordModelCall(state: LoopState, usage: Usage, settings: AgentSettings): void {
+  const price = modelPrice(settings);
+  state.steps++;
+  state.usage = {
+    input_tokens: state.usage.input_tokens + usage.input_tokens,
+    output_tokens: state.usage.output_tokens + usage.output_tokens,
+    cache_creation_input_tokens: state.usage.cache_creation_input_tokens + usage.cache_creation_input_tokens,
+    cache_read_input_tokens: state.usage.cache_read_input_tokens + usage.cache_read_input_tokens,
+  };
+  state.lastCallUsage = usage;
+  state.costUsd = price ? (state.costUsd ?? 0) + costUsd(usage, price) : null;
+}
+
+/** Checked before every model call: the step cap, and a budget the next call cannot fit in. */
 export function guardBeforeModelCall(state: LoopState, settings: AgentSettings): GuardTripped | null {
   if (state.steps >= settings.maxSteps) {
+    return { guard: 'max_steps', reason: `step cap reached: ${state.steps} model calls (--max-steps ${settings.maxSteps})` };
+  }
+  const spent = guardBudget(state, settings);
+  if (spent) return spent;
+  const price = modelPrice(settings);
+  const next = estimateNextCall(state.lastCallUsage, settings.maxOutputTokens, price ?? ZERO_PRICE);
+  const tokens = totalTokens(state.usage);
+  if (settings.budgetTokens !== undefined && tokens + next.tokens > settings.budgetTokens) {
     return {
-      guard: 'max_steps',
-      reason: `step cap reached: ${state.steps} model calls (--max-steps ${settings.maxSteps})`,
+      guard: 'budget',
+      reason: `token budget: ${tokens} of ${settings.budgetTokens} tokens used, and the next call needs at least ${next.tokens}`,
     };
   }
-  // Budget, deadline, repetition and error-streak guards go here (guards issue).
+  if (settings.budgetUsd !== undefined && price && (state.costUsd ?? 0) + next.usd > settings.budgetUsd) {
+    return {
+      guard: 'budget',
+      reason: `cost budget: $${fmtUsd(state.costUsd ?? 0)} of $${settings.budgetUsd} spent, and the next call costs at least $${fmtUsd(next.usd)}`,
+    };
+  }
   return null;
+}
+
+/** Checked after every model call: a call whose usage took the run over its budget ends it. */
+export function guardBudget(state: LoopState, settings: AgentSettings): GuardTripped | null {
+  const tokens = totalTokens(state.usage);
+  if (settings.budgetTokens !== undefined && tokens >= settings.budgetTokens) {
+    return { guard: 'budget', reason: `token budget spent: ${tokens} of ${settings.budgetTokens} tokens` };
+  }
+  if (settings.budgetUsd !== undefined && state.costUsd !== null && state.costUsd >= settings.budgetUsd) {
+    return { guard: 'budget', reason: `cost budget spent: $${fmtUsd(state.costUsd)} of $${settings.budgetUsd}` };
+  }
+  return null;
+}
+
+/** Counts the calls of one turn; the first call that would be requested for the REPETITION_LIMIT-th time
+ * stops the run before it runs. Returns the guard and the index of that call. */
+export function guardRepetition(
+  state: LoopState,
+  calls: ReadonlyArray<{ name: string; input: unknown }>,
+): (GuardTripped & { callIndex: number }) | null {
+  for (const [i, call] of calls.entries()) {
+    const key = canonicalToolCall(call.name, call.input);
+    const count = (state.toolCallCounts[key] ?? 0) + 1;
+    if (count >= REPETITION_LIMIT) {
+      return {
+        guard: 'repetition',
+        callIndex: i,
+        reason: `${call.name} was requested ${count} times with the same arguments (${oneLineJson(call.input)})`,
+      };
+    }
+    state.toolCallCounts[key] = count;
+  }
+  return null;
+}
+
+/** Records the outcomes of a turn's tool calls, in order, and trips on ERROR_STREAK_LIMIT errors in a row. */
+export function guardErrorStreak(state: LoopState, outcomes: ReadonlyArray<{ isError: boolean }>): GuardTripped | null {
+  for (const outcome of outcomes) state.errorStreak = outcome.isError ? state.errorStreak + 1 : 0;
+  if (state.errorStreak >= ERROR_STREAK_LIMIT) {
+    return { guard: 'error_streak', reason: `${state.errorStreak} tool calls in a row ended in an error` };
+  }
+  return null;
+}
+
+const ZERO_PRICE: ModelPrice = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+
+function fmtUsd(usd: number): string {
+  return usd.toFixed(usd < 1 ? 4 : 2);
+}
+
+function oneLineJson(value: unknown): string {
+  const s = JSON.stringify(value) ?? String(value);
+  return s.length > 120 ? `${s.slice(0, 119)}…` : s;
 }

@@ -1,5 +1,6 @@
 // Every timeout and retry value of the activities, named in one place (and documented in the README).
 import type { ActivityOptions } from '@temporalio/common';
+import type { GuardName } from './types.js';
 
 /** One Messages API request. The SDK's own retries are off, so this policy is the one in force and each
  * attempt is visible in the Temporal UI. Non-retryable provider errors (400, 401, ...) are marked as such by
@@ -40,4 +41,8 @@ export const DEFAULTS = {
   maxSteps: 20,
   maxOutputTokens: 4096,
   taskQueue: 'durable-agent',
-} as const;
+  /** The guards after which a last, tool-less model call asks for a summary (budget and deadline have no
+   * reserve for one by default: the money or the time is what ran out). */
+  summaryOn: ['max_steps', 'repetition', 'error_streak'] as GuardName[],
+  promptCaching: true,
+};

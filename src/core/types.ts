@@ -40,7 +40,29 @@ export interface AgentSettings {
   system?: string;
   /** Names of the tools the model may call (resolved against the worker's registry). */
   tools: string[];
+  /** Stop when input + output + cache tokens, summed over the run, reach this. */
+  budgetTokens?: number;
+  /** Stop when the run's cost reaches this (needs a known price for the model). */
+  budgetUsd?: number;
+  /** Wall-clock limit of the whole job, in ms; the workflow turns it into an absolute deadline once. */
+  deadlineMs?: number;
+  /** Guards after which one last model call, with tools disabled, asks for a summary of progress. */
+  summaryOn: GuardName[];
+  /** Prices that override the built-in table (USD per million tokens), keyed by model id. */
+  prices?: Record<string, { input: number; output: number; cacheWrite: number; cacheRead: number }>;
+  /** Mark the conversation prefix with cache_control on every call (default true). */
+  promptCaching: boolean;
+  /** `output_config.effort`. */
+  effort?: Effort;
+  /** Extended thinking budget in tokens (`thinking: {type: "enabled", budget_tokens}`). */
+  thinkingBudget?: number;
+  /** A JSON Schema for the final answer: the run gets a `submit_answer` tool and ends when it is called with
+   * valid input. */
+  outputSchema?: Record<string, unknown>;
 }
+
+export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+export const EFFORTS: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 
 export interface AgentInput {
   task: string;
@@ -62,11 +84,17 @@ export interface AgentResult {
   guard: GuardName | null;
   /** The final answer, or the last assistant text when the run did not complete. */
   text: string;
+  /** True when `text` is a partial answer: the run stopped before the model was done. */
+  partial: boolean;
   /** Model calls, all of them. */
   steps: number;
   /** Tool executions, including those that returned is_error. */
   toolCalls: number;
   usage: Usage;
+  /** Cost of the whole job in USD from the price table; null when the model has no known price. */
+  costUsd: number | null;
+  /** The `submit_answer` input, for a run started with an output schema. */
+  output?: unknown;
   error: string | null;
 }
 
@@ -84,6 +112,13 @@ export interface ModelCallInput {
   maxOutputTokens: number;
   system?: string;
   tools: string[];
+  /** Tools stay defined (the API requires them once the conversation holds tool blocks) but may not be used:
+   * the final summary call. */
+  toolChoiceNone?: boolean;
+  promptCaching: boolean;
+  effort?: Effort;
+  thinkingBudget?: number;
+  outputSchema?: Record<string, unknown>;
 }
 
 /** The part of a Messages API response the workflow keeps. */
@@ -102,6 +137,8 @@ export interface ToolCallInput {
   input: unknown;
   /** The tools this run may use; a call to any other is answered with an error result. */
   allowedTools: string[];
+  /** For `submit_answer`: the schema its input must satisfy. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** A tool's answer, ready to become a `tool_result` block. */

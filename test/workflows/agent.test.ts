@@ -64,7 +64,8 @@ describe('agentWorkflow', () => {
       const second = messagesOf(answered(model.requests)[1]);
       expect(second).toHaveLength(3);
       expect(second[1].role).toBe('assistant');
-      expect(second[2]).toEqual({
+      // toMatchObject: the request also marks the last block with cache_control (prompt caching).
+      expect(second[2]).toMatchObject({
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 'toolu_a', content: '5' },
@@ -144,6 +145,18 @@ describe('agentWorkflow', () => {
       const result = await run('three slow things', { tools: ['slow'] });
       expect(result.status).toBe('completed');
       expect(peak).toBe(3);
+    });
+  });
+});
+
+describe('agentWorkflow failures', () => {
+  it('fails a run at once, without retrying, when the worker has no API key, naming the variable', async () => {
+    await withAgent(env, { script: [reply([text('never sent')])], apiKey: null }, async ({ run, model }) => {
+      const result = await run('anything');
+      expect(result.status).toBe('failed');
+      expect(result.error).toMatch(/ANTHROPIC_API_KEY is not set/);
+      expect(result.steps).toBe(0);
+      expect(model.requests).toHaveLength(0);
     });
   });
 });

@@ -1,0 +1,49 @@
+// Builds the Messages API request of one model call from the transcript and the call's settings.
+// The request is built here, at the edge, so nothing in it (cache markers, tool definitions) is ever stored
+// in the transcript or in history.
+import type Anthropic from '@anthropic-ai/sdk';
+import { submitAnswerDescription, submitAnswerInputSchema, SUBMIT_ANSWER } from '../core/finish-tool.js';
+import type { MessageParam, ModelCallInput } from '../core/types.js';
+
+type Request = Anthropic.MessageCreateParamsNonStreaming;
+
+export function buildModelRequest(input: ModelCallInput, messages: MessageParam[], tools: Anthropic.Tool[]): Request {
+  const allTools = input.outputSchema
+    ? [
+        ...tools,
+        {
+          name: SUBMIT_ANSWER,
+          description: submitAnswerDescription(),
+          input_schema: submitAnswerInputSchema(input.outputSchema),
+        } as Anthropic.Tool,
+      ]
+    : tools;
+  const request: Request = {
+    model: input.model,
+    max_tokens: input.maxOutputTokens,
+    messages: input.promptCaching ? withCacheBreakpoint(messages) : messages,
+  };
+  if (input.system) request.system = input.system;
+  // Tool definitions stay even when tools are disabled: the API requires them once the conversation holds
+  // tool_use or tool_result blocks.
+  if (allTools.length > 0) request.tools = allTools;
+  if (input.toolChoiceNone && allTools.length > 0) request.tool_choice = { type: 'none' };
+  if (input.effort) request.output_config = { effort: input.effort };
+  if (input.thinkingBudget) request.thinking = { type: 'enabled', budget_tokens: input.thinkingBudget };
+  return request;
+}
+
+/** Marks the end of the conversation so the next call reads everything before it from the prompt cache
+ * (system prompt and tools included: they come first in the cached prefix). */
+export function withCacheBreakpoint(messages: MessageParam[]): MessageParam[] {
+  if (messages.length === 0) return messages;
+  const last = messages[messages.length - 1];
+  const blocks =
+    typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : [...last.content];
+  if (blocks.length === 0) return messages;
+  const end = blocks[blocks.length - 1];
+  // Thinking blocks cannot carry cache_control; a turn that ends in one is left unmarked.
+  if (end.type === 'thinking' || end.type === 'redacted_thinking') return messages;
+  blocks[blocks.length - 1] = { ...end, cache_control: { type: 'ephemeral' } } as typeof end;
+  return [...messages.slice(0, -1), { ...last, content: blocks } as MessageParam];
+}

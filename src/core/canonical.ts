@@ -1,0 +1,53 @@
+// Canonical forms of tool calls for the repetition guard: "the same tool with the same arguments" must not
+// depend on key order or on how the model happened to space or capitalise a string this time. Pure.
+
+/**
+ * JSON with object keys sorted (recursively, by UTF-16 code unit, so the order never depends on a locale),
+ * every string value trimmed and lower-cased, numbers as JSON writes them, arrays in their order.
+ * Keys are kept as they are: they are the tool's parameter names, fixed by its schema.
+ * Values JSON cannot hold are treated as JSON.stringify treats them: an undefined, function or symbol member
+ * is dropped, and becomes null inside an array or at the top. A bigint is written as its digits.
+ * A cyclic value (never produced by JSON.parse, which is where tool inputs come from) throws a TypeError.
+ */
+export function canonicalJson(value: unknown): string {
+  return write(value, new Set()) ?? 'null';
+}
+
+/** `name:canonical-json`. Tool names cannot contain `:` (the API allows letters, digits, `_` and `-`), so the
+ * name and the arguments can never run into each other. */
+export function canonicalToolCall(name: string, input: unknown): string {
+  return `${name}:${canonicalJson(input)}`;
+}
+
+/** undefined means "no JSON value": the member is dropped, or written as null where a value is required. */
+function write(value: unknown, ancestors: Set<object>): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value.trim().toLowerCase());
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value); // NaN and Infinity become null, -0 becomes 0, like JSON
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      break;
+    default:
+      return undefined; // undefined, function, symbol
+  }
+  if (value === null) return 'null';
+  if (ancestors.has(value)) throw new TypeError('canonicalJson: the value is cyclic');
+  ancestors.add(value);
+  let out: string;
+  if (Array.isArray(value)) {
+    out = `[${value.map((item) => write(item, ancestors) ?? 'null').join(',')}]`;
+  } else {
+    const members: string[] = [];
+    for (const key of Object.keys(value).sort()) {
+      const item = write((value as Record<string, unknown>)[key], ancestors);
+      if (item !== undefined) members.push(`${JSON.stringify(key)}:${item}`);
+    }
+    out = `{${members.join(',')}}`;
+  }
+  ancestors.delete(value);
+  return out;
+}
