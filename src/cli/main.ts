@@ -1,7 +1,7 @@
 // durable-agent: the command line. stdout carries only each command's output; logs go to stderr.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { UsageError } from './args.js';
-import { resultCommand, runCommand, startCommand } from './commands/run.js';
+import { demoCommand, resultCommand, runCommand, startCommand } from './commands/run.js';
 import { serverCommand } from './commands/server.js';
 import { workerCommand } from './commands/worker.js';
 import { logLine } from './log.js';
@@ -9,6 +9,7 @@ import { EXIT } from './output.js';
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   run: runCommand,
+  demo: demoCommand,
   start: startCommand,
   result: resultCommand,
   worker: workerCommand,
@@ -22,6 +23,8 @@ usage: durable-agent <command> [options]   (from the project: npm run --silent a
 commands:
   run "<task>"            start a run and wait for it, with a worker in this process; starts an embedded
                           Temporal server when none is configured or running (Ctrl-C detaches)
+  demo                    the seed example (France population, 15%) end to end; uses Claude when
+                          ANTHROPIC_API_KEY is set, else says so and uses the scripted model
   start "<task>"          start a run and print its workflow id (a worker elsewhere runs it)
   result <workflowId>     wait for a run and print its result
   worker                  run a worker until interrupted
@@ -36,6 +39,18 @@ options of run and start:
   --tools a,b             tools the model may use (default: all registered)
   --id ID                 workflow id; when a run with it exists, attach to it instead of starting another
   --scripted              (run, worker) use the offline scripted model instead of Claude
+  --budget-tokens N       stop when input+output+cache tokens reach N
+  --budget-usd X          stop when the cost reaches X dollars (price table; see --prices)
+  --prices FILE           JSON prices (USD per million tokens) overriding the built-in table
+  --deadline D            wall-clock limit of the job: 90s, 10m, 2h, 1h30m
+  --summary-on LIST       guards after which a last tool-less call sums up progress
+                          (default max_steps,repetition,error_streak; or none)
+  --output-schema FILE    JSON Schema of the final answer: adds a submit_answer tool; result.output
+  --effort LEVEL          low, medium, high, xhigh or max (output_config.effort)
+  --thinking N            extended thinking budget in tokens (>= 1024, < --max-output-tokens)
+  --no-prompt-cache       do not mark the conversation prefix for prompt caching
+
+options of worker: --scripted, --max-model-calls N (concurrent model calls on this worker)
 
 options of server: --port N (7233), --ui-port N (8233), --db FILE (.durable-agent/temporal.db)
 

@@ -580,7 +580,7 @@ describe.concurrent('--id makes run and start idempotent', () => {
     const ids = JSON.parse(first.stdout) as { workflowId: string; runId: string };
     expect(ids.workflowId).toBe(id);
 
-    const second = await cli(['start', '--json', id === '' ? '' : `--id=${id}`, FRANCE]);
+    const second = await cli(['start', '--json', `--id=${id}`, FRANCE]);
     expectExit(second, 0);
     expect(JSON.parse(second.stdout)).toEqual(ids);
     expect(second.stderr).toMatch(new RegExp(`${id}.*already exists`));

@@ -1,45 +1,15 @@
 // `run "<task>"`: start a run (or attach to it with --id) and wait for it, with a worker in this process.
 // `start "<task>"`: start a run and print its id; a worker elsewhere runs it.
-import { defaultSettings, getAgentResult, startAgent } from '../../client/index.js';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { getAgentResult, startAgent } from '../../client/index.js';
 import { DEFAULTS } from '../../core/policies.js';
-import type { AgentSettings } from '../../core/types.js';
-import { builtinTools } from '../../tools/registry.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
-import { expectPositionals, parseArgs, UsageError, type FlagSpec } from '../args.js';
+import { expectPositionals, parseArgs, UsageError } from '../args.js';
 import { logLine } from '../log.js';
 import { EXIT, exitCodeFor, formatResult } from '../output.js';
 import { openScriptedModel } from '../scripted.js';
+import { RUN_FLAGS, settingsFromFlags, START_FLAGS } from '../settings.js';
 import { openTemporal } from '../temporal.js';
-
-const START_FLAGS = {
-  json: { type: 'boolean' },
-  model: { type: 'string' },
-  'max-steps': { type: 'int', min: 1, max: 10_000 },
-  'max-output-tokens': { type: 'int', min: 1, max: 128_000 },
-  system: { type: 'string' },
-  tools: { type: 'list' },
-  id: { type: 'string' },
-} satisfies Record<string, FlagSpec>;
-
-const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satisfies Record<string, FlagSpec>;
-
-type StartFlags = ReturnType<typeof parseArgs<typeof START_FLAGS>>['flags'];
-
-function settingsFrom(flags: StartFlags): AgentSettings {
-  const known = builtinTools.map((t) => t.name);
-  const tools = flags.tools ?? known;
-  const unknown = tools.filter((t) => !known.includes(t));
-  if (unknown.length > 0) {
-    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} in --tools (available: ${known.join(', ')})`);
-  }
-  return defaultSettings({
-    model: flags.model ?? (process.env.AGENT_MODEL || DEFAULTS.model),
-    maxSteps: flags['max-steps'] ?? DEFAULTS.maxSteps,
-    maxOutputTokens: flags['max-output-tokens'] ?? DEFAULTS.maxOutputTokens,
-    system: flags.system,
-    tools,
-  });
-}
 
 function taskQueue(): string {
   return process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
@@ -49,7 +19,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, RUN_FLAGS);
   const [task] = expectPositionals(positionals, ['task'], 'run "<task>" [--json] [--scripted] [--id ID] [--model ID] ...');
   if (!task.trim()) throw new UsageError('the task is empty');
-  const settings = settingsFrom(flags);
+  const settings = settingsFromFlags(flags);
   const apiKey = process.env.ANTHROPIC_API_KEY;
   if (!flags.scripted && !apiKey) {
     throw new UsageError(
@@ -58,6 +28,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     );
   }
 
+  // The in-process worker's INFO lines would drown the run's own messages on stderr.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const scripted = flags.scripted ? await openScriptedModel() : undefined;
   const temporal = await openTemporal({ allowEmbedded: true });
   let workflowId: string | undefined;
@@ -100,7 +72,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, START_FLAGS);
   const [task] = expectPositionals(positionals, ['task'], 'start "<task>" [--json] [--id ID] [--model ID] ...');
   if (!task.trim()) throw new UsageError('the task is empty');
-  const settings = settingsFrom(flags);
+  const settings = settingsFromFlags(flags);
   const temporal = await openTemporal({ allowEmbedded: false });
   try {
     const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
@@ -125,4 +97,19 @@ export async function resultCommand(argv: string[]): Promise<number> {
   } finally {
     await temporal.close();
   }
+}
+
+/** The seed example ("Search for the population of France and calculate what 15% of that number is"), end to
+ * end: with ANTHROPIC_API_KEY it calls Claude; without, it says so and uses the scripted model. */
+export const DEMO_TASK = 'Search for the population of France and calculate what 15% of that number is';
+
+export async function demoCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(argv, RUN_FLAGS);
+  expectPositionals(positionals, [], 'demo [--json] [run options]');
+  const scripted = flags.scripted || !process.env.ANTHROPIC_API_KEY;
+  if (scripted && !flags.scripted) {
+    logLine('ANTHROPIC_API_KEY is not set: running the demo on the offline SCRIPTED model, not on Claude.');
+    logLine('Set ANTHROPIC_API_KEY to run the same task against Claude.');
+  }
+  return runCommand([...argv, ...(scripted && !flags.scripted ? ['--scripted'] : []), '--', DEMO_TASK]);
 }

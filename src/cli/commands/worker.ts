@@ -8,8 +8,11 @@ import { openScriptedModel } from '../scripted.js';
 import { openTemporal } from '../temporal.js';
 
 export async function workerCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { scripted: { type: 'boolean' } });
-  expectPositionals(positionals, [], 'worker [--scripted]');
+  const { flags, positionals } = parseArgs(argv, {
+    scripted: { type: 'boolean' },
+    'max-model-calls': { type: 'int', min: 1, max: 10_000 },
+  });
+  expectPositionals(positionals, [], 'worker [--scripted] [--max-model-calls N]');
   const model = modelConnectionFromEnv();
   if (!flags.scripted && !model.apiKey) {
     logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
@@ -23,6 +26,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
       client: temporal.client,
       taskQueue,
       model: scripted?.connection ?? model,
+      maxModelCalls: flags['max-model-calls'],
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
       workerOptions: { shutdownGraceTime: '10s' },
     });

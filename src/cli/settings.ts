@@ -1,0 +1,126 @@
+// The flags of `run` and `start`, and how they become the AgentSettings carried in the workflow input (so a
+// run started on one machine keeps its limits on any worker that finishes it).
+import { readFileSync } from 'node:fs';
+import { defaultSettings } from '../client/index.js';
+import { parseDuration } from '../core/duration.js';
+import { DEFAULTS } from '../core/policies.js';
+import { parsePriceOverrides, priceFor, type PriceTable } from '../core/pricing.js';
+import { EFFORTS, type AgentSettings, type GuardName } from '../core/types.js';
+import { builtinTools } from '../tools/registry.js';
+import { validateJsonSchema } from '../tools/validate.js';
+import { UsageError, type FlagSpec, type Parsed } from './args.js';
+
+export const START_FLAGS = {
+  json: { type: 'boolean' },
+  model: { type: 'string' },
+  'max-steps': { type: 'int', min: 1, max: 10_000 },
+  'max-output-tokens': { type: 'int', min: 1, max: 128_000 },
+  system: { type: 'string' },
+  tools: { type: 'list' },
+  id: { type: 'string' },
+  'budget-tokens': { type: 'int', min: 1 },
+  'budget-usd': { type: 'number', min: 0 },
+  prices: { type: 'string' },
+  deadline: { type: 'string' },
+  'summary-on': { type: 'list' },
+  'output-schema': { type: 'string' },
+  effort: { type: 'string', choices: EFFORTS },
+  thinking: { type: 'int', min: 1024 },
+  'no-prompt-cache': { type: 'boolean' },
+} satisfies Record<string, FlagSpec>;
+
+export const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satisfies Record<string, FlagSpec>;
+
+const GUARDS: readonly GuardName[] = ['max_steps', 'budget', 'deadline', 'repetition', 'error_streak'];
+
+export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): AgentSettings {
+  const known = builtinTools.map((t) => t.name);
+  const tools = flags.tools ?? known;
+  const unknown = tools.filter((t) => !known.includes(t));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} in --tools (available: ${known.join(', ')})`);
+  }
+  const model = flags.model ?? (process.env.AGENT_MODEL || DEFAULTS.model);
+  const maxOutputTokens = flags['max-output-tokens'] ?? DEFAULTS.maxOutputTokens;
+  const prices = flags.prices !== undefined ? readPrices(flags.prices) : undefined;
+  if (flags['budget-usd'] !== undefined && !((prices && priceFor(model, prices)) || priceFor(model))) {
+    throw new UsageError(
+      `--budget-usd needs the price of model "${model}", which is not in the price table; ` +
+        'give its prices with --prices FILE (USD per million tokens: {"<model>": {"input", "output", "cacheWrite", "cacheRead"}}), or use --budget-tokens',
+    );
+  }
+  const thinking = flags.thinking;
+  if (thinking !== undefined && thinking >= maxOutputTokens) {
+    throw new UsageError(`--thinking ${thinking} must be less than --max-output-tokens (${maxOutputTokens})`);
+  }
+  return defaultSettings({
+    model,
+    maxSteps: flags['max-steps'] ?? DEFAULTS.maxSteps,
+    maxOutputTokens,
+    system: flags.system,
+    tools,
+    budgetTokens: flags['budget-tokens'],
+    budgetUsd: flags['budget-usd'],
+    prices: prices && pricesFor(model, prices),
+    deadlineMs: flags.deadline !== undefined ? deadlineMs(flags.deadline) : undefined,
+    summaryOn: flags['summary-on'] !== undefined ? summaryOn(flags['summary-on']) : undefined,
+    outputSchema: flags['output-schema'] !== undefined ? readSchema(flags['output-schema']) : undefined,
+    effort: flags.effort as AgentSettings['effort'],
+    thinkingBudget: thinking,
+    promptCaching: flags['no-prompt-cache'] ? false : undefined,
+  });
+}
+
+function deadlineMs(text: string): number {
+  try {
+    return parseDuration(text);
+  } catch (err) {
+    throw new UsageError(`--deadline: ${(err as Error).message}`);
+  }
+}
+
+function summaryOn(names: string[]): GuardName[] {
+  if (names.length === 1 && names[0] === 'none') return [];
+  const bad = names.filter((n) => !GUARDS.includes(n as GuardName));
+  if (bad.length > 0) throw new UsageError(`--summary-on: unknown guard ${bad.join(', ')} (use ${GUARDS.join(', ')}, or none)`);
+  return names as GuardName[];
+}
+
+function readJson(file: string, flag: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${flag}: ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function readSchema(file: string): Record<string, unknown> {
+  const schema = readJson(file, '--output-schema');
+  const problem = validateJsonSchema(schema);
+  if (problem) throw new UsageError(`--output-schema: ${file}: ${problem}`);
+  if (typeof schema !== 'object' || schema === null) {
+    throw new UsageError(`--output-schema: ${file}: the schema must be a JSON object`);
+  }
+  return schema as Record<string, unknown>;
+}
+
+function readPrices(file: string): PriceTable {
+  try {
+    return parsePriceOverrides(readJson(file, '--prices'), file);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--prices: ${(err as Error).message}`);
+  }
+}
+
+/** Only the run's model goes into the workflow input: the table itself can be long. */
+function pricesFor(model: string, table: PriceTable): PriceTable | undefined {
+  const price = priceFor(model, table);
+  return price ? { [model]: price } : undefined;
+}
