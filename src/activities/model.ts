@@ -6,6 +6,7 @@ import { HEARTBEAT_INTERVAL_MS } from '../core/policies.js';
 import type { ModelCallInput, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
+import { assertFitsInHistory } from './payload-limit.js';
 import { buildModelRequest } from './request.js';
 import type { Semaphore } from './semaphore.js';
 import type { TranscriptStore } from './transcript-store.js';
@@ -51,17 +52,21 @@ export function createCallModel(deps: ModelCallDeps) {
       const messages = await deps.transcripts.read(input.transcript);
       const request = buildModelRequest(input, messages, toolDefinitions(deps.tools, input.tools));
       const message = await anthropic().messages.create(request, { signal: ctx.cancellationSignal });
-      deps.transcripts.remember(input.transcript, [...messages, { role: 'assistant', content: message.content }]);
-      return {
+      const reply: ModelReply = {
         id: message.id,
         model: message.model,
         content: message.content,
         stopReason: message.stop_reason,
         usage: usageOf(message.usage),
+        needsApproval: approvalsFor(deps.tools, message.content),
       };
+      assertFitsInHistory(reply, 'model reply');
+      deps.transcripts.remember(input.transcript, [...messages, { role: 'assistant', content: message.content }]);
+      return reply;
     } catch (err) {
       // A cancelled call must surface as a cancellation, not as a provider error to retry.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+      if (err instanceof ApplicationFailure) throw err;
       throw classifyModelError(err);
     } finally {
       release?.();
@@ -92,4 +97,10 @@ function toolDefinitions(registry: ToolRegistry, names: string[]): Anthropic.Too
     });
   }
   return registry.definitions(names);
+}
+
+/** The tools of this reply whose definition on this worker asks for a human decision before each call. */
+function approvalsFor(registry: ToolRegistry, content: Anthropic.ContentBlock[]): string[] | undefined {
+  const names = content.flatMap((b) => (b.type === 'tool_use' && registry.get(b.name)?.needsApproval ? [b.name] : []));
+  return names.length > 0 ? [...new Set(names)] : undefined;
 }

@@ -18,10 +18,11 @@ export function buildModelRequest(input: ModelCallInput, messages: MessageParam[
         } as Anthropic.Tool,
       ]
     : tools;
+  const visible = input.clearToolResultsBefore ? clearToolResults(messages, input.clearToolResultsBefore) : messages;
   const request: Request = {
     model: input.model,
     max_tokens: input.maxOutputTokens,
-    messages: input.promptCaching ? withCacheBreakpoint(messages) : messages,
+    messages: input.promptCaching ? withCacheBreakpoint(visible) : visible,
   };
   if (input.system) request.system = input.system;
   // Tool definitions stay even when tools are disabled: the API requires them once the conversation holds
@@ -46,4 +47,19 @@ export function withCacheBreakpoint(messages: MessageParam[]): MessageParam[] {
   if (end.type === 'thinking' || end.type === 'redacted_thinking') return messages;
   blocks[blocks.length - 1] = { ...end, cache_control: { type: 'ephemeral' } } as typeof end;
   return [...messages.slice(0, -1), { ...last, content: blocks } as MessageParam];
+}
+
+export const CLEARED_TOOL_RESULT = '[tool result cleared to save context; call the tool again if you need it]';
+
+/** Context management: the tool results of messages before `before` are replaced by a short placeholder in
+ * the request. The stored transcript is never rewritten (that would invalidate every cache and history). */
+export function clearToolResults(messages: MessageParam[], before: number): MessageParam[] {
+  return messages.map((m, i) => {
+    if (i >= before || m.role !== 'user' || typeof m.content === 'string') return m;
+    if (!m.content.some((b) => b.type === 'tool_result')) return m;
+    const content = m.content.map((b) =>
+      b.type === 'tool_result' ? { type: 'tool_result' as const, tool_use_id: b.tool_use_id, content: CLEARED_TOOL_RESULT, ...(b.is_error ? { is_error: true } : {}) } : b,
+    );
+    return { ...m, content } as MessageParam;
+  });
 }

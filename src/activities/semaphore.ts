@@ -11,6 +11,7 @@ export class Semaphore {
 
   /** Waits for a slot; rejects if `signal` aborts first (the waiting call was cancelled). */
   async acquire(signal?: AbortSignal): Promise<() => void> {
+    signal?.throwIfAborted(); // an 'abort' listener added after the abort would never fire
     if (this.#free > 0) {
       this.#free--;
       return this.#releaser();

@@ -1,12 +1,13 @@
 // runTool: one tool call. Validation, unknown tools and tool-reported errors come back as error results the
 // model can act on; anything else thrown is an infrastructure failure that Temporal retries.
 import { Context } from '@temporalio/activity';
-import { HEARTBEAT_INTERVAL_MS } from '../core/policies.js';
+import { DEFAULT_MAX_TOOL_OUTPUT_CHARS, HEARTBEAT_INTERVAL_MS } from '../core/policies.js';
 import type { ToolCallInput, ToolOutcome } from '../core/types.js';
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { submitAnswerTool } from '../tools/submit-answer.js';
 import type { AgentTool } from '../tools/types.js';
+import { assertFitsInHistory, truncateForModel } from './payload-limit.js';
 
 export function createRunTool(deps: { tools: ToolRegistry }) {
   return async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
@@ -15,7 +16,7 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
     try {
       // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
       const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
-      return await executeTool(
+      const outcome = await executeTool(
         registry,
         { name: input.name, input: input.input, allowedTools: input.allowedTools },
         {
@@ -25,6 +26,9 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
           signal: ctx.cancellationSignal,
         },
       );
+      const limited = { ...outcome, content: truncateForModel(outcome.content, input.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS) };
+      assertFitsInHistory(limited, `result of tool "${input.name}"`);
+      return limited;
     } finally {
       clearInterval(beat);
     }

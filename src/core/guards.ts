@@ -129,3 +129,17 @@ function oneLineJson(value: unknown): string {
   const s = JSON.stringify(value) ?? String(value);
   return s.length > 120 ? `${s.slice(0, 119)}…` : s;
 }
+
+/** Tool results of the most recent messages stay visible when older ones are cleared. */
+export const KEEP_RECENT_MESSAGES = 6;
+
+/** Context management: once a call's prompt reaches the threshold, clear the tool results of all but the most
+ * recent messages from later requests. Returns the new "cleared up to" index, or null for no change. */
+export function nextClearIndex(state: LoopState, messageCount: number, clearedUpTo: number, thresholdTokens: number): number | null {
+  const last = state.lastCallUsage;
+  if (!last) return null;
+  const prompt = last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens;
+  if (prompt < thresholdTokens) return null;
+  const next = messageCount - KEEP_RECENT_MESSAGES;
+  return next > clearedUpTo ? next : null;
+}

@@ -33,6 +33,10 @@ export const TOOL_CALL_OPTIONS = {
 /** How often a running activity heartbeats (well inside the 30 s heartbeat timeout). */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 
+/** Tool output beyond this many characters is truncated with a note to the model: far under Temporal's 2 MB
+ * payload limit, and about 25k tokens, so one tool result cannot crowd the context window. */
+export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
+
 /** The largest transcript page a query returns: far below gRPC's 4 MB message limit. */
 export const TRANSCRIPT_PAGE_BYTES = 1_000_000;
 
@@ -45,4 +49,7 @@ export const DEFAULTS = {
    * reserve for one by default: the money or the time is what ran out). */
   summaryOn: ['max_steps', 'repetition', 'error_streak'] as GuardName[],
   promptCaching: true,
+  /** Older tool results are cleared from requests once a prompt reaches this many tokens (most Claude
+   * context windows hold 200k). */
+  contextClearAtTokens: 150_000,
 };

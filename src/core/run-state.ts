@@ -2,7 +2,7 @@
 // pure steps that close a run that a guard stopped.
 import type { GuardTripped, LoopState } from './guards.js';
 import { toolUseBlocks, ZERO_USAGE } from './transcript.js';
-import type { AgentInput, ContentBlock, MessageParam, StopReason, ToolResultBlockParam } from './types.js';
+import type { AgentInput, ContentBlock, GuardName, MessageParam, StopReason, ToolResultBlockParam } from './types.js';
 
 export interface RunState {
   messages: MessageParam[];
@@ -10,9 +10,17 @@ export interface RunState {
   stopReason: StopReason | null;
   /** Absolute wall-clock deadline (epoch ms), fixed once at the start; null without --deadline. */
   deadlineAt: number | null;
+  /** Runs this job has used so far, this one included. */
+  runsUsed: number;
+  /** Follow-up messages sent while the model or the tools were busy, appended at the next turn boundary. */
+  pendingMessages: string[];
+  /** Tool results in messages before this index are cleared from requests (the transcript keeps them). */
+  clearedUpTo: number;
 }
 
+/** The state of a new run: the carried one (continue-as-new, resume) or a fresh one. */
 export function initialRunState(input: AgentInput, now: number): RunState {
+  if (input.carried) return { ...input.carried, runsUsed: input.carried.runsUsed + 1 };
   return {
     messages: [{ role: 'user', content: input.task }],
     loop: {
@@ -26,8 +34,23 @@ export function initialRunState(input: AgentInput, now: number): RunState {
     },
     stopReason: null,
     deadlineAt: input.settings.deadlineMs !== undefined ? now + input.settings.deadlineMs : null,
+    runsUsed: 1,
+    pendingMessages: [],
+    clearedUpTo: 0,
   };
 }
+
+/** The user message that takes follow-ups sent while the run was busy. Appended to the tool results of a
+ * turn when there are some (results must come first), else as a message of its own. */
+export function withFollowUps(message: MessageParam | null, followUps: string[]): MessageParam | null {
+  if (followUps.length === 0) return message;
+  const texts = followUps.map((text) => ({ type: 'text' as const, text }));
+  if (!message) return { role: 'user', content: texts };
+  const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+  return { ...message, content: [...content, ...texts] } as MessageParam;
+}
+
+
 
 /** is_error results for every tool_use of the last assistant turn that has none: the API rejects a
  * conversation with an unanswered tool_use, and the transcript must stay valid for a summary call, a
@@ -44,8 +67,8 @@ function openToolResults(messages: readonly MessageParam[], why: string): ToolRe
 }
 
 /** The user message that closes a stopped run without a summary call, or null when nothing is open. */
-export function notRunResults(messages: readonly MessageParam[], tripped: GuardTripped): MessageParam | null {
-  const results = openToolResults(messages, `the run was stopped by the ${tripped.guard} guard (${tripped.reason})`);
+export function notRunResults(messages: readonly MessageParam[], why: string): MessageParam | null {
+  const results = openToolResults(messages, why);
   return results.length > 0 ? { role: 'user', content: results } : null;
 }
 

@@ -8,6 +8,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
+import type { RunState } from './run-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 
@@ -59,6 +60,21 @@ export interface AgentSettings {
   /** A JSON Schema for the final answer: the run gets a `submit_answer` tool and ends when it is called with
    * valid input. */
   outputSchema?: Record<string, unknown>;
+  /** Tools that need a human decision (approve/deny) before each call, on top of those whose definition
+   * says so. */
+  approve?: string[];
+  /** Keep the run open after end_turn, waiting for follow-up messages, until `close` or the idle timeout. */
+  chat?: boolean;
+  /** How long an open chat run waits for the next message before it ends (ms). */
+  idleTimeoutMs?: number;
+  /** Upsert the Agent* search attributes (only when the server has them registered; the client checks). */
+  searchAttributes?: boolean;
+  /** Continue-as-new after this many model calls in one run, even if the server does not suggest it yet. */
+  continueAsNewAfterSteps?: number;
+  /** Tool output longer than this (characters) is truncated, with a note to the model saying how much. */
+  maxToolOutputChars?: number;
+  /** When a call's prompt reaches this many tokens, older tool results are cleared from later requests. */
+  contextClearAtTokens?: number;
 }
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
@@ -67,11 +83,65 @@ export const EFFORTS: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'ma
 export interface AgentInput {
   task: string;
   settings: AgentSettings;
+  /** The state a previous run of this job carried over (continue-as-new, or `resume` of a stopped run). */
+  carried?: CarriedState;
+  /** Set by `resume`: the run this one continues from. */
+  resumedFrom?: { workflowId: string; runId: string };
+}
+
+/** What one run hands to the next: JSON-plain, so it survives serialisation unchanged. */
+export type CarriedState = RunState;
+
+/** The live state of a run, answered by the `agentStatus` query. */
+export type AgentStatusValue = 'running' | 'awaiting_approval' | RunStatus;
+
+export interface ToolCallView {
+  toolUseId: string;
+  name: string;
+  input: unknown;
+}
+
+export interface AgentStatusView {
+  workflowId: string;
+  runId: string;
+  status: AgentStatusValue;
+  steps: number;
+  toolCalls: number;
+  usage: Usage;
+  costUsd: number | null;
+  stopReason: StopReason | null;
+  guard: GuardName | null;
+  /** Tool calls running now. */
+  inFlight: ToolCallView[];
+  /** Tool calls waiting for `approve` / `deny`. */
+  pendingApprovals: ToolCallView[];
+  lastText: string;
+  messages: number;
+  deadlineAt: number | null;
+  /** Runs this job has used (1 + continue-as-new count). */
+  runsUsed: number;
+  /** A chat run waiting for the next message. */
+  waitingForMessage: boolean;
+  /** Messages before this index have their tool results cleared from requests (context management). */
+  clearedUpTo: number;
+  model: string;
+}
+
+export interface ApprovalDecision {
+  /** Which pending call; may be omitted when exactly one call is pending. */
+  toolUseId?: string;
+  approve: boolean;
+  reason?: string;
+}
+
+export interface ApprovalAck {
+  toolUseId: string;
+  approved: boolean;
 }
 
 export type RunStatus = 'completed' | 'stopped' | 'failed' | 'cancelled';
 
-/** The harness guards. Only `max_steps` is enforced so far; the others arrive with the guards issue. */
+/** The harness guards. */
 export type GuardName = 'max_steps' | 'budget' | 'deadline' | 'repetition' | 'error_streak';
 
 /** The outcome of a run, as `result --json` prints it. */
@@ -95,6 +165,10 @@ export interface AgentResult {
   costUsd: number | null;
   /** The `submit_answer` input, for a run started with an output schema. */
   output?: unknown;
+  /** Runs the job used, when more than one (continue-as-new). */
+  runsUsed?: number;
+  /** The run this one continued (`resume`). */
+  resumedFrom?: { workflowId: string; runId: string };
   error: string | null;
 }
 
@@ -119,6 +193,8 @@ export interface ModelCallInput {
   effort?: Effort;
   thinkingBudget?: number;
   outputSchema?: Record<string, unknown>;
+  /** Messages before this index have their tool results replaced by a short placeholder in the request. */
+  clearToolResultsBefore?: number;
 }
 
 /** The part of a Messages API response the workflow keeps. */
@@ -128,6 +204,8 @@ export interface ModelReply {
   content: ContentBlock[];
   stopReason: StopReason | null;
   usage: Usage;
+  /** Tools of this reply whose definition on the worker says they need approval. */
+  needsApproval?: string[];
 }
 
 export interface ToolCallInput {
@@ -139,6 +217,8 @@ export interface ToolCallInput {
   allowedTools: string[];
   /** For `submit_answer`: the schema its input must satisfy. */
   outputSchema?: Record<string, unknown>;
+  /** Output longer than this many characters is truncated with a note to the model. */
+  maxOutputChars?: number;
 }
 
 /** A tool's answer, ready to become a `tool_result` block. */

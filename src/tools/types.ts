@@ -23,6 +23,8 @@ export interface AgentTool<Input = any> {
   name: string;
   description: string;
   inputSchema: ToolInputSchema;
+  /** Each call waits for a human decision (`approve` / `deny`) before it runs. */
+  needsApproval?: boolean;
   /** Returns the text the model sees. Throw `ToolError` for an answer the model should act on (bad input, a
    * domain failure): it becomes an `is_error` tool_result. Any other error is treated as an infrastructure
    * failure and the call is retried. */

@@ -2,162 +2,89 @@
 // the tools, append all results in one user message, check the guards, repeat.
 // Deterministic code only: I/O happens in the activities, which this file knows by type alone.
 import {
-  ActivityFailure,
+  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
+  condition,
+  continueAsNew,
   isCancellation,
-  log,
   setHandler,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import { outputFromInput, SUBMIT_ANSWER } from '../core/finish-tool.js';
-import {
-  guardBeforeModelCall,
-  guardBudget,
-  guardErrorStreak,
-  guardRepetition,
-  recordModelCall,
-  type GuardTripped,
-} from '../core/guards.js';
+import { guardBeforeModelCall, guardBudget, guardErrorStreak, guardRepetition } from '../core/guards.js';
 import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
-import { initialRunState, notRunResults, summaryRequest, type RunState } from '../core/run-state.js';
-import { lastAssistantText, textOf, toolResultMessage, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
-import type { AgentInput, AgentResult, ModelReply, RunStatus, ToolOutcome, ToolUseBlock } from '../core/types.js';
-import { scheduleModelCall, scheduleToolCall } from './activities.js';
-import { transcriptPage } from './definitions.js';
+import { withFollowUps } from '../core/run-state.js';
+import { textOf, toolResultMessage, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
+import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
+import { agentStatus, closeChat, decideToolCall, sendMessage, transcriptPage } from './definitions.js';
+import { AgentRun, causeMessage } from './run.js';
 
-type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown; partial?: boolean };
+/** An open chat run waits this long for the next message before it ends, unless the settings say otherwise. */
+const DEFAULT_IDLE_TIMEOUT_MS = 60 * 60 * 1000;
 
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
-  const { settings } = input;
-  const { workflowId, runId } = workflowInfo();
-  const state: RunState = initialRunState(input, Date.now());
-  // Append-only: every message is stored in history once, and the model activity reads it by reference.
-  const messages = state.messages;
-  const loop = state.loop;
+  const run = new AgentRun(input);
+  const { settings, state } = run;
 
-  setHandler(transcriptPage, (from, to) => pageOf(messages, from, to, TRANSCRIPT_PAGE_BYTES));
-
-  const result = (o: Outcome): AgentResult => ({
-    workflowId,
-    runId,
-    status: o.status,
-    stopReason: state.stopReason,
-    guard: o.guard,
-    text: o.text ?? lastAssistantText(messages),
-    partial: o.partial ?? o.status !== 'completed',
-    ...(o.output !== undefined ? { output: o.output } : {}),
-    steps: loop.steps,
-    toolCalls: loop.toolCalls,
-    usage: loop.usage,
-    costUsd: loop.costUsd,
-    error: o.error,
+  setHandler(transcriptPage, (from, to) => pageOf(run.messages, from, to, TRANSCRIPT_PAGE_BYTES));
+  setHandler(agentStatus, () => run.view());
+  setHandler(decideToolCall, (decision) => run.decide(decision), {
+    validator: (decision) => run.validateDecision(decision),
   });
-
-  const callModel = async (toolChoiceNone = false, summary?: string): Promise<ModelReply> => {
-    const reply = await scheduleModelCall(
-      {
-        transcript: { workflowId, runId, messageCount: messages.length },
-        model: settings.model,
-        maxOutputTokens: settings.maxOutputTokens,
-        system: settings.system,
-        tools: settings.tools,
-        toolChoiceNone,
-        promptCaching: settings.promptCaching,
-        effort: settings.effort,
-        thinkingBudget: settings.thinkingBudget,
-        outputSchema: settings.outputSchema,
-      },
-      loop.steps + 1,
-      summary,
-    );
-    recordModelCall(loop, reply.usage, settings);
-    state.stopReason = reply.stopReason;
-    messages.push({ role: 'assistant', content: reply.content });
-    return reply;
-  };
-
-  const runTools = (calls: ToolUseBlock[]): Promise<ToolOutcome[]> =>
-    Promise.all(
-      calls.map(async (call): Promise<ToolOutcome> => {
-        try {
-          return await scheduleToolCall({
-            workflowId,
-            toolUseId: call.id,
-            name: call.name,
-            input: call.input,
-            allowedTools: settings.outputSchema ? [...settings.tools, SUBMIT_ANSWER] : settings.tools,
-            outputSchema: call.name === SUBMIT_ANSWER ? settings.outputSchema : undefined,
-          });
-        } catch (err) {
-          // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
-          if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
-          return { isError: true, content: `Tool "${call.name}" failed: ${causeMessage(err)}` };
-        } finally {
-          loop.toolCalls++;
-        }
-      }),
-    );
-
-  /** A guard fired: answer any tool_use left open (the API rejects a transcript without them), then, where the
-   * settings and the budget allow, one last call with tools disabled asks the model to sum up. */
-  const stopByGuard = async (tripped: GuardTripped): Promise<AgentResult> => {
-    log.warn(`Guard ${tripped.guard} stopped the run: ${tripped.reason}`);
-    const wantSummary = settings.summaryOn.includes(tripped.guard) && guardBudget(loop, settings) === null;
-    const closing = wantSummary ? summaryRequest(messages, tripped) : notRunResults(messages, tripped);
-    if (closing) messages.push(closing);
-    if (!wantSummary) return result({ status: 'stopped', guard: tripped.guard, error: tripped.reason });
-    try {
-      const reply = await callModel(true, `summary after ${tripped.guard}`);
-      const text = textOf(reply.content);
-      if (text) return result({ status: 'stopped', guard: tripped.guard, error: tripped.reason, text });
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      log.warn(`The summary call failed; the partial answer is the last assistant text: ${causeMessage(err)}`);
-    }
-    return result({ status: 'stopped', guard: tripped.guard, error: tripped.reason });
-  };
+  setHandler(sendMessage, (text) => ({ queued: state.pendingMessages.push(text) }), {
+    validator: (text) => {
+      if (typeof text !== 'string' || !text.trim()) throw new Error('the message is empty');
+      if (run.closed) throw new Error('this chat run has been closed');
+    },
+  });
+  setHandler(closeChat, () => void (run.closed = true));
+  run.publish();
 
   const agentLoop = async (): Promise<AgentResult> => {
     for (;;) {
-      const before = guardBeforeModelCall(loop, settings);
-      if (before) return stopByGuard(before);
+      await continueAsNewIfDue(run);
+      const before = guardBeforeModelCall(state.loop, settings);
+      if (before) return run.stopByGuard(before);
 
       let reply: ModelReply;
       try {
-        reply = await callModel();
+        reply = await run.callModel();
       } catch (err) {
         if (isCancellation(err)) throw err;
-        throw failRun(err, result({ status: 'failed', guard: null, error: causeMessage(err) }));
+        throw failRun(err, run.result({ status: 'failed', guard: null, error: causeMessage(err) }));
       }
-      const overBudget = guardBudget(loop, settings);
+      const overBudget = guardBudget(state.loop, settings);
 
       const reason = reply.stopReason;
       switch (reason) {
         case 'end_turn':
-        case 'stop_sequence':
-          return result({ status: 'completed', guard: null, error: null, text: textOf(reply.content) });
+        case 'stop_sequence': {
+          if (await nextMessage(run)) break;
+          return run.result({ status: 'completed', guard: null, error: null, text: textOf(reply.content) });
+        }
         case 'tool_use': {
-          if (overBudget) return stopByGuard(overBudget);
+          if (overBudget) return run.stopByGuard(overBudget);
           const calls = toolUseBlocks(reply.content);
-          const repeated = guardRepetition(loop, calls);
-          if (repeated) return stopByGuard(repeated);
-          const outcomes = await runTools(calls);
-          messages.push(toolResultMessage(calls, outcomes));
+          const repeated = guardRepetition(state.loop, calls);
+          if (repeated) return run.stopByGuard(repeated);
+          const outcomes = await run.runTools(calls, reply.needsApproval ?? []);
+          // ONE user message: every result, in tool_use order, then any follow-up sent meanwhile.
+          run.messages.push(withFollowUps(toolResultMessage(calls, outcomes), state.pendingMessages.splice(0))!);
           const submitted = calls.findIndex((c, i) => c.name === SUBMIT_ANSWER && !outcomes[i].isError);
           if (submitted >= 0 && settings.outputSchema) {
             const output = outputFromInput(settings.outputSchema, calls[submitted].input);
             const text = textOf(reply.content) || JSON.stringify(output);
-            return result({ status: 'completed', guard: null, error: null, output, text });
+            return run.result({ status: 'completed', guard: null, error: null, output, text });
           }
-          const streak = guardErrorStreak(loop, outcomes);
-          if (streak) return stopByGuard(streak);
+          const streak = guardErrorStreak(state.loop, outcomes);
+          if (streak) return run.stopByGuard(streak);
           break;
         }
         case 'pause_turn':
           // A server-side tool loop paused: sending the conversation back as it is lets it resume.
-          if (overBudget) return stopByGuard(overBudget);
+          if (overBudget) return run.stopByGuard(overBudget);
           break;
         case 'max_tokens':
           // The reply was cut off; a half-written tool call must never run.
@@ -167,38 +94,65 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         case 'refusal':
           return stopEarly('the model declined to continue (refusal); no tool from that turn was run');
         case null:
-          throw failRun(null, result({ status: 'failed', guard: null, error: 'the model returned no stop_reason' }));
+          throw failRun(null, run.result({ status: 'failed', guard: null, error: 'the model returned no stop_reason' }));
         default: {
           const unknown: never = reason;
           const error = `unknown stop_reason ${JSON.stringify(unknown)}`;
-          throw failRun(null, result({ status: 'failed', guard: null, error }));
+          throw failRun(null, run.result({ status: 'failed', guard: null, error }));
         }
       }
     }
   };
-  const stopEarly = (why: string): AgentResult => result({ status: 'stopped', guard: null, error: why });
+  const stopEarly = (why: string): AgentResult => {
+    run.closeOpenToolUses(`the run stopped: ${why}`);
+    return run.result({ status: 'stopped', guard: null, error: why });
+  };
 
-  return raceDeadline(state, agentLoop, () => {
-    const tripped: GuardTripped = { guard: 'deadline', reason: `deadline reached (${settings.deadlineMs} ms after the start)` };
-    log.warn(`Guard deadline stopped the run: ${tripped.reason}`);
-    const closing = notRunResults(messages, tripped);
-    if (closing) messages.push(closing);
-    return result({ status: 'stopped', guard: 'deadline', error: tripped.reason });
-  });
+  try {
+    return await raceDeadline(run, agentLoop);
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    // Cancelled by a user: the partial answer is what the agent had said so far.
+    run.closeOpenToolUses('the run was cancelled');
+    return run.result({ status: 'cancelled', guard: null, error: null });
+  }
+}
+
+/** After end_turn: a follow-up sent meanwhile, or (in a chat run) the next message, continues the
+ * conversation. Returns false when the run should end. */
+async function nextMessage(run: AgentRun): Promise<boolean> {
+  const { state, settings } = run;
+  if (state.pendingMessages.length === 0 && settings.chat && !run.closed) {
+    run.waitingForMessage = true;
+    run.publish();
+    await condition(() => state.pendingMessages.length > 0 || run.closed, settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+    run.waitingForMessage = false;
+  }
+  const followUp = withFollowUps(null, state.pendingMessages.splice(0));
+  if (!followUp) return false;
+  run.messages.push(followUp);
+  return true;
+}
+
+/** Continue-as-new between turns when the server suggests it (history size or length), or after the
+ * configured number of model calls: the transcript and guard state carry over once, the job keeps its id. */
+async function continueAsNewIfDue(run: AgentRun): Promise<void> {
+  const every = run.settings.continueAsNewAfterSteps;
+  const due = workflowInfo().continueAsNewSuggested || (every !== undefined && run.stepsThisRun >= every);
+  if (!due || run.stepsThisRun === 0) return;
+  await condition(allHandlersFinished);
+  await continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...run.input, carried: run.state });
 }
 
 /** Runs the loop against a durable timer set for the absolute deadline. When the timer wins, the loop's
  * scope is cancelled: in-flight activities are abandoned (TRY_CANCEL), so the run stops within seconds. */
-async function raceDeadline(
-  state: RunState,
-  agentLoop: () => Promise<AgentResult>,
-  onDeadline: () => AgentResult,
-): Promise<AgentResult> {
-  if (state.deadlineAt === null) return agentLoop();
+async function raceDeadline(run: AgentRun, agentLoop: () => Promise<AgentResult>): Promise<AgentResult> {
+  const { deadlineAt } = run.state;
+  if (deadlineAt === null) return agentLoop();
   const loopScope = new CancellationScope();
   const timerScope = new CancellationScope();
   const loopDone = loopScope.run(agentLoop);
-  const timerDone = timerScope.run(() => sleep(Math.max(1, state.deadlineAt! - Date.now()), { summary: 'deadline' }));
+  const timerDone = timerScope.run(() => sleep(Math.max(1, deadlineAt - Date.now()), { summary: 'deadline' }));
   const winner = await Promise.race([loopDone.then(() => 'loop' as const), timerDone.then(() => 'deadline' as const)]);
   if (winner === 'loop') {
     timerScope.cancel();
@@ -207,12 +161,10 @@ async function raceDeadline(
   loopScope.cancel();
   // The cancelled loop rejects; its outcome is the deadline's.
   loopDone.catch(() => undefined);
-  return onDeadline();
-}
-
-function causeMessage(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
-  return err instanceof Error ? err.message : String(err);
+  const reason = `deadline reached (${run.settings.deadlineMs} ms after the start)`;
+  run.guard = 'deadline';
+  run.closeOpenToolUses(`the run was stopped by the deadline guard (${reason})`);
+  return run.result({ status: 'stopped', guard: 'deadline', error: reason });
 }
 
 /** The run failed (a provider error retrying cannot fix, or retries exhausted). The workflow fails, so the UI
@@ -226,5 +178,3 @@ function failRun(err: unknown, agentResult: AgentResult): ApplicationFailure {
     cause: err instanceof Error ? err : undefined,
   });
 }
-
-export type { RunStatus };

@@ -1,9 +1,21 @@
 // Message definitions shared by the workflow, the activities, the client and the CLI.
 // The wire name is the TypeScript name.
-import { defineQuery } from '@temporalio/workflow';
-import type { TranscriptPage } from '../core/types.js';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AgentStatusView, ApprovalAck, ApprovalDecision, TranscriptPage } from '../core/types.js';
 
 /** Messages [from, to) of the transcript, at most about TRANSCRIPT_PAGE_BYTES of them per page. The model
  * activity reads the transcript through this query when its cache misses; queries are not recorded in
  * history, so the transcript is stored there once. */
 export const transcriptPage = defineQuery<TranscriptPage, [from: number, to: number]>('transcriptPage');
+
+/** The live state of the run: status, spend, tools in flight, pending approvals. */
+export const agentStatus = defineQuery<AgentStatusView>('agentStatus');
+
+/** A human decision on a tool call that needs approval. The validator rejects unknown or decided calls. */
+export const decideToolCall = defineUpdate<ApprovalAck, [ApprovalDecision]>('decideToolCall');
+
+/** A follow-up user message for a running run, or for a chat run waiting for its next message. */
+export const sendMessage = defineUpdate<{ queued: number }, [text: string]>('sendMessage');
+
+/** Ends a chat run once it is waiting for a message. */
+export const closeChat = defineSignal('closeChat');

@@ -1,0 +1,121 @@
+// The run state and the messages that close a run a guard stopped.
+import { describe, expect, it } from 'vitest';
+import type { GuardTripped } from '../../src/core/guards.js';
+import { initialRunState, notRunResults, summaryRequest } from '../../src/core/run-state.js';
+import type { AgentSettings, MessageParam } from '../../src/core/types.js';
+
+const settings = (s: Partial<AgentSettings> = {}): AgentSettings => ({
+  model: 'claude-sonnet-5-5',
+  maxSteps: 20,
+  maxOutputTokens: 4096,
+  tools: [],
+  summaryOn: ['max_steps', 'repetition', 'error_streak'],
+  promptCaching: true,
+  ...s,
+});
+
+const tripped: GuardTripped = { guard: 'repetition', reason: 'web_search was requested 3 times with the same arguments' };
+
+const twoToolsOpen: MessageParam[] = [
+  { role: 'user', content: 'find things' },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Looking.', citations: null },
+      { type: 'tool_use', id: 'toolu_a', name: 'web_search', input: { query: 'x' } },
+      { type: 'tool_use', id: 'toolu_b', name: 'calculator', input: { expression: '1+1' } },
+    ],
+  } as MessageParam,
+];
+
+describe('initialRunState', () => {
+  it('starts with the task as the one user message and all counters at zero', () => {
+    const state = initialRunState({ task: 'the task', settings: settings() }, 1_000);
+    expect(state.messages).toEqual([{ role: 'user', content: 'the task' }]);
+    expect(state.loop).toEqual({
+      steps: 0,
+      toolCalls: 0,
+      usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      lastCallUsage: null,
+      costUsd: null,
+      toolCallCounts: {},
+      errorStreak: 0,
+    });
+    expect(state.stopReason).toBeNull();
+  });
+
+  it('fixes the deadline once as an absolute time, and has none without deadlineMs', () => {
+    expect(initialRunState({ task: 't', settings: settings({ deadlineMs: 90_000 }) }, 1_000).deadlineAt).toBe(91_000);
+    expect(initialRunState({ task: 't', settings: settings() }, 1_000).deadlineAt).toBeNull();
+  });
+
+  it('gives each run its own usage object (the zero usage constant is never shared)', () => {
+    const a = initialRunState({ task: 't', settings: settings() }, 0);
+    a.loop.usage.input_tokens = 5;
+    expect(initialRunState({ task: 't', settings: settings() }, 0).loop.usage.input_tokens).toBe(0);
+  });
+});
+
+describe('notRunResults', () => {
+  it('answers every open tool_use of the last assistant turn with an is_error result, in order, saying why', () => {
+    const closing = notRunResults(twoToolsOpen, tripped);
+    expect(closing?.role).toBe('user');
+    const content = closing?.content as Array<{ type: string; tool_use_id: string; content: string; is_error: boolean }>;
+    expect(content.map((b) => [b.type, b.tool_use_id, b.is_error])).toEqual([
+      ['tool_result', 'toolu_a', true],
+      ['tool_result', 'toolu_b', true],
+    ]);
+    for (const block of content) {
+      expect(block.content).toMatch(/^Not run: /);
+      expect(block.content).toContain('repetition guard');
+      expect(block.content).toContain(tripped.reason);
+    }
+  });
+
+  it('is null when nothing is open: the last message is the user, or an assistant turn without tool_use', () => {
+    expect(notRunResults([{ role: 'user', content: 'task' }], tripped)).toBeNull();
+    const answered: MessageParam[] = [
+      ...twoToolsOpen,
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_a', content: 'r' },
+          { type: 'tool_result', tool_use_id: 'toolu_b', content: '2' },
+        ],
+      },
+    ];
+    expect(notRunResults(answered, tripped)).toBeNull();
+    const textOnly: MessageParam[] = [
+      { role: 'user', content: 'task' },
+      { role: 'assistant', content: [{ type: 'text', text: 'done', citations: null }] },
+    ];
+    expect(notRunResults(textOnly, tripped)).toBeNull();
+    expect(notRunResults([{ role: 'user', content: 'task' }, { role: 'assistant', content: 'plain string' }], tripped)).toBeNull();
+    expect(notRunResults([], tripped)).toBeNull();
+  });
+});
+
+describe('summaryRequest', () => {
+  it('puts the not-run results first and then the text asking for a partial summary without tools', () => {
+    const message = summaryRequest(twoToolsOpen, tripped);
+    expect(message.role).toBe('user');
+    const content = message.content as Array<{ type: string; tool_use_id?: string; is_error?: boolean; text?: string }>;
+    expect(content.map((b) => b.type)).toEqual(['tool_result', 'tool_result', 'text']);
+    expect(content.slice(0, 2).map((b) => [b.tool_use_id, b.is_error])).toEqual([
+      ['toolu_a', true],
+      ['toolu_b', true],
+    ]);
+    const text = content[2].text!;
+    expect(text).toContain(tripped.reason);
+    expect(text).toMatch(/cannot use tools/);
+    expect(text).toMatch(/partial answer/);
+  });
+
+  it('is only the text when no tool_use is open', () => {
+    const message = summaryRequest([{ role: 'user', content: 'task' }], { guard: 'max_steps', reason: 'step cap reached' });
+    const content = message.content as Array<{ type: string; text?: string }>;
+    expect(content).toHaveLength(1);
+    expect(content[0].type).toBe('text');
+    expect(content[0].text).toContain('step cap reached');
+  });
+});
