@@ -13,8 +13,15 @@ import { DEFAULTS } from '../core/policies.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
+import { runState } from '../workflows/definitions.js';
+import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
+import type { RunState } from '../core/run-state.js';
+import { totalTokens } from '../core/transcript.js';
+import { getTranscript } from './inspect.js';
 
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
+export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
+export { approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
 
 export const AGENT_WORKFLOW = 'agentWorkflow';
 
@@ -52,7 +59,9 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
     const existing = await describeIfExists(client, workflowId);
     if (existing) return { workflowId, runId: existing.runId, attached: true };
   }
-  const input: AgentInput = { task: options.task, settings: options.settings };
+  const settings = { ...options.settings };
+  settings.searchAttributes ??= await searchAttributesRegistered(client);
+  const input: AgentInput = { task: options.task, settings };
   try {
     const handle = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
       workflowId,
@@ -61,7 +70,7 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
       // A closed run keeps its id: asking for it again attaches to it rather than running the task twice.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       staticSummary: oneLine(options.task, 200),
-      staticDetails: runDetails(options.settings),
+      staticDetails: runDetails(settings),
     });
     return { workflowId, runId: handle.firstExecutionRunId, attached: false };
   } catch (err) {
@@ -110,6 +119,76 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
 }
 
 export { WorkflowNotFoundError };
+
+const registeredByClient = new WeakMap<Client, Promise<boolean>>();
+
+/** Whether the namespace has the Agent* search attributes (the embedded server registers them; other servers
+ * need the `temporal operator search-attribute create` commands in the README). Upserting an unregistered
+ * attribute would fail every workflow task, so runs only use them when they are there. */
+export function searchAttributesRegistered(client: Client): Promise<boolean> {
+  let known = registeredByClient.get(client);
+  if (!known) {
+    known = client.connection.operatorService
+      .listSearchAttributes({ namespace: client.options.namespace })
+      .then((r) => AGENT_SEARCH_ATTRIBUTES.every((k) => k.name in (r.customAttributes ?? {})))
+      .catch(() => false);
+    registeredByClient.set(client, known);
+  }
+  return known;
+}
+
+export interface ResumeOptions {
+  /** More model calls allowed, counted from where the run stopped. */
+  moreSteps?: number;
+  /** More tokens allowed, counted from what the run has used. */
+  moreBudgetTokens?: number;
+  /** A new deadline, from now. */
+  deadlineMs?: number;
+  taskQueue?: string;
+}
+
+/** Goes on with a failed or stopped run (a 401 fixed, a budget raised) in a new run of the same workflow id,
+ * starting from its transcript and guard state. Its result names the run it continues. Needs a worker (the
+ * old run's state is read with queries). */
+export async function resumeAgent(client: Client, workflowId: string, options: ResumeOptions = {}): Promise<StartedAgent> {
+  const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
+  const description = await handle.describe();
+  if (description.status.name === 'RUNNING') {
+    throw new Error(`run ${workflowId} is still running: only a failed, stopped or cancelled run can be resumed`);
+  }
+  const input = (await fetchFirstInput(client, workflowId, description.runId)) as AgentInput;
+  const state = await client.withDeadline(Date.now() + 10_000, () => handle.query(runState));
+  const messages = await getTranscript(client, workflowId);
+  const settings: AgentSettings = { ...input.settings };
+  if (options.moreSteps !== undefined) settings.maxSteps = state.loop.steps + options.moreSteps;
+  if (options.moreBudgetTokens !== undefined) settings.budgetTokens = totalTokens(state.loop.usage) + options.moreBudgetTokens;
+  if (options.deadlineMs !== undefined) settings.deadlineMs = options.deadlineMs;
+  const carried: RunState = {
+    ...state,
+    messages,
+    // A fresh start for the guards that judge the recent past; spend and step counts carry on.
+    loop: { ...state.loop, errorStreak: 0, toolCallCounts: {} },
+    deadlineAt: options.deadlineMs !== undefined ? Date.now() + options.deadlineMs : null,
+    pendingMessages: [],
+  };
+  const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
+    workflowId,
+    taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
+    args: [{ task: input.task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    staticSummary: oneLine(`resumed: ${input.task}`, 200),
+    staticDetails: runDetails(settings),
+  });
+  return { workflowId, runId: next.firstExecutionRunId, attached: false };
+}
+
+/** The input of the run that started this chain (settings, task), from the first event of its history. */
+async function fetchFirstInput(client: Client, workflowId: string, runId: string): Promise<unknown> {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  const payloads = started?.input?.payloads ?? [];
+  return client.options.loadedDataConverter.payloadConverter.fromPayload(payloads[0]);
+}
 
 async function describeIfExists(client: Client, workflowId: string) {
   try {

@@ -18,7 +18,7 @@ import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { withFollowUps } from '../core/run-state.js';
 import { textOf, toolResultMessage, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { agentStatus, closeChat, decideToolCall, sendMessage, transcriptPage } from './definitions.js';
+import { agentStatus, closeChat, decideToolCall, runState, sendMessage, transcriptPage } from './definitions.js';
 import { AgentRun, causeMessage } from './run.js';
 
 /** An open chat run waits this long for the next message before it ends, unless the settings say otherwise. */
@@ -30,6 +30,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
 
   setHandler(transcriptPage, (from, to) => pageOf(run.messages, from, to, TRANSCRIPT_PAGE_BYTES));
   setHandler(agentStatus, () => run.view());
+  setHandler(runState, () => ({ ...state, messages: undefined }) as Omit<typeof state, 'messages'>);
   setHandler(decideToolCall, (decision) => run.decide(decision), {
     validator: (decision) => run.validateDecision(decision),
   });

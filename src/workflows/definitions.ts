@@ -1,6 +1,7 @@
 // Message definitions shared by the workflow, the activities, the client and the CLI.
 // The wire name is the TypeScript name.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { RunState } from '../core/run-state.js';
 import type { AgentStatusView, ApprovalAck, ApprovalDecision, TranscriptPage } from '../core/types.js';
 
 /** Messages [from, to) of the transcript, at most about TRANSCRIPT_PAGE_BYTES of them per page. The model
@@ -19,3 +20,7 @@ export const sendMessage = defineUpdate<{ queued: number }, [text: string]>('sen
 
 /** Ends a chat run once it is waiting for a message. */
 export const closeChat = defineSignal('closeChat');
+
+/** The run's guard state, without the messages (read those with `transcriptPage`): what `resume` carries
+ * into a new run. */
+export const runState = defineQuery<Omit<RunState, 'messages'>>('runState');

@@ -175,7 +175,6 @@ describe('parseArgs: number, string-with-choices, list and boolean flags', () =>
     expect(parse('--tools', 'calculator,web_search').flags.tools).toEqual(['calculator', 'web_search']);
     expect(parse('--tools= calculator , ,web_search,').flags.tools).toEqual(['calculator', 'web_search']);
     expect(parse('--tools', 'one').flags.tools).toEqual(['one']);
-    expect(parse('--tools=').flags.tools).toEqual([]);
   });
 
   it('sets a boolean flag to true when given bare, and reads =true / =false', () => {

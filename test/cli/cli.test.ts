@@ -260,6 +260,14 @@ function humanOutput(stdout: string): { answer: string; summary: string } {
   return { answer: lines.join('\n'), summary };
 }
 
+/** `— completed on end_turn · 3 model calls · 2 tool calls · 1,753 tokens · <workflowId>` (more parts may come). */
+function expectFranceSummary(summary: string, workflowId: RegExp): void {
+  expect(summary).toMatch(/^— completed on end_turn · /);
+  expect(summary).toContain(' · 3 model calls · 2 tool calls · ');
+  expect(summary).toMatch(/ · [\d,]+ tokens\b/);
+  expect(summary).toMatch(new RegExp(` · ${workflowId.source}$`));
+}
+
 async function workflowInput(workflowId: string): Promise<{ input: AgentInput; taskQueue: string }> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const started = history.events![0].workflowExecutionStartedEventAttributes!;
@@ -328,7 +336,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       const { answer, summary } = humanOutput(exit.stdout);
       expect(answer).toContain(FRANCE_ANSWER);
       expect(answer.split('\n')).toHaveLength(1);
-      expect(summary).toMatch(/^— completed on end_turn · 3 model calls · 2 tool calls · [\d,]+ tokens · agent-\S+$/);
+      expectFranceSummary(summary, /agent-\S+/);
       // No log line leaked to stdout.
       expect(exit.stdout).not.toMatch(/SCRIPTED|started run|Worker state|\[INFO\]|\[WARN\]/);
       expect(exit.stderr).toMatch(/started run agent-/);
@@ -423,6 +431,13 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       exits.forEach((exit, i) => expectUsageError(exit, cases[i][1]));
     });
 
+    it('rejects an empty --id or --model value with exit 2 and empty stdout (a bad value, not a crash or a run with model "")', async () => {
+      const { cli } = session();
+      const [id, model] = await Promise.all([cli(['start', '--id=', 'empty id']), cli(['start', '--model=', 'empty model'])]);
+      expectUsageError(id, /--id/);
+      expectUsageError(model, /--model/);
+    });
+
     it('refuses a plain run without ANTHROPIC_API_KEY and without --scripted: exit 2 naming both ANTHROPIC_API_KEY and --scripted', async ({ expect }) => {
       const { cli, taskQueue } = session();
       const [unset, empty] = await Promise.all([cli(['run', FRANCE]), cli(['run', '--json', FRANCE], { ANTHROPIC_API_KEY: '' })]);
@@ -490,7 +505,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
         expectExit(human, 0);
         const { answer, summary } = humanOutput(human.stdout);
         expect(answer).toContain(FRANCE_ANSWER);
-        expect(summary).toMatch(new RegExp(`^— completed on end_turn · 3 model calls · 2 tool calls · .* · ${ids.workflowId}$`));
+        expectFranceSummary(summary, new RegExp(ids.workflowId));
       } finally {
         worker.kill('SIGTERM');
       }

@@ -1,0 +1,31 @@
+// Stepping in while a run runs: approve or deny a tool call, send a follow-up, close a chat, cancel.
+import type { Client } from '@temporalio/client';
+import type { ApprovalAck } from '../core/types.js';
+import { closeChat, decideToolCall, sendMessage } from '../workflows/definitions.js';
+
+/** Approves a tool call waiting for a decision (the only one pending, when `toolUseId` is omitted). */
+export function approveToolCall(client: Client, workflowId: string, toolUseId?: string): Promise<ApprovalAck> {
+  return client.workflow.getHandle(workflowId).executeUpdate(decideToolCall, { args: [{ toolUseId, approve: true }] });
+}
+
+/** Denies a tool call: the model gets an is_error result carrying the reason, and can adapt. */
+export function denyToolCall(client: Client, workflowId: string, toolUseId?: string, reason?: string): Promise<ApprovalAck> {
+  return client.workflow
+    .getHandle(workflowId)
+    .executeUpdate(decideToolCall, { args: [{ toolUseId, approve: false, reason }] });
+}
+
+/** Adds a user message to a running run (taken at the next turn boundary) or to a chat run waiting for one. */
+export function sendFollowUp(client: Client, workflowId: string, text: string): Promise<{ queued: number }> {
+  return client.workflow.getHandle(workflowId).executeUpdate(sendMessage, { args: [text] });
+}
+
+/** Ends a chat run once it is waiting for its next message. */
+export function closeChatRun(client: Client, workflowId: string): Promise<void> {
+  return client.workflow.getHandle(workflowId).signal(closeChat);
+}
+
+/** Cancels a run: in-flight activities are cancelled, and it ends with status "cancelled" and a partial answer. */
+export async function cancelRun(client: Client, workflowId: string): Promise<void> {
+  await client.workflow.getHandle(workflowId).cancel();
+}
