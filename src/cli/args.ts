@@ -70,6 +70,7 @@ export function parseArgs<F extends Record<string, FlagSpec>>(argv: readonly str
 function convert(name: string, flag: FlagSpec, raw: string): unknown {
   switch (flag.type) {
     case 'string':
+      if (raw.trim() === '') throw new UsageError(`--${name} needs a non-empty value`);
       if (flag.choices && !flag.choices.includes(raw)) {
         throw new UsageError(`--${name} must be one of ${flag.choices.join(', ')} (got "${raw}")`);
       }

@@ -2,7 +2,16 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { UsageError } from './args.js';
 import { demoCommand, resultCommand, runCommand, startCommand } from './commands/run.js';
+import { listCommand, statusCommand, transcriptCommand, watchCommand } from './commands/inspect.js';
 import { serverCommand } from './commands/server.js';
+import {
+  approveCommand,
+  cancelCommand,
+  closeCommand,
+  denyCommand,
+  resumeCommand,
+  sendCommand,
+} from './commands/steer.js';
 import { workerCommand } from './commands/worker.js';
 import { logLine } from './log.js';
 import { EXIT } from './output.js';
@@ -12,6 +21,16 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   demo: demoCommand,
   start: startCommand,
   result: resultCommand,
+  status: statusCommand,
+  transcript: transcriptCommand,
+  watch: watchCommand,
+  list: listCommand,
+  approve: approveCommand,
+  deny: denyCommand,
+  send: sendCommand,
+  close: closeCommand,
+  cancel: cancelCommand,
+  resume: resumeCommand,
   worker: workerCommand,
   server: serverCommand,
 };
@@ -27,13 +46,31 @@ commands:
                           ANTHROPIC_API_KEY is set, else says so and uses the scripted model
   start "<task>"          start a run and print its workflow id (a worker elsewhere runs it)
   result <workflowId>     wait for a run and print its result
+  status <workflowId>     live state: steps, tokens, cost, guard, tools in flight, pending approvals, time left,
+                          last text (--json); without a worker, the server's record, saying live details are missing
+  transcript <workflowId> the whole conversation, one block per message (--json: the array of messages)
+  watch <workflowId>      follow a run step by step until it ends, then print its result (exit code as result)
+  list                    recent runs: --status S (running, awaiting_approval, completed, stopped, failed,
+                          cancelled), --limit N (20), --json
+  approve <workflowId> [<toolUseId>]
+                          approve a tool call waiting for a decision (the toolUseId may be left out when only
+                          one is waiting)
+  deny <workflowId> [<toolUseId>] [--reason TEXT]
+                          deny it: the model gets an error result carrying the reason
+  send <workflowId> "<text>"  a follow-up message, taken at the next turn (or by a chat run waiting for one)
+  close <workflowId>      end a chat run once it waits for its next message
+  cancel <workflowId>     cancel a run: it ends with status cancelled and its partial answer
+  resume <workflowId>     go on with a stopped, failed or cancelled run, with a worker in this process (like run):
+                          --max-steps N and --budget-tokens N add to what it used, --deadline D from now,
+                          --scripted, --json
   worker                  run a worker until interrupted
   server                  run the embedded Temporal dev server with its Web UI
 
 options of run and start:
   --json                  print one JSON document
   --model ID              model id (default: $AGENT_MODEL or claude-sonnet-5-5)
-  --max-steps N           step cap: most model calls a run may make (default 20)
+  --max-steps N           step cap: model calls before the run stops (default 20); a final summary
+                          call may follow (see --summary-on)
   --max-output-tokens N   max_tokens of each model call (default 4096)
   --system TEXT           system prompt
   --tools a,b             tools the model may use (default: all registered)
@@ -49,6 +86,9 @@ options of run and start:
   --effort LEVEL          low, medium, high, xhigh or max (output_config.effort)
   --thinking N            extended thinking budget in tokens (>= 1024, < --max-output-tokens)
   --no-prompt-cache       do not mark the conversation prefix for prompt caching
+  --approve a,b           tools whose every call waits for \`approve\` or \`deny\`
+  --chat                  keep the run open after its answer for follow-ups (\`send\`), until \`close\`
+  --idle-timeout D        with --chat: end the run after D without a message (default 1h)
 
 options of worker: --scripted, --max-model-calls N (concurrent model calls on this worker)
 
@@ -76,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     if (err instanceof WorkflowNotFoundError) {
-      logLine(`error: no run with id "${err.workflowId}" on this Temporal server `);
+      logLine(`error: no run with id "${err.workflowId}" on this Temporal server`);
       return EXIT.usage;
     }
     logLine(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

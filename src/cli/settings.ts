@@ -27,6 +27,9 @@ export const START_FLAGS = {
   effort: { type: 'string', choices: EFFORTS },
   thinking: { type: 'int', min: 1024 },
   'no-prompt-cache': { type: 'boolean' },
+  approve: { type: 'list' },
+  chat: { type: 'boolean' },
+  'idle-timeout': { type: 'string' },
 } satisfies Record<string, FlagSpec>;
 
 export const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satisfies Record<string, FlagSpec>;
@@ -49,6 +52,10 @@ export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): A
         'give its prices with --prices FILE (USD per million tokens: {"<model>": {"input", "output", "cacheWrite", "cacheRead"}}), or use --budget-tokens',
     );
   }
+  const approve = flags.approve !== undefined ? approveList(flags.approve, tools, known) : undefined;
+  if (flags['idle-timeout'] !== undefined && !flags.chat) {
+    throw new UsageError('--idle-timeout applies to chat runs only: add --chat');
+  }
   const thinking = flags.thinking;
   if (thinking !== undefined && thinking >= maxOutputTokens) {
     throw new UsageError(`--thinking ${thinking} must be less than --max-output-tokens (${maxOutputTokens})`);
@@ -68,6 +75,9 @@ export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): A
     effort: flags.effort as AgentSettings['effort'],
     thinkingBudget: thinking,
     promptCaching: flags['no-prompt-cache'] ? false : undefined,
+    approve,
+    chat: flags.chat ? true : undefined,
+    idleTimeoutMs: flags['idle-timeout'] !== undefined ? idleTimeoutMs(flags['idle-timeout']) : undefined,
   });
 }
 
@@ -77,6 +87,34 @@ function deadlineMs(text: string): number {
   } catch (err) {
     throw new UsageError(`--deadline: ${(err as Error).message}`);
   }
+}
+
+/** `--approve a,b`: tools that wait for a human decision before each call. A name the worker does not know, or
+ * one the run may not use, would make the flag silently do nothing: both are refused. */
+function approveList(names: string[], tools: string[], known: string[]): string[] {
+  if (names.length === 0) throw new UsageError('--approve needs at least one tool name (e.g. --approve calculator)');
+  const unknown = names.filter((t) => !known.includes(t));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} in --approve (available: ${known.join(', ')})`);
+  }
+  const unused = names.filter((t) => !tools.includes(t));
+  if (unused.length > 0) {
+    throw new UsageError(
+      `--approve names ${unused.map((t) => `"${t}"`).join(', ')}, which the run may not use (--tools ${tools.join(',')})`,
+    );
+  }
+  return [...new Set(names)];
+}
+
+function idleTimeoutMs(text: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (err) {
+    throw new UsageError(`--idle-timeout: ${(err as Error).message}`);
+  }
+  if (ms < 1) throw new UsageError(`--idle-timeout must be longer than 0 (got "${text}")`);
+  return ms;
 }
 
 function summaryOn(names: string[]): GuardName[] {

@@ -75,6 +75,9 @@ export interface AgentSettings {
   maxToolOutputChars?: number;
   /** When a call's prompt reaches this many tokens, older tool results are cleared from later requests. */
   contextClearAtTokens?: number;
+  /** How soon a worker that died in the middle of a call is noticed and the call retried elsewhere (ms);
+   * default 30 s. Activities heartbeat at a third of it. */
+  heartbeatTimeoutMs?: number;
 }
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';

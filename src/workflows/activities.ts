@@ -12,14 +12,20 @@ const { callModel, runTool } = proxyActivities<ReturnType<typeof createActivitie
 // waiting for an in-flight call to acknowledge the cancellation.
 const TRY_CANCEL = { cancellationType: ActivityCancellationType.TRY_CANCEL };
 
-export function scheduleModelCall(input: ModelCallInput, step: number, summary?: string): Promise<ModelReply> {
-  const what = summary ?? `model #${step} · ${input.transcript.messageCount} messages`;
-  return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...TRY_CANCEL, summary: what }, [input]);
+export function scheduleModelCall(
+  input: ModelCallInput,
+  step: number,
+  options: { summary?: string; heartbeatTimeoutMs?: number } = {},
+): Promise<ModelReply> {
+  const summary = options.summary ?? `model #${step} · ${input.transcript.messageCount} messages`;
+  const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
+  return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...TRY_CANCEL, ...heartbeat, summary }, [input]);
 }
 
-export function scheduleToolCall(input: ToolCallInput): Promise<ToolOutcome> {
+export function scheduleToolCall(input: ToolCallInput, heartbeatTimeoutMs?: number): Promise<ToolOutcome> {
   const summary = oneLine(`${input.name}(${argsPreview(input.input)})`, 200);
-  return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...TRY_CANCEL, summary }, [input]);
+  const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
+  return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...TRY_CANCEL, ...heartbeat, summary }, [input]);
 }
 
 /** `web_search("population of France")` rather than `web_search({"query":"population of France"})`. */

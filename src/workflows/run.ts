@@ -149,7 +149,7 @@ export class AgentRun {
         clearToolResultsBefore: this.state.clearedUpTo || undefined,
       },
       this.state.loop.steps + 1,
-      options.summary,
+      { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs },
     );
     recordModelCall(this.state.loop, reply.usage, s);
     this.stepsThisRun++;
@@ -194,7 +194,7 @@ export class AgentRun {
             allowedTools: this.settings.outputSchema ? [...this.settings.tools, SUBMIT_ANSWER] : this.settings.tools,
             outputSchema: call.name === SUBMIT_ANSWER ? this.settings.outputSchema : undefined,
             maxOutputChars: this.settings.maxToolOutputChars,
-          });
+          }, this.settings.heartbeatTimeoutMs);
         } catch (err) {
           // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
           if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;

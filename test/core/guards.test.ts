@@ -150,7 +150,7 @@ describe('guardBeforeModelCall: the next call must fit in the budget', () => {
     expect(guardBeforeModelCall(state, settings({ budgetTokens: 841 }))).toBeNull();
   });
 
-  it('token budget: the first call is refused only by a budget smaller than one token', () => {
+  it('token budget: a zero budget refuses the first call, a one-token budget allows it', () => {
     expect(guardBeforeModelCall(loop(), settings({ budgetTokens: 1 }))).toBeNull();
     expect(guardBeforeModelCall(loop(), settings({ budgetTokens: 0 }))?.guard).toBe('budget');
   });

@@ -258,7 +258,8 @@ describe('deadline guard', () => {
       expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', partial: true, text: 'found part of it', steps: 1, toolCalls: 1 });
       expect(result.error).toMatch(/deadline reached \(1500 ms/);
       expect(elapsed).toBeGreaterThanOrEqual(deadlineMs);
-      expect(elapsed).toBeLessThan(deadlineMs + 5_000);
+      // The run does not wait for the abandoned call: it stops well within a few seconds of the deadline.
+      expect(elapsed).toBeLessThan(deadlineMs + 2_500);
       // The second call was in flight when the deadline fired, and was never answered; no call came after it.
       expect(model.requests).toHaveLength(2);
       expect(model.requests[1].status).not.toBe(200);
@@ -283,7 +284,7 @@ describe('deadline guard', () => {
     await withAgent(env, { script, tools: [slow] }, async ({ run, model }) => {
       const started = Date.now();
       const result = await run('slow tool', { deadlineMs: 1500 });
-      expect(Date.now() - started).toBeLessThan(1500 + 5_000);
+      expect(Date.now() - started).toBeLessThan(1500 + 2_500);
       expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', text: 'starting the slow job', steps: 1 });
       expect(model.requests).toHaveLength(1);
       const last = (await transcriptOf(result.workflowId)).at(-1)!;

@@ -1,17 +1,17 @@
 // `run "<task>"`: start a run (or attach to it with --id) and wait for it, with a worker in this process.
 // `start "<task>"`: start a run and print its id; a worker elsewhere runs it.
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { getAgentResult, startAgent } from '../../client/index.js';
 import { DEFAULTS } from '../../core/policies.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, parseArgs, UsageError } from '../args.js';
 import { logLine } from '../log.js';
+import { installCliRuntime } from '../runtime.js';
 import { EXIT, exitCodeFor, formatResult } from '../output.js';
 import { openScriptedModel } from '../scripted.js';
 import { RUN_FLAGS, settingsFromFlags, START_FLAGS } from '../settings.js';
-import { openTemporal } from '../temporal.js';
+import { openTemporal, type TemporalSession } from '../temporal.js';
 
-function taskQueue(): string {
+export function taskQueue(): string {
   return process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
 }
 
@@ -20,25 +20,63 @@ export async function runCommand(argv: string[]): Promise<number> {
   const [task] = expectPositionals(positionals, ['task'], 'run "<task>" [--json] [--scripted] [--id ID] [--model ID] ...');
   if (!task.trim()) throw new UsageError('the task is empty');
   const settings = settingsFromFlags(flags);
-  const apiKey = process.env.ANTHROPIC_API_KEY;
-  if (!flags.scripted && !apiKey) {
+  const scripted = flags.scripted ?? false;
+  requireModelAccess(scripted);
+  return runWithWorker({
+    scripted,
+    json: flags.json ?? false,
+    async begin(temporal) {
+      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
+      logLine(
+        started.attached
+          ? `attached to existing run ${started.workflowId} (--id): not starting a second one`
+          : `started run ${started.workflowId}`,
+      );
+      return started.workflowId;
+    },
+    reattach: (workflowId, embedded) =>
+      embedded
+        ? `npm run agent -- run --id ${workflowId ?? '<id>'}${scripted ? ' --scripted' : ''} ${JSON.stringify(task)}`
+        : `npm run agent -- result ${workflowId ?? '<id>'}`,
+  });
+}
+
+/** `run` and `resume` call the model from this process: without --scripted, they need the API key. */
+export function requireModelAccess(scripted: boolean): void {
+  if (!scripted && !process.env.ANTHROPIC_API_KEY) {
     throw new UsageError(
       'ANTHROPIC_API_KEY is not set. Either export ANTHROPIC_API_KEY=<your key> to call Claude, ' +
         'or add --scripted to run against the offline scripted model (no key, canned replies).',
     );
   }
+}
 
+export interface WorkerRunOptions {
+  scripted: boolean;
+  json: boolean;
+  /** Starts (or finds) the run while the in-process worker runs; returns its workflow id. */
+  begin(temporal: TemporalSession): Promise<string>;
+  /** The command that reattaches after Ctrl-C, for the detach message. */
+  reattach(workflowId: string | undefined, embedded: boolean): string;
+}
+
+/** What `run` and `resume` share: a Temporal server (the embedded one when none answers), a worker in this
+ * process, the run begun while it polls, then its result printed with the exit code of its status.
+ * Ctrl-C detaches (exit 130): the run goes on durably. */
+export async function runWithWorker(options: WorkerRunOptions): Promise<number> {
   // The in-process worker's INFO lines would drown the run's own messages on stderr.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const scripted = flags.scripted ? await openScriptedModel() : undefined;
+  installCliRuntime('WARN');
   const temporal = await openTemporal({ allowEmbedded: true });
+  const scripted = options.scripted
+    ? await openScriptedModel().catch(async (err) => {
+        await temporal.close();
+        throw err;
+      })
+    : undefined;
   let workflowId: string | undefined;
   const detach = () => {
-    const again = temporal.embedded
-      ? `npm run agent -- run --id ${workflowId ?? '<id>'}${flags.scripted ? ' --scripted' : ''} ${JSON.stringify(task)}`
-      : `npm run agent -- result ${workflowId ?? '<id>'}`;
     logLine(`\ndetached: the run goes on durably${temporal.embedded ? ' (its state is in the embedded server\'s database)' : ''}.`);
-    logLine(`reattach with: ${again}`);
+    logLine(`reattach with: ${options.reattach(workflowId, Boolean(temporal.embedded))}`);
     process.exit(EXIT.detached);
   };
   process.once('SIGINT', detach);
@@ -50,16 +88,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       model: scripted?.connection ?? modelConnectionFromEnv(),
     });
     const result = await worker.runUntil(async () => {
-      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
-      workflowId = started.workflowId;
-      logLine(
-        started.attached
-          ? `attached to existing run ${started.workflowId} (--id): not starting a second one`
-          : `started run ${started.workflowId}`,
-      );
-      return getAgentResult(temporal.client, started.workflowId);
+      workflowId = await options.begin(temporal);
+      return getAgentResult(temporal.client, workflowId);
     });
-    process.stdout.write(formatResult(result, flags.json ?? false));
+    process.stdout.write(formatResult(result, options.json));
     return exitCodeFor(result.status);
   } finally {
     process.removeListener('SIGINT', detach);

@@ -4,6 +4,7 @@ import { DEFAULTS } from '../../core/policies.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, parseArgs } from '../args.js';
 import { logLine } from '../log.js';
+import { installCliRuntime } from '../runtime.js';
 import { openScriptedModel } from '../scripted.js';
 import { openTemporal } from '../temporal.js';
 
@@ -17,8 +18,12 @@ export async function workerCommand(argv: string[]): Promise<number> {
   if (!flags.scripted && !model.apiKey) {
     logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
   }
-  const scripted = flags.scripted ? await openScriptedModel() : undefined;
+  installCliRuntime('INFO');
   const temporal = await openTemporal({ allowEmbedded: false });
+  const scripted = flags.scripted ? await openScriptedModel().catch(async (err) => {
+    await temporal.close();
+    throw err;
+  }) : undefined;
   const taskQueue = process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
   try {
     const { worker } = await createAgentWorker({

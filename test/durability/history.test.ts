@@ -1,0 +1,131 @@
+// History must grow linearly: each message stored once, the model activity reading the transcript by
+// reference (cache, else a paged query), continue-as-new carrying the state once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { defaultSettings, getAgentResult, getStatus, getTranscript, startAgent } from '../../src/client/index.js';
+import { startDevServer, type DevServer } from '../../src/devserver/index.js';
+import type { MessagesRequestBody } from '../../src/scripted/index.js';
+import { reply, text, toolUse } from '../../src/scripted/index.js';
+import { defineTool } from '../../src/tools/types.js';
+import { calculator } from '../../src/tools/calculator.js';
+import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await openTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+/** `turns` tool turns, each with `bytes` of model text, then an answer. */
+const longJob = (turns: number, bytes: number) => (_req: MessagesRequestBody, turn: number) =>
+  turn < turns
+    ? reply([text(`Turn ${turn}: ${'x'.repeat(bytes)}`), toolUse('calculator', { expression: `${turn} * 2` })])
+    : reply([text(`Done after ${turns} turns.`)]);
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+describe('history size', () => {
+  it('grows linearly: 64 turns of 4 KB model output stay under 2x the content they hold', async () => {
+    const TURNS = 64;
+    const BYTES = 4096;
+    await withAgent(env, { script: longJob(TURNS, BYTES) }, async ({ run, env, agent }) => {
+      const result = await run('a long job', { maxSteps: 100 });
+      expect(result).toMatchObject({ status: 'completed', steps: TURNS + 1, toolCalls: TURNS });
+      const description = await env.client.workflow.getHandle(result.workflowId).describe();
+      const historyBytes = description.historySize!;
+      const transcript = await getTranscript(env.client, result.workflowId);
+      const contentBytes = jsonBytes(transcript);
+      const perTurn = Math.round(historyBytes / TURNS);
+      console.info(
+        `[linear history] ${TURNS} turns × ${BYTES} B: history ${historyBytes} B, content ${contentBytes} B, ` +
+          `ratio ${(historyBytes / contentBytes).toFixed(2)}, ${perTurn} B/turn; passing the messages to every ` +
+          `model call would store about ${Math.round((TURNS * TURNS * BYTES) / 2 / 1e6)} MB`,
+      );
+      expect(historyBytes).toBeLessThan(2 * contentBytes);
+      // Every model call after the first found its messages in this worker's cache plus one small query for
+      // the newest tool results: the query fetched about one message per turn, not the whole transcript.
+      expect(agent.transcripts.stats.queriedMessages).toBeLessThanOrEqual(TURNS + 1);
+    });
+  }, 120_000);
+});
+
+describe('transcript cache fallback', () => {
+  it('a model call on a worker whose cache was cleared reads the transcript by query and sends the same request', async () => {
+    const script = longJob(3, 100);
+    // Reference: the requests of an uninterrupted run.
+    const reference = await withAgent(env, { script }, async ({ run, model }) => {
+      await run('three turns', { maxSteps: 10, tools: ['calculator'] });
+      return model.requests.filter((r) => r.status === 200).map((r) => r.body);
+    });
+    let clear: () => void = () => undefined;
+    // Runs as the turn-1 tool, between two model calls: the next call finds an empty cache.
+    const clearing = defineTool<{ expression: string }>({
+      ...calculator,
+      async execute(input, ctx) {
+        if (input.expression === '1 * 2') clear();
+        return calculator.execute(input, ctx);
+      },
+    });
+    await withAgent(env, { script, tools: [clearing] }, async ({ run, model, agent }) => {
+      clear = () => agent.transcripts.clear();
+      const result = await run('three turns', { maxSteps: 10, tools: ['calculator'] });
+      expect(result.status).toBe('completed');
+      const { stats } = agent.transcripts;
+      // Call 1: the task (query). Calls 2 and 4: the newest tool results (query). Call 3: everything (cleared).
+      expect(stats.queries).toBe(4);
+      expect(stats.queriedMessages).toBe(1 + 1 + 5 + 1);
+      expect(model.requests.filter((r) => r.status === 200).map((r) => r.body)).toEqual(reference);
+    });
+  });
+});
+
+describe('continue-as-new', () => {
+  it('at a configured step count, carries transcript and guard state; id, result and transcript are unchanged', async () => {
+    const script = longJob(5, 50);
+    await withAgent(env, { script }, async ({ run, env, agent, model }) => {
+      const result = await run('five turns', { maxSteps: 20, continueAsNewAfterSteps: 2 });
+      expect(result).toMatchObject({ status: 'completed', steps: 6, toolCalls: 5, runsUsed: 3 });
+      expect(result.text).toBe('Done after 5 turns.');
+      const transcript = await getTranscript(env.client, result.workflowId);
+      expect(transcript).toHaveLength(12); // task + 5 × (assistant, results) + answer
+      const status = await getStatus(env.client, result.workflowId);
+      expect(status.live && status.view.runsUsed).toBe(3);
+      // Each new run starts with an empty cache for its run id: the fallback query read the whole transcript.
+      expect(agent.transcripts.stats.queriedMessages).toBeGreaterThan(12);
+      // The model saw one continuous conversation: each request extends the previous one.
+      const bodies = model.requests.filter((r) => r.status === 200).map((r) => (r.body as MessagesRequestBody).messages.length);
+      expect(bodies).toEqual([1, 3, 5, 7, 9, 11]);
+    });
+  });
+
+  it('when the server suggests it (history-length threshold lowered), without any configured step count', async () => {
+    let server: DevServer | undefined;
+    let own: TestEnv | undefined;
+    try {
+      server = await startDevServer({
+        uiPort: false,
+        extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=30'],
+      });
+      const connection = await NativeConnection.connect({ address: server.address });
+      const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+      own = { client, connection, close: async () => (await client.connection.close(), await connection.close()) };
+      await withAgent(own, { script: longJob(8, 50) }, async ({ taskQueue, env }) => {
+        const started = await startAgent(env.client, {
+          task: 'eight turns',
+          settings: defaultSettings({ tools: ['calculator', 'web_search'], maxSteps: 20 }),
+          taskQueue,
+        });
+        const result = await getAgentResult(env.client, started.workflowId);
+        expect(result).toMatchObject({ status: 'completed', steps: 9, toolCalls: 8 });
+        expect(result.runsUsed).toBeGreaterThan(1);
+        expect(await getTranscript(env.client, started.workflowId)).toHaveLength(18);
+      });
+    } finally {
+      await own?.close();
+      await server?.stop();
+    }
+  });
+});

@@ -1,0 +1,194 @@
+// Inspection against the real dev server: what the Temporal UI and a fleet query see of a run (activity
+// summaries, static summary and details, search attributes) and what a user sees of a live one (the status
+// query, current details).
+import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
+import * as SA from '../../src/core/search-attributes.js';
+import { totalTokens } from '../../src/core/transcript.js';
+import type { AgentSettings } from '../../src/core/types.js';
+import { franceDemoScript, reply, text, toolUse } from '../../src/scripted/index.js';
+import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await openTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const FRANCE = 'Search for the population of France and calculate what 15% of that number is';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** Starts a run on the harness's task queue without waiting for it. */
+async function start(h: AgentHarness, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
+  const full = defaultSettings({ tools: ['calculator', 'web_search'], ...settings });
+  const started = await startAgent(h.env.client, { task, settings: full, taskQueue: h.taskQueue });
+  return started.workflowId;
+}
+
+/** Polls `fn` until `ok` holds (visibility and queries lag behind the run a little). */
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The `summary` of every ActivityTaskScheduled event, decoded, in history order. */
+async function activitySummaries(client: Client, workflowId: string): Promise<Array<{ type: string; summary: unknown }>> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const converter = client.options.loadedDataConverter.payloadConverter;
+  return (history.events ?? [])
+    .filter((e: HistoryEvent) => e.activityTaskScheduledEventAttributes)
+    .map((e: HistoryEvent) => ({
+      type: e.activityTaskScheduledEventAttributes!.activityType!.name!,
+      summary: e.userMetadata?.summary ? converter.fromPayload(e.userMetadata.summary) : undefined,
+    }));
+}
+
+describe('what the Temporal UI shows of a run', () => {
+  it('puts a summary on every scheduled activity: the model call number and message count, the tool call and its argument', async () => {
+    await withAgent(env, { script: franceDemoScript }, async ({ run, env }) => {
+      const result = await run(FRANCE);
+      expect(result.status).toBe('completed');
+      expect(await activitySummaries(env.client, result.workflowId)).toEqual([
+        { type: 'callModel', summary: 'model #1 · 1 messages' },
+        { type: 'runTool', summary: 'web_search("population of France")' },
+        { type: 'callModel', summary: 'model #2 · 3 messages' },
+        { type: 'runTool', summary: 'calculator("68606000 * 0.15")' },
+        { type: 'callModel', summary: 'model #3 · 5 messages' },
+      ]);
+    });
+  });
+
+  it('gives the run a static summary (the task) and static details naming the model and the tools', async () => {
+    await withAgent(env, { script: franceDemoScript }, async ({ run, env }) => {
+      const result = await run(FRANCE, { model: 'claude-test-model' });
+      const description = await env.client.workflow.getHandle(result.workflowId).describe();
+      expect(await description.staticSummary()).toBe(FRANCE);
+      const details = await description.staticDetails();
+      expect(details).toContain('claude-test-model');
+      expect(details).toMatch(/calculator, web_search/);
+    });
+  });
+});
+
+describe('search attributes', () => {
+  it('a finished run carries status, steps, tokens, cost, stop reason and model, in describe() and in a visibility query', async () => {
+    await withAgent(env, { script: franceDemoScript }, async ({ run, env }) => {
+      const result = await run(FRANCE);
+      expect(result.status).toBe('completed');
+      const expected = {
+        status: 'completed',
+        steps: 3,
+        tokens: totalTokens(result.usage),
+        costUsd: result.costUsd ?? 0,
+        stopReason: 'end_turn',
+        guard: '',
+        model: defaultSettings().model,
+      };
+      expect(expected.tokens).toBeGreaterThan(0);
+      const attrs = (await env.client.workflow.getHandle(result.workflowId).describe()).typedSearchAttributes;
+      expect({
+        status: attrs.get(SA.AgentStatus),
+        steps: attrs.get(SA.AgentSteps),
+        tokens: attrs.get(SA.AgentTokens),
+        costUsd: attrs.get(SA.AgentCostUsd),
+        stopReason: attrs.get(SA.AgentStopReason),
+        guard: attrs.get(SA.AgentGuard),
+        model: attrs.get(SA.AgentModel),
+      }).toEqual(expected);
+
+      // Visibility is eventually consistent: the list may lag the close by a moment.
+      const query = `AgentStatus = 'completed' AND AgentSteps = 3 AND WorkflowId = '${result.workflowId}'`;
+      const listed = await eventually(async () => {
+        const found = [];
+        for await (const info of env.client.workflow.list({ query })) found.push(info);
+        return found;
+      }, (found) => found.length === 1);
+      expect(listed[0].workflowId).toBe(result.workflowId);
+      expect(listed[0].status.name).toBe('COMPLETED');
+      expect(listed[0].typedSearchAttributes.get(SA.AgentTokens)).toBe(expected.tokens);
+      expect(listed[0].typedSearchAttributes.get(SA.AgentStopReason)).toBe('end_turn');
+    });
+  });
+
+  it('a run stopped by a guard carries AgentGuard, so stopped runs can be filtered by guard', async () => {
+    const script = [reply([text('Computing.'), toolUse('calculator', { expression: '1 + 1' })]), reply([text('never reached')])];
+    await withAgent(env, { script }, async ({ run, env }) => {
+      const result = await run('count', { maxSteps: 1, summaryOn: [] });
+      expect(result).toMatchObject({ status: 'stopped', guard: 'max_steps' });
+      const attrs = (await env.client.workflow.getHandle(result.workflowId).describe()).typedSearchAttributes;
+      expect(attrs.get(SA.AgentStatus)).toBe('stopped');
+      expect(attrs.get(SA.AgentGuard)).toBe('max_steps');
+      expect(attrs.get(SA.AgentSteps)).toBe(1);
+      const query = `AgentGuard = 'max_steps' AND WorkflowId = '${result.workflowId}'`;
+      await eventually(() => env.client.workflow.count(query), (c) => c.count === 1);
+    });
+  });
+});
+
+describe('live status', () => {
+  it('getStatus answers mid-run from the worker: running, the steps and tool calls so far; current details name the step', async () => {
+    const script = [
+      reply([text('Computing first.'), toolUse('calculator', { expression: '6 * 7' })]),
+      { ...reply([text('It is 42.')]), hold: true },
+    ];
+    await withAgent(env, { script }, async (h) => {
+      const workflowId = await start(h, 'six times seven');
+      await h.model.waitForHeld();
+
+      const status = await getStatus(h.env.client, workflowId);
+      expect(status.live).toBe(true);
+      if (!status.live) return;
+      expect(status.view).toMatchObject({
+        workflowId,
+        status: 'running',
+        steps: 1,
+        toolCalls: 1,
+        stopReason: 'tool_use',
+        lastText: 'Computing first.',
+        messages: 3,
+        inFlight: [],
+        pendingApprovals: [],
+        waitingForMessage: false,
+      });
+      // The same progress the UI shows as "current details", served by the SDK's built-in metadata query.
+      const metadata = await h.env.client.workflow.getHandle(workflowId).query<{ currentDetails: string }>('__temporal_workflow_metadata');
+      expect(metadata.currentDetails).toMatch(/\*\*running\*\* · step 1 · 1 tool calls · [\d,]+ tokens/);
+      expect(metadata.currentDetails).toContain('last stop reason: tool_use');
+
+      h.model.release();
+      const result = await getAgentResult(h.env.client, workflowId);
+      expect(result).toMatchObject({ status: 'completed', steps: 2, text: 'It is 42.' });
+      const after = await getStatus(h.env.client, workflowId);
+      expect(after.live && after.view.status).toBe('completed');
+    });
+  });
+
+  it('getStatus falls back to describe() when no worker answers the query, instead of hanging', async () => {
+    await withAgent(env, { script: [reply([text('unused')])] }, async (h) => {
+      // A run on a task queue no worker polls: nobody can answer the query.
+      const orphan = await startAgent(h.env.client, {
+        task: 'nobody will run this',
+        settings: defaultSettings({ tools: ['calculator'] }),
+        taskQueue: `${h.taskQueue}-no-worker`,
+      });
+      const started = Date.now();
+      const status = await getStatus(h.env.client, orphan.workflowId, 500);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(status.live).toBe(false);
+      if (status.live) return;
+      expect(status.executionStatus).toBe('RUNNING');
+      expect(status.reason).toMatch(/no worker answered the status query within 500 ms/);
+      await h.env.client.workflow.getHandle(orphan.workflowId).terminate('test cleanup');
+    });
+  });
+});

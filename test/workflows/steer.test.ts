@@ -1,0 +1,349 @@
+// Stepping into a running run against the real dev server and a real worker: approving and denying tool
+// calls (also across a worker restart), follow-up messages, chat runs, and cancellation mid-tool.
+import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import {
+  approveToolCall,
+  cancelRun,
+  closeChatRun,
+  defaultSettings,
+  denyToolCall,
+  getAgentResult,
+  getStatus,
+  getTranscript,
+  sendFollowUp,
+  startAgent,
+} from '../../src/client/index.js';
+import { HEARTBEAT_INTERVAL_MS } from '../../src/core/policies.js';
+import type { AgentSettings, AgentStatusView, MessageParam } from '../../src/core/types.js';
+import { reply, startScriptedModel, text, toolUse, type RecordedRequest } from '../../src/scripted/index.js';
+import { calculator } from '../../src/tools/calculator.js';
+import { defineTool } from '../../src/tools/types.js';
+import { createAgentWorker } from '../../src/worker.js';
+import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await openTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+async function start(h: Pick<AgentHarness, 'env' | 'taskQueue'>, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
+  const full = defaultSettings({ tools: ['calculator', 'web_search'], ...settings });
+  const started = await startAgent(h.env.client, { task, settings: full, taskQueue: h.taskQueue });
+  return started.workflowId;
+}
+
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The live status view, polled until `ok` holds. */
+function statusWhen(workflowId: string, ok: (v: AgentStatusView) => boolean, timeoutMs?: number): Promise<AgentStatusView> {
+  return eventually(
+    async () => {
+      const s = await getStatus(env.client, workflowId);
+      return s.live ? s.view : null;
+    },
+    (v): v is AgentStatusView => v !== null && ok(v),
+    timeoutMs,
+  ) as Promise<AgentStatusView>;
+}
+
+const answered = (requests: RecordedRequest[]) => requests.filter((r) => r.status === 200);
+const messagesOf = (request: RecordedRequest) => (request.body as { messages: MessageParam[] }).messages;
+const lastMessage = (request: RecordedRequest) => messagesOf(request).at(-1)!;
+
+/** A promise with its resolve function, to let a test decide when a tool finishes. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+
+describe('tool approval', () => {
+  const calc = (id: string) => reply([text('Let me compute.'), toolUse('calculator', { expression: '2 + 2' }, id)]);
+
+  it('a tool listed in settings.approve waits for a decision; approved, it runs and the run completes', async () => {
+    await withAgent(env, { script: [calc('toolu_ok'), reply([text('It is 4.')])] }, async (h) => {
+      const workflowId = await start(h, 'two plus two', { approve: ['calculator'] });
+      const waiting = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
+      expect(waiting.pendingApprovals).toEqual([{ toolUseId: 'toolu_ok', name: 'calculator', input: { expression: '2 + 2' } }]);
+      expect(waiting.toolCalls).toBe(0);
+      // Nothing runs while the decision is pending.
+      expect(answered(h.model.requests)).toHaveLength(1);
+
+      expect(await approveToolCall(h.env.client, workflowId)).toEqual({ toolUseId: 'toolu_ok', approved: true });
+      const result = await getAgentResult(h.env.client, workflowId);
+      expect(result).toMatchObject({ status: 'completed', toolCalls: 1, text: 'It is 4.' });
+      expect(lastMessage(answered(h.model.requests)[1])).toMatchObject({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_ok', content: '4' }],
+      });
+    });
+  });
+
+  it('a denied call is not run: the next model request holds an is_error tool_result carrying the reason', async () => {
+    let ran = 0;
+    const countingCalc = { ...calculator, execute: async (input: { expression: string }, ctx: Parameters<typeof calculator.execute>[1]) => (ran++, calculator.execute(input, ctx)) };
+    const script = [calc('toolu_no'), reply([text('Understood, I will not compute it.')])];
+    await withAgent(env, { script, tools: [countingCalc] }, async (h) => {
+      const workflowId = await start(h, 'two plus two', { tools: ['calculator'], approve: ['calculator'] });
+      await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
+      expect(await denyToolCall(h.env.client, workflowId, 'toolu_no', 'arithmetic is not allowed today')).toEqual({
+        toolUseId: 'toolu_no',
+        approved: false,
+      });
+      const result = await getAgentResult(h.env.client, workflowId);
+      expect(result.status).toBe('completed');
+      expect(ran).toBe(0);
+      const [toolResult] = lastMessage(answered(h.model.requests)[1]).content as Array<Record<string, unknown>>;
+      expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_no', is_error: true });
+      expect(toolResult.content).toBe('A human reviewer denied this call to calculator: arithmetic is not allowed today');
+    });
+  });
+
+  it('the validator rejects a decision on an unknown tool call and a second decision on the same call', async () => {
+    // The second model call is held so the run is still open when the second decision arrives.
+    const script = [calc('toolu_once'), { ...reply([text('done')]), hold: true }];
+    await withAgent(env, { script }, async (h) => {
+      const workflowId = await start(h, 'two plus two', { approve: ['calculator'] });
+      await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
+
+      const unknown = await approveToolCall(h.env.client, workflowId, 'toolu_nope').catch((e: unknown) => e);
+      expect(unknown).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((unknown as WorkflowUpdateFailedError).cause?.message).toMatch(
+        /no tool call toolu_nope is waiting for approval \(pending: toolu_once\)/,
+      );
+
+      await approveToolCall(h.env.client, workflowId, 'toolu_once');
+      await h.model.waitForHeld();
+      const again = await denyToolCall(h.env.client, workflowId, 'toolu_once', 'changed my mind').catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((again as WorkflowUpdateFailedError).cause?.message).toMatch(/tool call toolu_once has already been decided/);
+
+      h.model.release();
+      const result = await getAgentResult(h.env.client, workflowId);
+      expect(result).toMatchObject({ status: 'completed', toolCalls: 1 });
+      // Rejected updates leave no trace in history: only the accepted decision is recorded.
+      const history = await h.env.client.workflow.getHandle(workflowId).fetchHistory();
+      const accepted = (history.events ?? []).filter((e: HistoryEvent) => e.workflowExecutionUpdateAcceptedEventAttributes);
+      expect(accepted).toHaveLength(1);
+    });
+  });
+
+  it('a tool whose definition says needsApproval waits for a decision without being listed in settings', async () => {
+    const deploy = defineTool<{ target: string }>({
+      name: 'deploy',
+      description: 'deploys to a target',
+      inputSchema: { type: 'object', properties: { target: { type: 'string' } }, required: ['target'] },
+      needsApproval: true,
+      async execute({ target }) {
+        return `deployed to ${target}`;
+      },
+    });
+    const script = [reply([toolUse('deploy', { target: 'prod' }, 'toolu_dep')]), reply([text('Deployed.')])];
+    await withAgent(env, { script, tools: [deploy] }, async (h) => {
+      const workflowId = await start(h, 'ship it', { tools: ['deploy'] });
+      const waiting = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
+      expect(waiting.pendingApprovals.map((c) => c.toolUseId)).toEqual(['toolu_dep']);
+      await approveToolCall(h.env.client, workflowId, 'toolu_dep');
+      const result = await getAgentResult(h.env.client, workflowId);
+      expect(result).toMatchObject({ status: 'completed', toolCalls: 1, text: 'Deployed.' });
+      expect(lastMessage(answered(h.model.requests)[1])).toMatchObject({
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_dep', content: 'deployed to prod' }],
+      });
+    });
+  });
+
+  it('the approval wait survives a worker restart: a new worker sees the pending call, and approving it completes the run', async () => {
+    const model = await startScriptedModel({ script: [calc('toolu_durable'), reply([text('It is 4.')])] });
+    const taskQueue = `test-${randomUUID()}`;
+    const newWorker = () =>
+      createAgentWorker({
+        connection: env.connection,
+        client: env.client,
+        taskQueue,
+        model: { apiKey: 'test-key', baseURL: model.url },
+        workflowBundlePath: inject('workflowBundlePath') || undefined,
+      });
+    try {
+      const first = await newWorker();
+      const firstRunning = first.worker.run();
+      const workflowId = await start({ env, taskQueue }, 'two plus two', { approve: ['calculator'] });
+      const before = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
+      expect(before.pendingApprovals.map((c) => c.toolUseId)).toEqual(['toolu_durable']);
+
+      first.worker.shutdown();
+      await firstRunning;
+      // No worker: the live view is gone, but the run is still open and says (search attribute) what it waits for.
+      const offline = await getStatus(env.client, workflowId, 500);
+      expect(offline.live).toBe(false);
+      if (!offline.live) {
+        expect(offline.executionStatus).toBe('RUNNING');
+        expect(offline.attributes.status).toBe('awaiting_approval');
+      }
+
+      const second = await newWorker();
+      await second.worker.runUntil(async () => {
+        // The new worker rebuilt the run from history: still waiting, for the same call.
+        const after = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
+        expect(after.pendingApprovals.map((c) => c.toolUseId)).toEqual(['toolu_durable']);
+        expect(after.steps).toBe(1);
+        await approveToolCall(env.client, workflowId, 'toolu_durable');
+        const result = await getAgentResult(env.client, workflowId);
+        expect(result).toMatchObject({ status: 'completed', steps: 2, toolCalls: 1, text: 'It is 4.' });
+      });
+      // The first model call was not made again after the restart.
+      expect(answered(model.requests).map((r) => r.turn)).toEqual([0, 1]);
+    } finally {
+      await model.close();
+    }
+  });
+});
+
+describe('follow-up messages', () => {
+  it('a chat run waits after end_turn; a follow-up starts the next turn; closing it completes the run with both answers', async () => {
+    const script = [reply([text('Paris is the capital of France.')]), reply([text('Berlin is the capital of Germany.')])];
+    await withAgent(env, { script }, async (h) => {
+      const workflowId = await start(h, 'capital of France?', { chat: true });
+      const idle = await statusWhen(workflowId, (v) => v.waitingForMessage);
+      expect(idle).toMatchObject({ status: 'running', steps: 1, lastText: 'Paris is the capital of France.' });
+
+      expect(await sendFollowUp(h.env.client, workflowId, 'And of Germany?')).toEqual({ queued: 1 });
+      await statusWhen(workflowId, (v) => v.waitingForMessage && v.steps === 2);
+      const second = answered(h.model.requests)[1];
+      expect(messagesOf(second)).toHaveLength(3);
+      expect(lastMessage(second)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'And of Germany?' }] });
+
+      await closeChatRun(h.env.client, workflowId);
+      const result = await getAgentResult(h.env.client, workflowId);
+      expect(result).toMatchObject({ status: 'completed', steps: 2, text: 'Berlin is the capital of Germany.' });
+      const transcript = await getTranscript(h.env.client, workflowId);
+      expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+      expect(transcript.filter((m) => m.role === 'assistant')).toHaveLength(2);
+    });
+  });
+
+  it('a message sent while a tool runs lands in the same user message as the tool results, after them', async () => {
+    const started = gate();
+    const finish = gate();
+    const wait = defineTool<Record<string, never>>({
+      name: 'wait',
+      description: 'waits until the test lets it finish',
+      inputSchema: { type: 'object', properties: {} },
+      async execute() {
+        started.open();
+        await finish.opened;
+        return 'waited';
+      },
+    });
+    const script = [reply([toolUse('wait', {}, 'toolu_w')]), reply([text('Done, and noted.')])];
+    await withAgent(env, { script, tools: [wait] }, async (h) => {
+      const workflowId = await start(h, 'wait, then answer', { tools: ['wait'] });
+      await started.opened;
+      await sendFollowUp(h.env.client, workflowId, 'Also: keep it short.');
+      finish.open();
+      const result = await getAgentResult(h.env.client, workflowId);
+      expect(result).toMatchObject({ status: 'completed', steps: 2 });
+      const second = answered(h.model.requests)[1];
+      expect(messagesOf(second)).toHaveLength(3);
+      expect(lastMessage(second)).toMatchObject({
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_w', content: 'waited' },
+          { type: 'text', text: 'Also: keep it short.' },
+        ],
+      });
+    });
+  });
+});
+
+describe('cancellation', () => {
+  it('cancelling mid-tool ends the run as cancelled with the partial answer, and the tool sees its signal abort', async () => {
+    const started = gate();
+    let abortedAt: number | null = null;
+    const hang = defineTool<Record<string, never>>({
+      name: 'hang',
+      description: 'runs until cancelled',
+      inputSchema: { type: 'object', properties: {} },
+      execute(_input, { signal }) {
+        started.open();
+        return new Promise<string>((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            abortedAt = Date.now();
+            reject(signal.reason);
+          });
+        });
+      },
+    });
+    const script = [reply([text('Starting the long job.'), toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
+    await withAgent(env, { script, tools: [hang] }, async (h) => {
+      const workflowId = await start(h, 'a long job', { tools: ['hang'] });
+      await started.opened;
+      const cancelledAt = Date.now();
+      await cancelRun(h.env.client, workflowId);
+      const result = await getAgentResult(h.env.client, workflowId);
+      // TRY_CANCEL: the run does not wait for the tool to acknowledge.
+      expect(Date.now() - cancelledAt).toBeLessThan(HEARTBEAT_INTERVAL_MS);
+      expect(result).toMatchObject({ status: 'cancelled', partial: true, text: 'Starting the long job.', steps: 1, error: null });
+      expect(answered(h.model.requests)).toHaveLength(1);
+
+      // The cancellation reaches the tool through the heartbeat the activity wrapper sends every 5 s.
+      await eventually(async () => abortedAt, (t) => t !== null, 3 * HEARTBEAT_INTERVAL_MS);
+      const latency = abortedAt! - cancelledAt;
+      expect(latency).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 2_000);
+
+      const history = await h.env.client.workflow.getHandle(workflowId).fetchHistory();
+      const events = history.events ?? [];
+      expect(events.some((e: HistoryEvent) => e.activityTaskCancelRequestedEventAttributes)).toBe(true);
+      expect(events.some((e: HistoryEvent) => e.workflowExecutionCompletedEventAttributes)).toBe(true);
+      // The transcript stays valid: the open tool_use is answered with an is_error result.
+      const transcript = await getTranscript(h.env.client, workflowId);
+      expect(transcript.at(-1)).toMatchObject({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_h', is_error: true, content: 'Not run: the run was cancelled.' }],
+      });
+    });
+  });
+});
+
+describe('TMP heartbeat throttle measurement', () => {
+  it('measures', async () => {
+    let abortedAt: number | null = null;
+    const started = gate();
+    const hang = defineTool<Record<string, never>>({
+      name: 'hang', description: 'x', inputSchema: { type: 'object', properties: {} },
+      execute(_i, { signal }) { started.open(); return new Promise<string>((_r, rej) => signal.addEventListener('abort', () => { abortedAt = Date.now(); rej(signal.reason); })); },
+    });
+    const model = await startScriptedModel({ script: [reply([text('go'), toolUse('hang', {}, 'toolu_h')])] });
+    const taskQueue = `test-${randomUUID()}`;
+    const w = await createAgentWorker({ connection: env.connection, client: env.client, taskQueue, tools: [hang],
+      model: { apiKey: 'k', baseURL: model.url }, workflowBundlePath: inject('workflowBundlePath') || undefined,
+      workerOptions: { maxHeartbeatThrottleInterval: '4 seconds' } });
+    await w.worker.runUntil(async () => {
+      const id = await start({ env, taskQueue }, 'x', { tools: ['hang'] });
+      await started.opened;
+      await new Promise((r) => setTimeout(r, 6000));
+      const t = Date.now();
+      await cancelRun(env.client, id);
+      await getAgentResult(env.client, id);
+      await eventually(async () => abortedAt, (a) => a !== null, 60_000);
+      console.log('THROTTLED LATENCY', abortedAt! - t);
+    });
+    await model.close();
+  }, 120_000);
+});
