@@ -95,7 +95,7 @@ describe('buildModelRequest', () => {
 describe('prompt caching', () => {
   it('on: the last block of the last message, and only it, carries cache_control ephemeral', () => {
     const request = buildModelRequest(input({ promptCaching: true, system: 'sys' }), afterToolTurn, [calculatorDef]);
-    const last = request.messages[request.messages.length - 1].content as Array<Record<string, unknown>>;
+    const last = request.messages[request.messages.length - 1].content as unknown as Array<Record<string, unknown>>;
     expect(last[last.length - 1]).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: '42', cache_control: { type: 'ephemeral' } });
     expect(countCacheControl(request)).toBe(1);
   });

@@ -39,6 +39,8 @@ export interface AgentHarness {
   taskQueue: string;
   /** Starts a run and waits for its result while the worker runs. */
   run(task: string, settings?: Partial<AgentSettings>, workflowId?: string): Promise<AgentResult>;
+  /** Starts a run and returns its workflow id. */
+  start(task: string, settings?: Partial<AgentSettings>, workflowId?: string): Promise<string>;
 }
 
 /** Runs `fn` with a scripted model and a worker that lives for the duration of `fn`. */
@@ -62,11 +64,14 @@ export async function withAgent<T>(
     model,
     agent,
     taskQueue,
-    async run(task, settings = {}, workflowId) {
+    async start(task, settings = {}, workflowId) {
       const toolNames = (options.tools ?? []).map((t) => t.name);
       const full = defaultSettings({ tools: toolNames.length ? toolNames : ['calculator', 'web_search'], ...settings });
       const started = await startAgent(env.client, { task, settings: full, taskQueue, workflowId });
-      return getAgentResult(env.client, started.workflowId);
+      return started.workflowId;
+    },
+    async run(task, settings = {}, workflowId) {
+      return getAgentResult(env.client, await harness.start(task, settings, workflowId));
     },
   };
   try {

@@ -302,7 +302,10 @@ describe('cancellation', () => {
       expect(result).toMatchObject({ status: 'cancelled', partial: true, text: 'Starting the long job.', steps: 1, error: null });
       expect(answered(h.model.requests)).toHaveLength(1);
 
-      // The cancellation reaches the tool through the heartbeat the activity wrapper sends every 5 s.
+      // The cancellation reaches the tool through a heartbeat: the activity wrapper beats every 5 s, and the
+      // first beat goes out at once (later ones are throttled by the SDK to 0.8 x heartbeatTimeout = 24 s, so
+      // a tool cancelled after its first beat sees the abort ~24 s later). Here the tool is cancelled before its
+      // first beat; the run has closed by then, so the beat is answered NOT_FOUND and the signal aborts.
       await eventually(async () => abortedAt, (t) => t !== null, 3 * HEARTBEAT_INTERVAL_MS);
       const latency = abortedAt! - cancelledAt;
       expect(latency).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 2_000);
@@ -319,31 +322,4 @@ describe('cancellation', () => {
       });
     });
   });
-});
-
-describe('TMP heartbeat throttle measurement', () => {
-  it('measures', async () => {
-    let abortedAt: number | null = null;
-    const started = gate();
-    const hang = defineTool<Record<string, never>>({
-      name: 'hang', description: 'x', inputSchema: { type: 'object', properties: {} },
-      execute(_i, { signal }) { started.open(); return new Promise<string>((_r, rej) => signal.addEventListener('abort', () => { abortedAt = Date.now(); rej(signal.reason); })); },
-    });
-    const model = await startScriptedModel({ script: [reply([text('go'), toolUse('hang', {}, 'toolu_h')])] });
-    const taskQueue = `test-${randomUUID()}`;
-    const w = await createAgentWorker({ connection: env.connection, client: env.client, taskQueue, tools: [hang],
-      model: { apiKey: 'k', baseURL: model.url }, workflowBundlePath: inject('workflowBundlePath') || undefined,
-      workerOptions: { maxHeartbeatThrottleInterval: '4 seconds' } });
-    await w.worker.runUntil(async () => {
-      const id = await start({ env, taskQueue }, 'x', { tools: ['hang'] });
-      await started.opened;
-      await new Promise((r) => setTimeout(r, 6000));
-      const t = Date.now();
-      await cancelRun(env.client, id);
-      await getAgentResult(env.client, id);
-      await eventually(async () => abortedAt, (a) => a !== null, 60_000);
-      console.log('THROTTLED LATENCY', abortedAt! - t);
-    });
-    await model.close();
-  }, 120_000);
 });

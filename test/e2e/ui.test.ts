@@ -1,0 +1,32 @@
+import { it, inject } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { startDevServer, findFreePort } from '../../src/devserver/index.js';
+import { chromium } from 'playwright-core';
+import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import { franceDemoScript, startScriptedModel } from '../../src/scripted/index.js';
+import { createAgentWorker } from '../../src/worker.js';
+it('explore', async () => {
+const uiPort = await findFreePort();
+const server = await startDevServer({ uiPort, log: console.error });
+const connection = await NativeConnection.connect({ address: server.address });
+const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+const model = await startScriptedModel({ script: franceDemoScript });
+const agent = await createAgentWorker({ connection, client, taskQueue: 'ui-test', model: { apiKey: 'k', baseURL: model.url }, workflowBundlePath: inject('workflowBundlePath') || undefined });
+const result = await agent.worker.runUntil(async () => {
+  const s = await startAgent(client, { task: 'Search for the population of France and calculate what 15% of that number is', settings: defaultSettings({ tools: ['calculator', 'web_search'] }), taskQueue: 'ui-test' });
+  return getAgentResult(client, s.workflowId);
+});
+console.log(result.status, result.workflowId);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu','--disable-quic','--no-first-run','--disable-background-networking','--disable-component-update','--disable-sync'] });
+const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+const resp = await page.goto(`${server.uiUrl}/namespaces/default/workflows/${result.workflowId}`);
+console.log(resp?.status(), page.url());
+await page.waitForTimeout(4000);
+console.log(page.url());
+console.log((await page.innerText('body')).slice(0, 5000));
+await page.screenshot({ path: '/tmp/uiexp/wf.png', fullPage: true });
+await browser.close();
+await model.close(); await client.connection.close(); await connection.close();
+await server.stop();
+}, 120_000);
