@@ -3,7 +3,7 @@
 // jobs fails here; such a change needs `patched()` (see the README).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { approveToolCall, closeChatRun, getAgentResult, getStatus, sendFollowUp } from '../../src/client/index.js';

@@ -1,32 +1,119 @@
-import { it, inject } from 'vitest';
+// The Temporal Web UI, driven by a real headless Chromium: a finished France run must be readable there (the
+// task as the run's summary, the model and tools in its details, a summary on every activity in the event
+// history and its timeline). This test changes server settings (the UI is on), so it starts its own server.
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { startDevServer, findFreePort } from '../../src/devserver/index.js';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
-import { franceDemoScript, startScriptedModel } from '../../src/scripted/index.js';
+import { findFreePort, startDevServer, type DevServer } from '../../src/devserver/index.js';
+import { franceDemoScript, startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
 import { createAgentWorker } from '../../src/worker.js';
-it('explore', async () => {
-const uiPort = await findFreePort();
-const server = await startDevServer({ uiPort, log: console.error });
-const connection = await NativeConnection.connect({ address: server.address });
-const client = new Client({ connection: await Connection.connect({ address: server.address }) });
-const model = await startScriptedModel({ script: franceDemoScript });
-const agent = await createAgentWorker({ connection, client, taskQueue: 'ui-test', model: { apiKey: 'k', baseURL: model.url }, workflowBundlePath: inject('workflowBundlePath') || undefined });
-const result = await agent.worker.runUntil(async () => {
-  const s = await startAgent(client, { task: 'Search for the population of France and calculate what 15% of that number is', settings: defaultSettings({ tools: ['calculator', 'web_search'] }), taskQueue: 'ui-test' });
-  return getAgentResult(client, s.workflowId);
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const FRANCE = 'Search for the population of France and calculate what 15% of that number is';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCREENSHOT = path.join(ROOT, 'test-output', 'ui-run.png');
+const METADATA_SCREENSHOT = path.join(ROOT, 'test-output', 'ui-run-metadata.png');
+const README_SCREENSHOT = path.join(ROOT, 'docs', 'ui-run.png');
+
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  console.warn(`test/e2e/ui.test.ts: ${CHROMIUM} not found, so the Web UI test is skipped (install it: apt-get install -y chromium)`);
+}
+
+describe('Temporal Web UI', () => {
+  it.skipIf(!haveChromium)(
+    'shows a finished run readably: the task as its summary, model and tools in its details, a summary on every activity',
+    async () => {
+      let server: DevServer | undefined;
+      let model: ScriptedModel | undefined;
+      let browser: Browser | undefined;
+      let connection: NativeConnection | undefined;
+      let client: Client | undefined;
+      try {
+        server = await startDevServer({ uiPort: await findFreePort() });
+        expect(server.uiUrl).not.toBeNull();
+        const uiUrl = server.uiUrl!;
+        connection = await NativeConnection.connect({ address: server.address });
+        client = new Client({ connection: await Connection.connect({ address: server.address }) });
+        model = await startScriptedModel({ script: franceDemoScript });
+        const taskQueue = 'ui-test';
+        const agent = await createAgentWorker({
+          connection,
+          client,
+          taskQueue,
+          model: { apiKey: 'test-key', baseURL: model.url },
+          workflowBundlePath: inject('workflowBundlePath') || undefined,
+        });
+        const c = client;
+        // The worker stays up while the browser looks, so the UI's queries (current details) are answered.
+        await agent.worker.runUntil(async () => {
+          const started = await startAgent(c, {
+            task: FRANCE,
+            settings: defaultSettings({ tools: ['calculator', 'web_search'] }),
+            taskQueue,
+          });
+          const result = await getAgentResult(c, started.workflowId);
+          expect(result.status).toBe('completed');
+
+          browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+          const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
+          // UI 2.42: a workflow id without a run id opens the latest run's event history.
+          await page.goto(`${uiUrl}/namespaces/default/workflows/${encodeURIComponent(result.workflowId)}`);
+          await page.waitForURL(new RegExp(`/workflows/${result.workflowId}/${result.runId}/history`), { timeout: 30_000 });
+          await page.getByText('Event History').first().waitFor({ timeout: 30_000 });
+          // The timeline labels each activity "<type> • <summary>".
+          for (const label of [
+            'callModel • model #1 · 1 messages',
+            'runTool • web_search("population of France")',
+            'callModel • model #2 · 3 messages',
+            'runTool • calculator("68606000 * 0.15")',
+            'callModel • model #3 · 5 messages',
+          ]) {
+            await expect(page.getByText(label, { exact: true }).first().waitFor({ timeout: 30_000 })).resolves.toBeUndefined();
+          }
+          // The event list shows the summary on each ActivityTaskScheduled event.
+          const body = await page.innerText('body');
+          expect(body).toMatch(/Activity Task Scheduled\s+Activity Type\s+runTool\s+Summary\s+web_search\("population of France"\)/);
+          await fs.mkdir(path.dirname(SCREENSHOT), { recursive: true });
+          await page.screenshot({ path: SCREENSHOT });
+          await fs.mkdir(path.dirname(README_SCREENSHOT), { recursive: true });
+          await fs.copyFile(SCREENSHOT, README_SCREENSHOT);
+
+          // The User Metadata tab: the static summary (the task), the static details, every activity summary.
+          await page.getByText('User Metadata', { exact: true }).click();
+          await page.waitForURL(/\/user-metadata$/, { timeout: 30_000 });
+          await page.getByText(FRANCE, { exact: true }).waitFor({ timeout: 30_000 });
+          await page.getByText('claude-sonnet-5-5').first().waitFor({ timeout: 30_000 });
+          const metadata = await page.innerText('body');
+          expect(metadata).toMatch(/Summary\s+Search for the population of France and calculate what 15% of that number is/);
+          expect(metadata).toMatch(/tools\s+calculator, web_search/);
+          expect(metadata).toMatch(/Activity\s+web_search\("population of France"\)\s+Completed/);
+          await page.screenshot({ path: METADATA_SCREENSHOT });
+        });
+      } finally {
+        await browser?.close();
+        await model?.close();
+        await client?.connection.close();
+        await connection?.close();
+        await server?.stop();
+      }
+    },
+    120_000,
+  );
 });
-console.log(result.status, result.workflowId);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu','--disable-quic','--no-first-run','--disable-background-networking','--disable-component-update','--disable-sync'] });
-const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
-const resp = await page.goto(`${server.uiUrl}/namespaces/default/workflows/${result.workflowId}`);
-console.log(resp?.status(), page.url());
-await page.waitForTimeout(4000);
-console.log(page.url());
-console.log((await page.innerText('body')).slice(0, 5000));
-await page.screenshot({ path: '/tmp/uiexp/wf.png', fullPage: true });
-await browser.close();
-await model.close(); await client.connection.close(); await connection.close();
-await server.stop();
-}, 120_000);
