@@ -57,6 +57,12 @@ export function guardBeforeModelCall(state: LoopState, settings: AgentSettings):
   if (state.steps >= settings.maxSteps) {
     return { guard: 'max_steps', reason: `step cap reached: ${state.steps} model calls (--max-steps ${settings.maxSteps})` };
   }
+  return guardNextCallFits(state, settings);
+}
+
+/** The budget half of the check before a call (also asked before a summary call, which the step cap allows):
+ * spent already, or a cheap lower bound shows the next call cannot fit. */
+export function guardNextCallFits(state: LoopState, settings: AgentSettings): GuardTripped | null {
   const spent = guardBudget(state, settings);
   if (spent) return spent;
   const price = modelPrice(settings);
@@ -110,11 +116,16 @@ export function guardRepetition(
   return null;
 }
 
-/** Records the outcomes of a turn's tool calls, in order, and trips on ERROR_STREAK_LIMIT errors in a row. */
+/** Records the outcomes of a turn's tool calls, in tool_use order, and trips when ERROR_STREAK_LIMIT of them in
+ * a row ended in an error at any point (across turns, or inside one turn even if a later call succeeded). */
 export function guardErrorStreak(state: LoopState, outcomes: ReadonlyArray<{ isError: boolean }>): GuardTripped | null {
-  for (const outcome of outcomes) state.errorStreak = outcome.isError ? state.errorStreak + 1 : 0;
-  if (state.errorStreak >= ERROR_STREAK_LIMIT) {
-    return { guard: 'error_streak', reason: `${state.errorStreak} tool calls in a row ended in an error` };
+  let longest = 0;
+  for (const outcome of outcomes) {
+    state.errorStreak = outcome.isError ? state.errorStreak + 1 : 0;
+    longest = Math.max(longest, state.errorStreak);
+  }
+  if (longest >= ERROR_STREAK_LIMIT) {
+    return { guard: 'error_streak', reason: `${longest} tool calls in a row ended in an error` };
   }
   return null;
 }

@@ -82,3 +82,29 @@ export function summaryRequest(messages: readonly MessageParam[], tripped: Guard
     'what you would do next. Say plainly that this is a partial answer.';
   return { role: 'user', content: [...results, { type: 'text', text }] };
 }
+
+/** The most a run carries into continue-as-new: under Temporal's 2 MB payload limit, with room to spare. */
+export const MAX_CARRIED_BYTES = 1_500_000;
+const TRIMMED_KEEP_RECENT = 6;
+
+/** The state to carry into the next run, made to fit in one payload: the oldest tool results are trimmed to a
+ * short note (the newest stay whole) until it fits. Returns null when even that is not enough. */
+export function fitForContinueAsNew(state: RunState, maxBytes = MAX_CARRIED_BYTES): RunState | null {
+  let size = JSON.stringify(state).length;
+  if (size <= maxBytes) return state;
+  const messages = state.messages.slice();
+  for (let i = 0; i < messages.length - TRIMMED_KEEP_RECENT && size > maxBytes; i++) {
+    const m = messages[i];
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    const content = m.content.map((b) => {
+      if (b.type !== 'tool_result') return b;
+      const text = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
+      if (text.length <= 200) return b;
+      return { ...b, content: `[tool result trimmed at continue-as-new: ${text.length} characters]` };
+    });
+    const trimmed = { ...m, content } as MessageParam;
+    size += JSON.stringify(trimmed).length - JSON.stringify(m).length;
+    messages[i] = trimmed;
+  }
+  return size <= maxBytes ? { ...state, messages } : null;
+}

@@ -8,6 +8,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  log,
   setHandler,
   sleep,
   workflowInfo,
@@ -15,7 +16,7 @@ import {
 import { outputFromInput, SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardBeforeModelCall, guardBudget, guardErrorStreak, guardRepetition } from '../core/guards.js';
 import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
-import { withFollowUps } from '../core/run-state.js';
+import { fitForContinueAsNew, withFollowUps } from '../core/run-state.js';
 import { textOf, toolResultMessage, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
 import { agentStatus, closeChat, decideToolCall, runState, sendMessage, transcriptPage } from './definitions.js';
@@ -141,8 +142,14 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
   const every = run.settings.continueAsNewAfterSteps;
   const due = workflowInfo().continueAsNewSuggested || (every !== undefined && run.stepsThisRun >= every);
   if (!due || run.stepsThisRun === 0) return;
+  const carried = fitForContinueAsNew(run.state);
+  if (!carried) {
+    // Too big to carry even trimmed: better to go on in this run, towards the history limit, than to fail.
+    log.warn('The transcript is too large to carry into continue-as-new; the run goes on without it');
+    return;
+  }
   await condition(allHandlersFinished);
-  await continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...run.input, carried: run.state });
+  await continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...run.input, carried });
 }
 
 /** Runs the loop against a durable timer set for the absolute deadline. When the timer wins, the loop's

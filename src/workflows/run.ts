@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { SUBMIT_ANSWER } from '../core/finish-tool.js';
-import { guardBudget, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
+import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
 import { DEFAULTS } from '../core/policies.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, type RunState } from '../core/run-state.js';
@@ -249,7 +249,7 @@ export class AgentRun {
     log.warn(`Guard ${tripped.guard} stopped the run: ${tripped.reason}`);
     this.guard = tripped.guard;
     const { loop } = this.state;
-    const wantSummary = this.settings.summaryOn.includes(tripped.guard) && guardBudget(loop, this.settings) === null;
+    const wantSummary = this.settings.summaryOn.includes(tripped.guard) && guardNextCallFits(loop, this.settings) === null;
     const closing = wantSummary
       ? summaryRequest(this.messages, tripped)
       : notRunResults(this.messages, `the run was stopped by the ${tripped.guard} guard (${tripped.reason})`);

@@ -252,12 +252,22 @@ describe('guardErrorStreak', () => {
     const state = loop({ errorStreak: 2 });
     expect(guardErrorStreak(state, [ok, err, err])).toBeNull();
     expect(state.errorStreak).toBe(2);
-    expect(guardErrorStreak(loop({ errorStreak: 2 }), [err, ok])).toBeNull();
+    // Two errors carried in, then one more: three in a row, even though the turn ends on a success.
+    expect(guardErrorStreak(loop({ errorStreak: 2 }), [err, ok])?.guard).toBe('error_streak');
   });
 
   it('a turn with no tool calls leaves the streak as it was', () => {
     const state = loop({ errorStreak: 2 });
     expect(guardErrorStreak(state, [])).toBeNull();
     expect(state.errorStreak).toBe(2);
+  });
+});
+
+describe('error streak inside one turn', () => {
+  it('trips on three errors in a row even when a later call of the same turn succeeds', () => {
+    const state = loop();
+    const tripped = guardErrorStreak(state, [{ isError: true }, { isError: true }, { isError: true }, { isError: false }]);
+    expect(tripped?.guard).toBe('error_streak');
+    expect(state.errorStreak).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 // The run state and the messages that close a run a guard stopped.
 import { describe, expect, it } from 'vitest';
 import type { GuardTripped } from '../../src/core/guards.js';
-import { initialRunState, notRunResults, summaryRequest } from '../../src/core/run-state.js';
+import { fitForContinueAsNew, initialRunState, notRunResults, summaryRequest } from '../../src/core/run-state.js';
 import type { AgentSettings, MessageParam } from '../../src/core/types.js';
 
 const settings = (s: Partial<AgentSettings> = {}): AgentSettings => ({
@@ -114,5 +114,37 @@ describe('summaryRequest', () => {
     expect(content).toHaveLength(1);
     expect(content[0].type).toBe('text');
     expect(content[0].text).toContain('step cap reached');
+  });
+});
+
+describe('fitForContinueAsNew', () => {
+  const big = (n: number) => 'b'.repeat(n);
+  const state = (results: number[]) => {
+    const s = initialRunState({ task: 'task', settings: settings() }, 0);
+    results.forEach((size, i) => {
+      s.messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'x', input: {} }] } as never);
+      s.messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: big(size) }] });
+    });
+    return s;
+  };
+
+  it('returns the state unchanged when it fits', () => {
+    const s = state([10, 10]);
+    expect(fitForContinueAsNew(s, 10_000)).toBe(s);
+  });
+
+  it('trims the oldest tool results first, keeping the most recent messages whole, until it fits', () => {
+    const s = state([5000, 5000, 5000, 5000, 5000]);
+    const fitted = fitForContinueAsNew(s, 20_000)!;
+    expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(20_000);
+    const contents = fitted.messages.filter((m) => m.role === 'user' && typeof m.content !== 'string')
+      .map((m) => ((m.content as Array<{ content: string }>)[0]).content);
+    expect(contents[0]).toMatch(/trimmed at continue-as-new: 5000 characters/);
+    expect(contents.at(-1)).toBe(big(5000));
+    expect(fitted.messages).toHaveLength(s.messages.length);
+  });
+
+  it('returns null when even trimming cannot make it fit', () => {
+    expect(fitForContinueAsNew(state([9000, 9000, 9000]), 1000)).toBeNull();
   });
 });

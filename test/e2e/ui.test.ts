@@ -98,6 +98,9 @@ describe('Temporal Web UI', () => {
           // The User Metadata tab: the static summary (the task), the static details, every activity summary.
           await page.getByText('User Metadata', { exact: true }).click();
           await page.waitForURL(/\/user-metadata$/, { timeout: 30_000 });
+          await page.waitForTimeout(3000);
+          for (const f of page.frames()) console.log('FRAME', f.url().slice(0, 80), JSON.stringify(await f.evaluate(() => document.body?.innerText ?? '')));
+          console.log((await page.locator('iframe').count()), await page.locator('iframe').first().evaluate((e) => e.outerHTML.slice(0, 600)));
           await page.getByText(FRANCE, { exact: true }).waitFor({ timeout: 30_000 });
           await page.getByText('claude-sonnet-5-5').first().waitFor({ timeout: 30_000 });
           const metadata = await page.innerText('body');

@@ -1,0 +1,81 @@
+// Payload and context limits: big tool outputs are truncated with a note, an oversized result fails once
+// (never an endless retry), and old tool results are cleared from requests near the context window.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLEARED_TOOL_RESULT } from '../../src/activities/request.js';
+import { getStatus, getTranscript } from '../../src/client/index.js';
+import type { MessageParam } from '../../src/core/types.js';
+import { reply, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
+import { defineTool } from '../../src/tools/types.js';
+import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await openTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const bigOutput = defineTool<{ size: number }>({
+  name: 'big_output',
+  description: 'Returns a long text.',
+  inputSchema: { type: 'object', properties: { size: { type: 'number' } }, required: ['size'] },
+  execute: async ({ size }) => 'y'.repeat(size),
+});
+
+type ResultBlock = { type: string; content: string; is_error?: boolean };
+const resultsOf = (body: unknown, index: number) =>
+  ((body as MessagesRequestBody).messages[index].content as unknown as ResultBlock[]).filter((b) => b.type === 'tool_result');
+
+describe('tool output limit', () => {
+  it('truncates output above maxToolOutputChars and tells the model how much was cut', async () => {
+    const script = [reply([toolUse('big_output', { size: 50_000 })]), reply([text('ok')])];
+    await withAgent(env, { script, tools: [bigOutput] }, async ({ run, model }) => {
+      const result = await run('big', { tools: ['big_output'], maxToolOutputChars: 1000 });
+      expect(result.status).toBe('completed');
+      const [block] = resultsOf(model.requests.filter((r) => r.status === 200)[1].body, 2);
+      expect(block.content.startsWith('y'.repeat(1000))).toBe(true);
+      expect(block.content).not.toContain('y'.repeat(1001));
+      expect(block.content).toMatch(/output truncated: 49,000 of 50,000 characters were cut/);
+    });
+  });
+});
+
+describe('payload limit', () => {
+  it('fails the run at once with a clear error when a model reply cannot fit in one Temporal payload', async () => {
+    const script = [reply([text('z'.repeat(2_000_000))])];
+    await withAgent(env, { script }, async ({ run, model }) => {
+      const result = await run('huge reply');
+      expect(result.status).toBe('failed');
+      expect(result.error).toMatch(/over the 1800000-byte limit of one Temporal payload/);
+      expect(model.requests).toHaveLength(1); // not retried
+    });
+  });
+});
+
+describe('context management', () => {
+  it('clears old tool results from requests once a prompt reaches the threshold, keeping the stored transcript', async () => {
+    // Each reply reports a big prompt, so the threshold is crossed from the first call on.
+    const script = (_req: MessagesRequestBody, turn: number) =>
+      turn < 6
+        ? { ...reply([toolUse('big_output', { size: 20 + turn })]), usage: { input_tokens: 5000 } }
+        : reply([text('done')]);
+    await withAgent(env, { script, tools: [bigOutput] }, async ({ run, model, env }) => {
+      const result = await run('many tools', { tools: ['big_output'], contextClearAtTokens: 4000 });
+      expect(result.status).toBe('completed');
+      const last = model.requests.filter((r) => r.status === 200).at(-1)!.body as MessagesRequestBody;
+      const cleared = last.messages.flatMap((m, i) =>
+        typeof m.content === 'string' ? [] : (m.content as unknown as ResultBlock[]).filter((b) => b.type === 'tool_result').map((b) => ({ i, b })),
+      );
+      const placeholders = cleared.filter(({ b }) => b.content === CLEARED_TOOL_RESULT);
+      expect(placeholders.length).toBeGreaterThan(0);
+      // The most recent results stay visible.
+      expect(cleared.at(-1)!.b.content).toBe('y'.repeat(25));
+      // The stored transcript is never rewritten.
+      const transcript: MessageParam[] = await getTranscript(env.client, result.workflowId);
+      expect(JSON.stringify(transcript)).not.toContain(CLEARED_TOOL_RESULT);
+      const status = await getStatus(env.client, result.workflowId);
+      expect(status.live && status.view.clearedUpTo).toBeGreaterThan(0);
+    });
+  });
+});
