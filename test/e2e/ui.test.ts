@@ -98,15 +98,17 @@ describe('Temporal Web UI', () => {
           // The User Metadata tab: the static summary (the task), the static details, every activity summary.
           await page.getByText('User Metadata', { exact: true }).click();
           await page.waitForURL(/\/user-metadata$/, { timeout: 30_000 });
-          await page.waitForTimeout(3000);
-          for (const f of page.frames()) console.log('FRAME', f.url().slice(0, 80), JSON.stringify(await f.evaluate(() => document.body?.innerText ?? '')));
-          console.log((await page.locator('iframe').count()), await page.locator('iframe').first().evaluate((e) => e.outerHTML.slice(0, 600)));
-          await page.getByText(FRANCE, { exact: true }).waitFor({ timeout: 30_000 });
-          await page.getByText('claude-sonnet-5-5').first().waitFor({ timeout: 30_000 });
+          // Summary, details and current details are markdown, rendered by the UI in three iframes (in that order).
+          const [summary, details, current] = [0, 1, 2].map((i) => page.locator('iframe[title="output"]').nth(i).contentFrame());
+          await summary.getByText(FRANCE, { exact: true }).waitFor({ timeout: 30_000 });
+          await details.getByText('claude-sonnet-5-5').waitFor({ timeout: 30_000 });
+          expect(await details.locator('body').innerText()).toMatch(/model claude-sonnet-5-5\s+tools calculator, web_search/);
+          // Current details come from the worker (a query), so they show the run's last published progress.
+          await current.getByText(/completed · step 3 · 2 tool calls/).waitFor({ timeout: 30_000 });
+          expect(await current.locator('body').innerText()).toContain('last stop reason: end_turn');
           const metadata = await page.innerText('body');
-          expect(metadata).toMatch(/Summary\s+Search for the population of France and calculate what 15% of that number is/);
-          expect(metadata).toMatch(/tools\s+calculator, web_search/);
-          expect(metadata).toMatch(/Activity\s+web_search\("population of France"\)\s+Completed/);
+          expect(metadata).toMatch(/Events with Metadata[\s\S]*Activity\s+web_search\("population of France"\)\s+Completed/);
+          expect(metadata).toMatch(/Activity\s+calculator\("68606000 \* 0\.15"\)\s+Completed/);
           await page.screenshot({ path: METADATA_SCREENSHOT });
         });
       } finally {

@@ -1,0 +1,271 @@
+// The CLI as a user runs it, for integration tests: `node bin/durable-agent.js <command>` (the BUILT output) as
+// child processes, against the dev server that global-setup started. Every session gets its own task queue
+// (AGENT_TASK_QUEUE), so workers in concurrent tests never take each other's runs; ANTHROPIC_* / AGENT_* /
+// TEMPORAL_* variables of the outer environment never leak into a child.
+//
+// Call `useCli()` once at the top of a test file: it registers the beforeAll/afterAll hooks.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = path.join(ROOT, 'bin', 'durable-agent.js');
+
+/** How long one CLI process may take before the test gives up on it. */
+const PROCESS_TIMEOUT_MS = 60_000;
+/** At most this many short-lived CLI processes at once (each start costs ~1 s of CPU). */
+const MAX_PARALLEL_PROCESSES = 4;
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+const live = new Set<ChildProcess>();
+
+export class CliProcess {
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<Exit>;
+  private readonly started = Date.now();
+  private waiters: Array<() => void> = [];
+
+  constructor(
+    readonly args: string[],
+    env: NodeJS.ProcessEnv,
+    timeoutMs = PROCESS_TIMEOUT_MS,
+  ) {
+    this.child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    live.add(this.child);
+    const notify = () => {
+      for (const w of this.waiters) w();
+    };
+    this.child.stdout!.setEncoding('utf8').on('data', (s: string) => {
+      this.stdout += s;
+      notify();
+    });
+    this.child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+      this.stderr += s;
+      notify();
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      this.child.kill('SIGKILL');
+    }, timeoutMs);
+    this.exited = new Promise<Exit>((resolve, reject) => {
+      this.child.once('error', reject);
+      this.child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        live.delete(this.child);
+        notify();
+        const exit = { code, signal, stdout: this.stdout, stderr: this.stderr, ms: Date.now() - this.started };
+        if (timedOut) reject(new Error(`${this.describe()} did not end within ${timeoutMs} ms\n${tail(this.stderr)}`));
+        else resolve(exit);
+      });
+    });
+    this.exited.catch(() => {}); // reported when awaited
+  }
+
+  describe(): string {
+    return `durable-agent ${this.args.map((a) => JSON.stringify(a)).join(' ')}`;
+  }
+
+  /** Resolves with the match once stderr matches `pattern`; rejects if the process ends first. */
+  waitForStderr(pattern: RegExp, timeoutMs = 45_000): Promise<RegExpMatchArray> {
+    return this.waitFor('stderr', pattern, timeoutMs);
+  }
+
+  /** Resolves with the match once stdout matches `pattern`; rejects if the process ends first. */
+  waitForStdout(pattern: RegExp, timeoutMs = 45_000): Promise<RegExpMatchArray> {
+    return this.waitFor('stdout', pattern, timeoutMs);
+  }
+
+  private waitFor(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => done(new Error(`timed out waiting for ${pattern} on ${stream} of ${this.describe()}\n${tail(this[stream])}`)),
+        timeoutMs,
+      );
+      const check = () => {
+        const m = this[stream].match(pattern);
+        if (m) return done(null, m);
+        if (this.child.exitCode !== null || this.child.signalCode !== null) {
+          done(new Error(`${this.describe()} ended before ${pattern} appeared on ${stream}\n${tail(this.stderr)}`));
+        }
+      };
+      const done = (err: Error | null, m?: RegExpMatchArray) => {
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== check);
+        if (err) reject(err);
+        else resolve(m!);
+      };
+      this.waiters.push(check);
+      check();
+    });
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+}
+
+export const tail = (s: string, lines = 30) => s.trim().split('\n').slice(-lines).join('\n');
+
+// A small semaphore, so a test that fans out many processes does not starve the others of CPU.
+let running = 0;
+const queued: Array<() => void> = [];
+async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= MAX_PARALLEL_PROCESSES) await new Promise<void>((resolve) => queued.push(resolve));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    queued.shift()?.();
+  }
+}
+
+type EnvOverrides = Record<string, string | undefined>;
+
+export interface CliSession {
+  taskQueue: string;
+  /** Runs a command to its end. */
+  cli(args: string[], extra?: EnvOverrides): Promise<Exit>;
+  /** Starts a long-lived command (worker, watch, a run to interrupt); the caller ends it. */
+  spawn(args: string[], extra?: EnvOverrides): CliProcess;
+  /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue. */
+  worker(script: unknown[]): Promise<CliProcess>;
+}
+
+export interface CliEnv {
+  /** A client on the test server (valid inside tests). */
+  client(): Client;
+  /** One test's world: its own task queue. */
+  session(base?: EnvOverrides): CliSession;
+  /** Writes a JSON script file (for AGENT_SCRIPT) and returns its path. */
+  scriptFile(turns: unknown[]): Promise<string>;
+}
+
+export function useCli(): CliEnv {
+  let address: string;
+  let client: Client | undefined;
+  let scriptDir: string | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
+      throw new Error('dist/cli/main.js is missing: run `npm run build` before these tests (they run the built CLI)');
+    }
+    address = inject('temporalAddress');
+    client = new Client({ connection: await Connection.connect({ address }) });
+    scriptDir = await mkdtemp(path.join(tmpdir(), 'durable-agent-cli-test-'));
+  });
+
+  afterAll(async () => {
+    for (const child of live) child.kill('SIGKILL');
+    await client?.connection.close();
+    if (scriptDir) await rm(scriptDir, { recursive: true, force: true });
+  });
+
+  const scriptFile = async (turns: unknown[]) => {
+    const file = path.join(scriptDir!, `script-${randomUUID()}.json`);
+    await writeFile(file, JSON.stringify(turns));
+    return file;
+  };
+
+  const session = (base: EnvOverrides = {}): CliSession => {
+    const taskQueue = `cli-test-${randomUUID()}`;
+    const envFor = (extra: EnvOverrides = {}): NodeJS.ProcessEnv => {
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      for (const key of Object.keys(env)) if (/^(ANTHROPIC_|AGENT_|TEMPORAL_)/.test(key)) delete env[key];
+      Object.assign(env, { TEMPORAL_ADDRESS: address, AGENT_TASK_QUEUE: taskQueue, NO_COLOR: '1' });
+      for (const [key, value] of Object.entries({ ...base, ...extra })) {
+        if (value === undefined) delete env[key];
+        else env[key] = value;
+      }
+      return env;
+    };
+    const spawnCli = (args: string[], extra?: EnvOverrides) => new CliProcess(args, envFor(extra));
+    return {
+      taskQueue,
+      cli: (args, extra) => withSlot(() => new CliProcess(args, envFor(extra)).exited),
+      spawn: spawnCli,
+      async worker(script) {
+        const worker = spawnCli(['worker', '--scripted'], { AGENT_SCRIPT: await scriptFile(script) });
+        await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
+        return worker;
+      },
+    };
+  };
+
+  return {
+    client: () => {
+      if (!client) throw new Error('useCli(): the client exists only inside tests');
+      return client;
+    },
+    session,
+    scriptFile,
+  };
+}
+
+/** The exit code, with the process output in the failure message when it is not the expected one. */
+export function expectExit(exit: Exit, code: number): void {
+  expect(exit.code, `exit code (signal ${exit.signal})\n--- stdout:\n${exit.stdout}\n--- stderr:\n${tail(exit.stderr)}`).toBe(code);
+}
+
+/** A usage / configuration error: exit 2, nothing at all on stdout, an `error:` line on stderr. */
+export function expectUsageError(exit: Exit, message: RegExp): void {
+  expectExit(exit, 2);
+  expect(exit.stdout).toBe('');
+  expect(exit.stderr).toMatch(/^error: /m);
+  expect(exit.stderr).toMatch(message);
+}
+
+/** stdout parsed as exactly one JSON document. */
+export function jsonOf<T = unknown>(exit: Exit): T {
+  try {
+    return JSON.parse(exit.stdout) as T;
+  } catch (err) {
+    throw new Error(`stdout is not exactly one JSON document (${(err as Error).message}):\n${exit.stdout}\n--- stderr:\n${tail(exit.stderr)}`);
+  }
+}
+
+/** Polls `condition` every 100 ms until it holds. */
+export async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Stops a worker started by a test (SIGTERM, then waits for it to end). */
+export async function stopWorker(worker: CliProcess | undefined): Promise<void> {
+  if (!worker || worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+  worker.kill('SIGTERM');
+  await worker.exited.catch(() => {});
+}
+
+// Script turns.
+export const toolTurn = (expression: string, text = `computing ${expression}`) => ({
+  content: [
+    { type: 'text', text },
+    { type: 'tool_use', name: 'calculator', input: { expression } },
+  ],
+  stop_reason: 'tool_use',
+});
+export const endTurn = (text: string, delayMs?: number) => ({
+  ...(delayMs !== undefined ? { delayMs } : {}),
+  content: [{ type: 'text', text }],
+  stop_reason: 'end_turn',
+});
