@@ -1,0 +1,85 @@
+// History bytes per turn, ours against the naive design, side by side on one dev server.
+//   npm run bench:history
+// Prints a table; compare the ratios, not absolute times (machines here are shared and noisy).
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { it } from 'vitest';
+import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
+import { startDevServer } from '../src/devserver/index.js';
+import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../src/scripted/index.js';
+import { createAgentWorker } from '../src/worker.js';
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+const TURN_BYTES = 4096;
+const SIZES = [16, 32, 64, 128];
+
+it('history bytes per turn: reference passing vs whole-transcript passing', async () => {
+  const server = await startDevServer({ uiPort: false });
+  const connection = await NativeConnection.connect({ address: server.address });
+  const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+  const rows: string[] = [];
+  try {
+    const filler = 'x'.repeat(TURN_BYTES);
+    for (const turns of SIZES) {
+      // Ours: the product's workflow and activities, the scripted model.
+      const model = await startScriptedModel({
+        script: (_req: MessagesRequestBody, turn: number) =>
+          turn < turns ? reply([text(filler), toolUse('calculator', { expression: `${turn}+1` })]) : reply([text('done')]),
+      });
+      const taskQueue = `bench-${randomUUID()}`;
+      const { worker } = await createAgentWorker({ connection, client, taskQueue, model: { apiKey: 'bench', baseURL: model.url } });
+      const ours = await worker.runUntil(async () => {
+        const { workflowId } = await startAgent(client, {
+          task: 'bench',
+          settings: defaultSettings({ tools: ['calculator'], maxSteps: turns + 5 }),
+          taskQueue,
+        });
+        const result = await getAgentResult(client, workflowId);
+        if (result.status !== 'completed' || result.toolCalls !== turns) throw new Error(`bench run ended early: ${JSON.stringify(result)}`);
+        return (await client.workflow.getHandle(workflowId).describe()).historySize!;
+      });
+      await model.close();
+
+      // Naive: the same conversation, the whole message list in every model activity's input.
+      const naiveQueue = `naive-${randomUUID()}`;
+      let calls = 0;
+      const naiveWorker = await Worker.create({
+        connection,
+        taskQueue: naiveQueue,
+        workflowBundle: await naiveBundle(),
+        activities: {
+          naiveModel: async () => ({ text: calls++ < turns ? filler : 'done', done: calls > turns }),
+          naiveTool: async () => '2',
+        },
+      });
+      const naive = await naiveWorker.runUntil(async () => {
+        const id = `naive-${randomUUID()}`;
+        await client.workflow.execute('naiveAgentWorkflow', { taskQueue: naiveQueue, workflowId: id, args: ['bench'] });
+        return (await client.workflow.getHandle(id).describe()).historySize!;
+      });
+      rows.push(
+        `${String(turns).padStart(5)} | ${String(ours).padStart(10)} | ${String(Math.round(ours / turns)).padStart(9)} | ` +
+          `${String(naive).padStart(10)} | ${String(Math.round(naive / turns)).padStart(9)} | ${(naive / ours).toFixed(1).padStart(6)}x`,
+      );
+    }
+  } finally {
+    await client.connection.close();
+    await connection.close();
+    await server.stop();
+  }
+  console.log(
+    `\nHistory size, ${TURN_BYTES} B of model output per turn\n` +
+      `turns |  ours (B) | ours B/turn | naive (B) | naive B/turn | naive/ours\n${rows.join('\n')}\n`,
+  );
+}, 600_000);
+
+let bundle: Promise<{ code: string }> | undefined;
+function naiveBundle() {
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: fileURLToPath(new URL('./naive-workflow.ts', import.meta.url)),
+    logger: new DefaultLogger('ERROR'),
+  });
+  return bundle;
+}
