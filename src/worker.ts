@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, TranscriptStore, type ModelConnection } from './activities/index.js';
-import { DEFAULTS } from './core/policies.js';
+import { DEFAULTS, HEARTBEAT_INTERVAL_MS } from './core/policies.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AgentTool } from './tools/types.js';
 
@@ -56,6 +56,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
     workflowBundle: await workflowBundle(options.workflowBundlePath),
     activities,
+    // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled
+    // call (deadline, `cancel`) would learn of it that late.
+    maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
     ...options.workerOptions,
   });
   return { worker, registry, transcripts };

@@ -17,7 +17,8 @@ export function scheduleModelCall(
   step: number,
   options: { summary?: string; heartbeatTimeoutMs?: number } = {},
 ): Promise<ModelReply> {
-  const summary = options.summary ?? `model #${step} · ${input.transcript.messageCount} messages`;
+  const count = input.transcript.messageCount;
+  const summary = options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
   return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...TRY_CANCEL, ...heartbeat, summary }, [input]);
 }

@@ -59,7 +59,7 @@ describe('what the Temporal UI shows of a run', () => {
       const result = await run(FRANCE);
       expect(result.status).toBe('completed');
       expect(await activitySummaries(env.client, result.workflowId)).toEqual([
-        { type: 'callModel', summary: 'model #1 · 1 messages' },
+        { type: 'callModel', summary: 'model #1 · 1 message' },
         { type: 'runTool', summary: 'web_search("population of France")' },
         { type: 'callModel', summary: 'model #2 · 3 messages' },
         { type: 'runTool', summary: 'calculator("68606000 * 0.15")' },

@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   approveToolCall,
   cancelRun,
@@ -98,7 +97,13 @@ describe('tool approval', () => {
 
   it('a denied call is not run: the next model request holds an is_error tool_result carrying the reason', async () => {
     let ran = 0;
-    const countingCalc = { ...calculator, execute: async (input: { expression: string }, ctx: Parameters<typeof calculator.execute>[1]) => (ran++, calculator.execute(input, ctx)) };
+    const countingCalc: typeof calculator = {
+      ...calculator,
+      execute(input, context) {
+        ran++;
+        return calculator.execute(input, context);
+      },
+    };
     const script = [calc('toolu_no'), reply([text('Understood, I will not compute it.')])];
     await withAgent(env, { script, tools: [countingCalc] }, async (h) => {
       const workflowId = await start(h, 'two plus two', { tools: ['calculator'], approve: ['calculator'] });
@@ -110,7 +115,7 @@ describe('tool approval', () => {
       const result = await getAgentResult(h.env.client, workflowId);
       expect(result.status).toBe('completed');
       expect(ran).toBe(0);
-      const [toolResult] = lastMessage(answered(h.model.requests)[1]).content as Array<Record<string, unknown>>;
+      const [toolResult] = lastMessage(answered(h.model.requests)[1]).content as unknown as Array<Record<string, unknown>>;
       expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_no', is_error: true });
       expect(toolResult.content).toBe('A human reviewer denied this call to calculator: arithmetic is not allowed today');
     });

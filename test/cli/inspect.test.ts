@@ -1,0 +1,286 @@
+// `status`, `transcript`, `watch` and `list`, run from the build as child processes against runs that a spawned
+// `worker --scripted` executes (or that no worker runs at all).
+import { randomUUID } from 'node:crypto';
+import { describe, it } from 'vitest';
+import type { RunSummary, StatusReport } from '../../src/client/index.js';
+import type { AgentResult, MessageParam } from '../../src/core/types.js';
+import {
+  endTurn,
+  expectExit,
+  expectUsageError,
+  jsonOf,
+  stopWorker,
+  toolTurn,
+  until,
+  useCli,
+  type CliProcess,
+  type CliSession,
+} from '../helpers/cli.js';
+
+const cli = useCli();
+
+async function startedId(s: CliSession, args: string[]): Promise<string> {
+  const exit = await s.cli(['start', ...args]);
+  expectExit(exit, 0);
+  return exit.stdout.trim();
+}
+
+/** A run that calls the calculator once, then answers: started with `start`, run by a spawned worker. */
+const TWO_STEPS = [toolTurn('6*7', 'let me compute'), endTurn('the answer is 42')];
+
+describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout: 120_000 }, () => {
+  it('status of a run whose model call is in flight is live: steps, tokens, stop reason, last text; --json is the report', async ({ expect }) => {
+    const s = cli.session();
+    let worker: CliProcess | undefined;
+    let id: string | undefined;
+    try {
+      // Step 2's model call is held (never answered): the run stays mid-call while the test looks at it.
+      worker = await s.worker([toolTurn('1+1', 'computing first'), { ...endTurn('never sent'), hold: true }]);
+      id = await startedId(s, ['a slow second step']);
+      // Step 1 (the tool call) is done once the transcript holds 3 messages.
+      let report: StatusReport | undefined;
+      await until(async () => {
+        const exit = await s.cli(['status', id!, '--json']);
+        expectExit(exit, 0);
+        report = jsonOf<StatusReport>(exit);
+        return report.live && report.view.messages === 3;
+      }, 'the first tool call is done');
+      if (!report?.live) throw new Error('not live');
+      const view = report.view;
+      expect(view.workflowId).toBe(id);
+      expect(view.status).toBe('running');
+      expect(view.steps).toBe(1);
+      expect(view.toolCalls).toBe(1);
+      expect(view.stopReason).toBe('tool_use');
+      expect(view.usage.input_tokens).toBeGreaterThan(0);
+      expect(view.lastText).toBe('computing first');
+      expect(view.pendingApprovals).toEqual([]);
+      expect(view.inFlight).toEqual([]);
+      const handle = cli.client().workflow.getHandle(id);
+      expect(((await handle.describe()).raw.pendingActivities ?? []).length).toBe(1); // the held model call
+
+      const human = await s.cli(['status', id]);
+      expectExit(human, 0);
+      expect(human.stdout).toMatch(new RegExp(`^${id} · run \\S+\\n`));
+      expect(human.stdout).toMatch(/^status: +running$/m);
+      expect(human.stdout).toMatch(/^steps: +1 model call · 1 tool call$/m);
+      expect(human.stdout).toMatch(/^tokens: +[\d,]+ \(input /m);
+      expect(human.stdout).toMatch(/^cost: +\$\d/m);
+      expect(human.stdout).toMatch(/^last stop reason: +tool_use$/m);
+      expect(human.stdout).toMatch(/^guard: +none$/m);
+      expect(human.stdout).toMatch(/^in flight: +none$/m);
+      expect(human.stdout).toMatch(/^pending approvals: +none$/m);
+      expect(human.stdout).toMatch(/^runs used: +1$/m);
+      expect(human.stdout).toMatch(/^time left: +no deadline$/m);
+      expect(human.stdout).toMatch(/last assistant text:\n {2}computing first/);
+      expect(human.stdout).not.toMatch(/unavailable/);
+      expect(human.stderr).not.toMatch(/unavailable/);
+    } finally {
+      if (id) await cli.client().workflow.getHandle(id).terminate('test cleanup');
+      worker?.kill('SIGKILL');
+    }
+  });
+
+  it('status with no worker returns within ~5 s with the server\'s record, saying on stderr and stdout that live details are unavailable', async ({ expect }) => {
+    const s = cli.session();
+    const started = await s.cli(['start', '--deadline', '1h', 'nobody runs this']);
+    expectExit(started, 0);
+    const id = started.stdout.trim();
+    try {
+      const [human, json] = await Promise.all([s.cli(['status', id]), s.cli(['status', id, '--json'])]);
+      for (const exit of [human, json]) {
+        expectExit(exit, 0);
+        // The query waits 3 s for a worker, then the command answers: ~4 s in all on an idle machine. The bound
+        // leaves room for a loaded one (process start and connection can take seconds there); a hang would not end.
+        expect(exit.ms).toBeLessThan(20_000);
+        expect(exit.stderr).toMatch(/live details unavailable/);
+        expect(exit.stderr).toMatch(/worker/);
+      }
+      expect(human.stdout).toMatch(/^live details unavailable: no worker answered/m);
+      expect(human.stdout).toMatch(/^execution: +RUNNING$/m);
+      expect(human.stdout).toContain(id);
+      const report = jsonOf<StatusReport>(json);
+      expect(report.live).toBe(false);
+      if (report.live) return;
+      expect(report.workflowId).toBe(id);
+      expect(report.executionStatus).toBe('RUNNING');
+      expect(report.reason).toMatch(/no worker answered the status query within 3000 ms/);
+    } finally {
+      await cli.client().workflow.getHandle(id).terminate('test cleanup');
+    }
+  });
+
+  it('transcript --json is the array of messages of a finished run; the readable form shows roles, tool calls and results', async ({ expect }) => {
+    const s = cli.session();
+    let worker: CliProcess | undefined;
+    try {
+      worker = await s.worker(TWO_STEPS);
+      const started = await s.cli(['start', 'what is 6 times 7']);
+      const id = started.stdout.trim();
+      const result = await s.cli(['result', id, '--json']);
+      expectExit(result, 0);
+
+      const [json, human] = await Promise.all([s.cli(['transcript', id, '--json']), s.cli(['transcript', id])]);
+      expectExit(json, 0);
+      const messages = jsonOf<MessageParam[]>(json);
+      expect(messages).toEqual([
+        { role: 'user', content: 'what is 6 times 7' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'let me compute' },
+            { type: 'tool_use', id: 'toolu_0_1', name: 'calculator', input: { expression: '6*7' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_0_1', content: '42' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'the answer is 42' }] },
+      ]);
+      // The same as the client API reads.
+      const { getTranscript } = await import('../../src/client/index.js');
+      expect(messages).toEqual(await getTranscript(cli.client(), id));
+
+      expectExit(human, 0);
+      const blocks = human.stdout.split(/^── /m).filter(Boolean);
+      expect(blocks).toHaveLength(4);
+      expect(blocks[0]).toMatch(/^1\. user ──\nwhat is 6 times 7/);
+      expect(blocks[1]).toMatch(/^2\. assistant ──\nlet me compute\n\[tool_use calculator\] \{"expression":"6\*7"\}/);
+      expect(blocks[2]).toMatch(/^3\. user ──\n\[tool_result calculator\] \(toolu_0_1\) 42/);
+      expect(blocks[3]).toMatch(/^4\. assistant ──\nthe answer is 42/);
+      expect(human.stdout).not.toMatch(/ERROR/);
+    } finally {
+      await stopWorker(worker);
+    }
+  });
+
+  it('transcript marks an error result and shows thinking as [thinking]', async ({ expect }) => {
+    const s = cli.session();
+    let worker: CliProcess | undefined;
+    try {
+      worker = await s.worker([
+        {
+          content: [
+            { type: 'thinking', thinking: 'secret reasoning', signature: 'sig' },
+            { type: 'tool_use', name: 'calculator', input: { expression: '1/' } },
+          ],
+          stop_reason: 'tool_use',
+        },
+        endTurn('could not compute'),
+      ]);
+      const id = (await s.cli(['start', '--thinking', '1024', 'break the calculator'])).stdout.trim();
+      expectExit(await s.cli(['result', id]), 0);
+      const human = await s.cli(['transcript', id]);
+      expectExit(human, 0);
+      expect(human.stdout).toMatch(/^\[thinking\]$/m);
+      expect(human.stdout).not.toContain('secret reasoning');
+      expect(human.stdout).toMatch(/^\[tool_result calculator ERROR\] \(toolu_0_1\) /m);
+    } finally {
+      await stopWorker(worker);
+    }
+  });
+
+  it('watch follows a run started elsewhere step by step (model calls, tool calls with results) and ends with the result line and its exit code', async ({ expect }) => {
+    const s = cli.session();
+    let worker: CliProcess | undefined;
+    try {
+      const started = await s.cli(['start', 'watch me work']);
+      const id = started.stdout.trim();
+      // watch is up before any worker: it waits, then follows.
+      const watch = s.spawn(['watch', id]);
+      await watch.waitForStderr(/live details unavailable/);
+      worker = await s.worker([toolTurn('2+3', 'adding'), toolTurn('5*2', 'doubling'), endTurn('ten')]);
+      const exit = await watch.exited;
+      expectExit(exit, 0);
+      const lines = exit.stdout.trimEnd().split('\n');
+      expect(lines).toEqual([
+        'task: watch me work',
+        // Tokens show on the step a poll ended on (several steps may finish between two polls).
+        expect.stringMatching(/^step 1 · model call · tool_use( · [\d,]+ tokens( \([\d,]+ in all\)| in all))?$/),
+        '  adding',
+        '  → calculator {"expression":"2+3"}  (toolu_0_1)',
+        '  ← calculator: 5',
+        expect.stringMatching(/^step 2 · model call · tool_use( · .*)?$/),
+        '  doubling',
+        '  → calculator {"expression":"5*2"}  (toolu_1_1)',
+        '  ← calculator: 10',
+        expect.stringMatching(/^step 3 · model call · end_turn · [\d,]+ tokens/),
+        '  ten',
+        'ten',
+        '',
+        expect.stringMatching(new RegExp(`^— completed on end_turn · 3 model calls · 2 tool calls · [\\d,]+ tokens · ${id}$`)),
+      ]);
+    } finally {
+      await stopWorker(worker);
+    }
+  });
+
+  it('watch shows approvals waiting and a guard, and exits 3 for a stopped run', async ({ expect }) => {
+    const s = cli.session();
+    let worker: CliProcess | undefined;
+    try {
+      worker = await s.worker([toolTurn('1+1'), toolTurn('2+2'), endTurn('never reached')]);
+      const id = (await s.cli(['start', '--approve', 'calculator', '--max-steps', '1', '--summary-on', 'none', 'guarded'])).stdout.trim();
+      const watch = s.spawn(['watch', id]);
+      const [, toolUseId] = await watch.waitForStdout(/^awaiting approval: calculator \{"expression":"1\+1"\} \((\S+)\)/m);
+      expectExit(await s.cli(['approve', id, toolUseId]), 0);
+      const exit = await watch.exited;
+      expectExit(exit, 3);
+      expect(exit.stdout).toMatch(/^ {2}← calculator: 2$/m);
+      expect(exit.stdout).toMatch(/^guard max_steps stopped the run$/m);
+      expect(exit.stdout).toMatch(/^— stopped by guard max_steps/m);
+    } finally {
+      await stopWorker(worker);
+    }
+  });
+
+  it('list shows a finished run with its AgentStatus, steps, tokens and stop reason; --status filters; --json is the array', async ({ expect }) => {
+    const s = cli.session();
+    let worker: CliProcess | undefined;
+    let id: string;
+    try {
+      worker = await s.worker(TWO_STEPS);
+      id = (await s.cli(['start', 'list me'])).stdout.trim();
+      expectExit(await s.cli(['result', id]), 0);
+    } finally {
+      await stopWorker(worker);
+    }
+    let summary: RunSummary | undefined;
+    // Visibility is eventually consistent: the final search attributes may take a moment to show.
+    await until(async () => {
+      const exit = await s.cli(['list', '--status', 'completed', '--limit', '1000', '--json']);
+      expectExit(exit, 0);
+      summary = jsonOf<RunSummary[]>(exit).find((r) => r.workflowId === id);
+      return summary !== undefined;
+    }, 'list --status completed shows the run');
+    expect(summary!.attributes).toMatchObject({ status: 'completed', steps: 2, stopReason: 'end_turn' });
+    expect(summary!.attributes.tokens).toBeGreaterThan(0);
+    expect(summary!.executionStatus).toBe('COMPLETED');
+
+    const [human, stopped] = await Promise.all([
+      s.cli(['list', '--limit', '1000']),
+      s.cli(['list', '--status', 'stopped', '--limit', '1000', '--json']),
+    ]);
+    expectExit(human, 0);
+    expect(human.stdout.split('\n')[0]).toMatch(/^WORKFLOW ID +STATUS +STEPS +TOKENS +COST +STOP REASON +GUARD +STARTED$/);
+    const row = human.stdout.split('\n').find((l) => l.startsWith(`${id} `));
+    expect(row).toMatch(new RegExp(`^${id} +completed +2 +[\\d,]+ +\\$\\d+\\.\\d{4} +end_turn +— +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ$`));
+    expectExit(stopped, 0);
+    expect(jsonOf<RunSummary[]>(stopped).some((r) => r.workflowId === id)).toBe(false);
+  });
+
+  it('unknown workflow id, a bad flag or an unreachable server: exit 2 with empty stdout', async () => {
+    const s = cli.session();
+    const id = `no-such-run-${randomUUID()}`;
+    const exits = await Promise.all([
+      s.cli(['status', id]),
+      s.cli(['transcript', id, '--json']),
+      s.cli(['watch', id]),
+    ]);
+    for (const exit of exits) expectUsageError(exit, new RegExp(`no run with id "${id}"`));
+    expectUsageError(await s.cli(['list', '--status', 'sleeping']), /--status must be one of/);
+    expectUsageError(await s.cli(['list', '--limit', '0']), /--limit must be at least 1/);
+    expectUsageError(await s.cli(['status']), /missing workflowId/);
+    const off = cli.session({ TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    const down = await Promise.all([off.cli(['status', 'x']), off.cli(['list']), off.cli(['watch', 'x'])]);
+    for (const exit of down) expectUsageError(exit, /127\.0\.0\.1:1\b.*does not answer/);
+  });
+});
