@@ -1,38 +1,28 @@
 // durable-agent: the command line. stdout carries only each command's output; logs go to stderr.
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { UsageError } from './args.js';
-import { demoCommand, resultCommand, runCommand, startCommand } from './commands/run.js';
-import { listCommand, statusCommand, transcriptCommand, watchCommand } from './commands/inspect.js';
-import { serverCommand } from './commands/server.js';
-import {
-  approveCommand,
-  cancelCommand,
-  closeCommand,
-  denyCommand,
-  resumeCommand,
-  sendCommand,
-} from './commands/steer.js';
-import { workerCommand } from './commands/worker.js';
 import { logLine } from './log.js';
 import { EXIT } from './output.js';
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  run: runCommand,
-  demo: demoCommand,
-  start: startCommand,
-  result: resultCommand,
-  status: statusCommand,
-  transcript: transcriptCommand,
-  watch: watchCommand,
-  list: listCommand,
-  approve: approveCommand,
-  deny: denyCommand,
-  send: sendCommand,
-  close: closeCommand,
-  cancel: cancelCommand,
-  resume: resumeCommand,
-  worker: workerCommand,
-  server: serverCommand,
+type Command = (argv: string[]) => Promise<number>;
+
+// Loaded on use: `--help` and usage errors answer at once, without loading Temporal's worker.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./commands/run.js')).runCommand,
+  demo: async () => (await import('./commands/run.js')).demoCommand,
+  start: async () => (await import('./commands/run.js')).startCommand,
+  result: async () => (await import('./commands/run.js')).resultCommand,
+  status: async () => (await import('./commands/inspect.js')).statusCommand,
+  transcript: async () => (await import('./commands/inspect.js')).transcriptCommand,
+  watch: async () => (await import('./commands/inspect.js')).watchCommand,
+  list: async () => (await import('./commands/inspect.js')).listCommand,
+  approve: async () => (await import('./commands/steer.js')).approveCommand,
+  deny: async () => (await import('./commands/steer.js')).denyCommand,
+  send: async () => (await import('./commands/steer.js')).sendCommand,
+  close: async () => (await import('./commands/steer.js')).closeCommand,
+  cancel: async () => (await import('./commands/steer.js')).cancelCommand,
+  resume: async () => (await import('./commands/steer.js')).resumeCommand,
+  worker: async () => (await import('./commands/worker.js')).workerCommand,
+  server: async () => (await import('./commands/server.js')).serverCommand,
 };
 
 export const HELP = `durable-agent: durable Claude tool-use agent runs on Temporal
@@ -89,6 +79,7 @@ options of run and start:
   --approve a,b           tools whose every call waits for \`approve\` or \`deny\`
   --chat                  keep the run open after its answer for follow-ups (\`send\`), until \`close\`
   --idle-timeout D        with --chat: end the run after D without a message (default 1h)
+  --heartbeat-timeout D   how soon a worker that died mid-call is noticed and the call retried (default 30s)
 
 options of worker: --scripted, --max-model-calls N (concurrent model calls on this worker)
 
@@ -109,14 +100,19 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   try {
-    return await handler(rest);
+    return await (await handler())(rest);
   } catch (err) {
     if (err instanceof UsageError) {
       logLine(`error: ${err.message}`);
       return EXIT.usage;
     }
-    if (err instanceof WorkflowNotFoundError) {
-      logLine(`error: no run with id "${err.workflowId}" on this Temporal server`);
+    // By name: the error classes live in modules this file does not load up front.
+    if (err instanceof Error && err.name === 'WorkflowNotFoundError') {
+      logLine(`error: no run with id "${(err as Error & { workflowId?: string }).workflowId}" on this Temporal server`);
+      return EXIT.usage;
+    }
+    if (err instanceof Error && err.name === 'RunNotResumableError') {
+      logLine(`error: ${err.message}`);
       return EXIT.usage;
     }
     logLine(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -30,6 +30,7 @@ export const START_FLAGS = {
   approve: { type: 'list' },
   chat: { type: 'boolean' },
   'idle-timeout': { type: 'string' },
+  'heartbeat-timeout': { type: 'string' },
 } satisfies Record<string, FlagSpec>;
 
 export const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satisfies Record<string, FlagSpec>;
@@ -69,7 +70,7 @@ export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): A
     budgetTokens: flags['budget-tokens'],
     budgetUsd: flags['budget-usd'],
     prices: prices && pricesFor(model, prices),
-    deadlineMs: flags.deadline !== undefined ? deadlineMs(flags.deadline) : undefined,
+    deadlineMs: flags.deadline !== undefined ? durationFlag('deadline', flags.deadline) : undefined,
     summaryOn: flags['summary-on'] !== undefined ? summaryOn(flags['summary-on']) : undefined,
     outputSchema: flags['output-schema'] !== undefined ? readSchema(flags['output-schema']) : undefined,
     effort: flags.effort as AgentSettings['effort'],
@@ -77,16 +78,22 @@ export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): A
     promptCaching: flags['no-prompt-cache'] ? false : undefined,
     approve,
     chat: flags.chat ? true : undefined,
-    idleTimeoutMs: flags['idle-timeout'] !== undefined ? idleTimeoutMs(flags['idle-timeout']) : undefined,
+    idleTimeoutMs: flags['idle-timeout'] !== undefined ? durationFlag('idle-timeout', flags['idle-timeout']) : undefined,
+    heartbeatTimeoutMs:
+      flags['heartbeat-timeout'] !== undefined ? durationFlag('heartbeat-timeout', flags['heartbeat-timeout'], 1000) : undefined,
   });
 }
 
-function deadlineMs(text: string): number {
+/** A duration flag (`90s`, `10m`, `2h`): a UsageError naming the flag for anything else or below `minMs`. */
+export function durationFlag(flag: string, text: string, minMs = 1): number {
+  let ms: number;
   try {
-    return parseDuration(text);
+    ms = parseDuration(text);
   } catch (err) {
-    throw new UsageError(`--deadline: ${(err as Error).message}`);
+    throw new UsageError(`--${flag}: ${(err as Error).message}`);
   }
+  if (ms < minMs) throw new UsageError(`--${flag} must be at least ${minMs} ms (got "${text}")`);
+  return ms;
 }
 
 /** `--approve a,b`: tools that wait for a human decision before each call. A name the worker does not know, or
@@ -104,17 +111,6 @@ function approveList(names: string[], tools: string[], known: string[]): string[
     );
   }
   return [...new Set(names)];
-}
-
-function idleTimeoutMs(text: string): number {
-  let ms: number;
-  try {
-    ms = parseDuration(text);
-  } catch (err) {
-    throw new UsageError(`--idle-timeout: ${(err as Error).message}`);
-  }
-  if (ms < 1) throw new UsageError(`--idle-timeout must be longer than 0 (got "${text}")`);
-  return ms;
 }
 
 function summaryOn(names: string[]): GuardName[] {

@@ -11,7 +11,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { DEFAULTS } from '../core/policies.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
-import type { AgentInput, AgentResult, AgentSettings } from '../core/types.js';
+import type { AgentInput, AgentResult, AgentSettings, MessageParam } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { runState } from '../workflows/definitions.js';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
@@ -154,7 +154,11 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   const description = await handle.describe();
   if (description.status.name === 'RUNNING') {
-    throw new Error(`run ${workflowId} is still running: only a failed, stopped or cancelled run can be resumed`);
+    throw new RunNotResumableError(`run ${workflowId} is still running: only a failed, stopped or cancelled run can be resumed`);
+  }
+  const previous = await getAgentResult(client, workflowId);
+  if (previous.status === 'completed') {
+    throw new RunNotResumableError(`run ${workflowId} completed: only a failed, stopped or cancelled run can be resumed`);
   }
   const input = (await fetchFirstInput(client, workflowId, description.runId)) as AgentInput;
   const state = await client.withDeadline(Date.now() + 10_000, () => handle.query(runState));
@@ -162,10 +166,12 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   const settings: AgentSettings = { ...input.settings };
   if (options.moreSteps !== undefined) settings.maxSteps = state.loop.steps + options.moreSteps;
   if (options.moreBudgetTokens !== undefined) settings.budgetTokens = totalTokens(state.loop.usage) + options.moreBudgetTokens;
-  if (options.deadlineMs !== undefined) settings.deadlineMs = options.deadlineMs;
+  // A deadline counts from now; without a new one, the resumed run has none (the old one has passed, or
+  // was what stopped it).
+  settings.deadlineMs = options.deadlineMs;
   const carried: RunState = {
     ...state,
-    messages,
+    messages: withResumeNote(messages, previous),
     // A fresh start for the guards that judge the recent past; spend and step counts carry on.
     loop: { ...state.loop, errorStreak: 0, toolCallCounts: {} },
     deadlineAt: options.deadlineMs !== undefined ? Date.now() + options.deadlineMs : null,
@@ -180,6 +186,20 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
     staticDetails: runDetails(settings),
   });
   return { workflowId, runId: next.firstExecutionRunId, attached: false };
+}
+
+export class RunNotResumableError extends Error {
+  override name = 'RunNotResumableError';
+}
+
+/** A transcript that ends with the model's turn (a summary, a refusal, a cut-off reply) gets a user message
+ * saying the run goes on: the next request must not end with an assistant message (the API would treat it as
+ * a prefill to continue). */
+function withResumeNote(messages: MessageParam[], previous: AgentResult): MessageParam[] {
+  if (messages.at(-1)?.role !== 'assistant') return messages;
+  const why = previous.guard ? `the ${previous.guard} guard` : (previous.error ?? previous.status);
+  const note = `The run was stopped (${why}) and has now been resumed with new limits. Tools are available again: continue the task.`;
+  return [...messages, { role: 'user', content: note }];
 }
 
 /** The input of the run that started this chain (settings, task), from the first event of its history. */

@@ -217,6 +217,7 @@ export class AgentRun {
     await condition(() => this.#decisions.has(call.toolUseId));
     this.#pendingApprovals.delete(call.toolUseId);
     if (this.#pendingApprovals.size === 0) this.status = 'running';
+    this.publish();
     return this.#decisions.get(call.toolUseId)!;
   }
 
@@ -258,6 +259,8 @@ export class AgentRun {
     if (!wantSummary) return this.result(stopped);
     try {
       const reply = await this.callModel({ toolChoiceNone: true, summary: `summary after ${tripped.guard}` });
+      // Tools were disabled; should the reply still hold a tool_use, answer it so the transcript stays valid.
+      this.closeOpenToolUses('the run had stopped; tools were disabled for the summary');
       const text = textOf(reply.content);
       if (text) return this.result({ ...stopped, text });
     } catch (err) {

@@ -2,7 +2,7 @@
 // `worker --scripted` executes (or that no worker runs at all).
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
-import type { RunSummary, StatusReport } from '../../src/client/index.js';
+import { getStatus, getTranscript, type RunSummary, type StatusReport } from '../../src/client/index.js';
 import type { AgentResult, MessageParam } from '../../src/core/types.js';
 import {
   endTurn,
@@ -38,14 +38,14 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
       worker = await s.worker([toolTurn('1+1', 'computing first'), { ...endTurn('never sent'), hold: true }]);
       id = await startedId(s, ['a slow second step']);
       // Step 1 (the tool call) is done once the transcript holds 3 messages.
-      let report: StatusReport | undefined;
       await until(async () => {
-        const exit = await s.cli(['status', id!, '--json']);
-        expectExit(exit, 0);
-        report = jsonOf<StatusReport>(exit);
-        return report.live && report.view.messages === 3;
+        const r = await getStatus(cli.client(), id!);
+        return r.live && r.view.messages === 3;
       }, 'the first tool call is done');
-      if (!report?.live) throw new Error('not live');
+      const json = await s.cli(['status', id, '--json']);
+      expectExit(json, 0);
+      const report = jsonOf<StatusReport>(json);
+      if (!report.live) throw new Error(`status is not live: ${json.stdout}`);
       const view = report.view;
       expect(view.workflowId).toBe(id);
       expect(view.status).toBe('running');
@@ -136,7 +136,6 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
         { role: 'assistant', content: [{ type: 'text', text: 'the answer is 42' }] },
       ]);
       // The same as the client API reads.
-      const { getTranscript } = await import('../../src/client/index.js');
       expect(messages).toEqual(await getTranscript(cli.client(), id));
 
       expectExit(human, 0);

@@ -2,8 +2,8 @@
 // run/start: the built CLI as child processes, with a spawned `worker --scripted` running the runs.
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
-import type { StatusReport } from '../../src/client/index.js';
-import type { AgentInput, AgentResult, MessageParam, ToolResultBlockParam } from '../../src/core/types.js';
+import { getStatus, type StatusReport } from '../../src/client/index.js';
+import type { AgentInput, AgentResult, AgentStatusView, MessageParam, ToolResultBlockParam } from '../../src/core/types.js';
 import {
   endTurn,
   expectExit,
@@ -19,16 +19,15 @@ import {
 
 const cli = useCli();
 
-/** Polls `status --json` until the live view satisfies `ok`; returns that view. */
-async function statusUntil(s: CliSession, id: string, what: string, ok: (r: StatusReport & { live: true }) => boolean) {
-  let report: StatusReport | undefined;
+/** Waits (through the client API: cheaper than a process per poll) until the live view satisfies `ok`. */
+async function statusUntil(id: string, what: string, ok: (view: AgentStatusView) => boolean): Promise<AgentStatusView> {
+  let view: AgentStatusView | undefined;
   await until(async () => {
-    const exit = await s.cli(['status', id, '--json']);
-    expectExit(exit, 0);
-    report = jsonOf<StatusReport>(exit);
-    return report.live && ok(report);
+    const report = await getStatus(cli.client(), id);
+    view = report.live ? report.view : undefined;
+    return view !== undefined && ok(view);
   }, what);
-  return (report as StatusReport & { live: true }).view;
+  return view!;
 }
 
 async function startedId(s: CliSession, args: string[]): Promise<string> {
@@ -52,7 +51,12 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
       const id = await startedId(s, ['--approve', 'calculator', 'multiply with approval']);
       expect((await inputOf(id)).settings.approve).toEqual(['calculator']);
 
-      const view = await statusUntil(s, id, 'the tool call waits for approval', (r) => r.view.pendingApprovals.length > 0);
+      await statusUntil(id, 'the tool call waits for approval', (v) => v.pendingApprovals.length > 0);
+      const json = await s.cli(['status', id, '--json']);
+      expectExit(json, 0);
+      const report = jsonOf<StatusReport>(json);
+      if (!report.live) throw new Error(`status is not live: ${json.stdout}`);
+      const view = report.view;
       expect(view.status).toBe('awaiting_approval');
       expect(view.pendingApprovals).toEqual([{ toolUseId: 'toolu_0_1', name: 'calculator', input: { expression: '6*7' } }]);
       expect(view.toolCalls).toBe(0);
@@ -94,7 +98,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
         endTurn('one of two'),
       ]);
       const id = await startedId(s, ['--approve', 'calculator', 'two calls']);
-      await statusUntil(s, id, 'both calls wait', (r) => r.view.pendingApprovals.length === 2);
+      await statusUntil(id, 'both calls wait', (v) => v.pendingApprovals.length === 2);
       expectUsageError(await s.cli(['approve', id]), /2 tool calls are waiting for approval: name one of toolu_0_0, toolu_0_1/);
       expect((await s.cli(['approve', id, 'toolu_0_0'])).stdout).toBe('approved toolu_0_0\n');
       expectUsageError(await s.cli(['deny', id, 'toolu_0_0']), /tool call toolu_0_0 has already been decided/);
@@ -121,7 +125,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     try {
       worker = await s.worker([toolTurn('1+1'), endTurn('fine, I will not')]);
       const id = await startedId(s, ['--approve', 'calculator', 'deny me']);
-      await statusUntil(s, id, 'the tool call waits for approval', (r) => r.view.pendingApprovals.length === 1);
+      await statusUntil(id, 'the tool call waits for approval', (v) => v.pendingApprovals.length === 1);
       const denied = await s.cli(['deny', id, 'toolu_0_1', '--reason', 'no']);
       expectExit(denied, 0);
       expect(denied.stdout).toBe('denied toolu_0_1\n');
@@ -149,7 +153,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
       worker = await s.worker([endTurn('hello there'), endTurn('the second answer')]);
       const id = await startedId(s, ['--chat', '--idle-timeout', '5m', 'say hello']);
       expect((await inputOf(id)).settings).toMatchObject({ chat: true, idleTimeoutMs: 300_000 });
-      await statusUntil(s, id, 'the chat waits for a message', (r) => r.view.waitingForMessage);
+      await statusUntil(id, 'the chat waits for a message', (v) => v.waitingForMessage);
 
       const sent = await s.cli(['send', id, 'and once more']);
       expectExit(sent, 0);

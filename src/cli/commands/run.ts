@@ -1,6 +1,6 @@
 // `run "<task>"`: start a run (or attach to it with --id) and wait for it, with a worker in this process.
 // `start "<task>"`: start a run and print its id; a worker elsewhere runs it.
-import { getAgentResult, startAgent } from '../../client/index.js';
+import { getAgentResult, startAgent, WorkflowNotFoundError } from '../../client/index.js';
 import { DEFAULTS } from '../../core/policies.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, parseArgs, UsageError } from '../args.js';
@@ -17,8 +17,10 @@ export function taskQueue(): string {
 
 export async function runCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, RUN_FLAGS);
-  const [task] = expectPositionals(positionals, ['task'], 'run "<task>" [--json] [--scripted] [--id ID] [--model ID] ...');
-  if (!task.trim()) throw new UsageError('the task is empty');
+  const usage = 'run "<task>" [--json] [--scripted] [--id ID] [--model ID] ...  (or: run --id ID, to reattach)';
+  // `run --id ID` alone reattaches to an existing run; a new run needs its task.
+  const [task] = positionals.length === 0 && flags.id ? [''] : expectPositionals(positionals, ['task'], usage);
+  if (!task.trim() && !flags.id) throw new UsageError('the task is empty');
   const settings = settingsFromFlags(flags);
   const scripted = flags.scripted ?? false;
   requireModelAccess(scripted);
@@ -26,6 +28,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     scripted,
     json: flags.json ?? false,
     async begin(temporal) {
+      if (!task.trim() && !(await runExists(temporal, flags.id!))) {
+        throw new UsageError(`no run with id "${flags.id}" exists: give a task to start one`);
+      }
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
       logLine(
         started.attached
@@ -36,9 +41,19 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
     reattach: (workflowId, embedded) =>
       embedded
-        ? `npm run agent -- run --id ${workflowId ?? '<id>'}${scripted ? ' --scripted' : ''} ${JSON.stringify(task)}`
+        ? `npm run agent -- run --id ${workflowId ?? '<id>'}${scripted ? ' --scripted' : ''}`
         : `npm run agent -- result ${workflowId ?? '<id>'}`,
   });
+}
+
+async function runExists(temporal: TemporalSession, workflowId: string): Promise<boolean> {
+  try {
+    await temporal.client.workflow.getHandle(workflowId).describe();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
 }
 
 /** `run` and `resume` call the model from this process: without --scripted, they need the API key. */

@@ -10,7 +10,7 @@ import {
   resumeAgent,
   sendFollowUp,
 } from '../../client/index.js';
-import { parseDuration } from '../../core/duration.js';
+import { durationFlag } from '../settings.js';
 import { expectPositionals, parseArgs, UsageError } from '../args.js';
 import { logLine } from '../log.js';
 import { openTemporal } from '../temporal.js';
@@ -128,15 +128,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     ['workflowId'],
     'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--json]',
   );
-  let deadlineMs: number | undefined;
-  if (flags.deadline !== undefined) {
-    try {
-      deadlineMs = parseDuration(flags.deadline);
-    } catch (err) {
-      throw new UsageError(`--deadline: ${(err as Error).message}`);
-    }
-    if (deadlineMs < 1) throw new UsageError(`--deadline must be longer than 0 (got "${flags.deadline}")`);
-  }
+  const deadlineMs = flags.deadline !== undefined ? durationFlag('deadline', flags.deadline) : undefined;
   const scripted = flags.scripted ?? false;
   requireModelAccess(scripted);
   return runWithWorker({
@@ -170,7 +162,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     },
     reattach: (id, embedded) =>
       embedded
-        ? `npm run agent -- run --id ${id ?? workflowId}${scripted ? ' --scripted' : ''} "<any task: --id attaches>"`
+        ? `npm run agent -- run --id ${id ?? workflowId}${scripted ? ' --scripted' : ''}`
         : `npm run agent -- result ${id ?? workflowId}`,
   });
 }
