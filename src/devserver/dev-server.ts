@@ -99,9 +99,9 @@ function installExitHooks(): void {
   process.on('exit', () => live.forEach((c) => c.kill('SIGKILL')));
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
-      // Another listener owns shutdown (e.g. stops a worker before the server); the 'exit' hook still cleans up.
+      // Another handler owns this signal (the CLI stops the server gracefully, then exits; the exit hook
+      // above catches what is left). Alone, restore Node's default: kill the children and die by the signal.
       if (process.listenerCount(sig) > 1) return;
-      // Otherwise Node would have died without running 'exit' handlers: kill, then die by the same signal.
       live.forEach((c) => c.kill('SIGKILL'));
       process.removeListener(sig, onSignal);
       process.kill(process.pid, sig);

@@ -92,7 +92,8 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
   const detach = () => {
     logLine(`\ndetached: the run goes on durably${temporal.embedded ? ' (its state is in the embedded server\'s database)' : ''}.`);
     logLine(`reattach with: ${options.reattach(workflowId, Boolean(temporal.embedded))}`);
-    process.exit(EXIT.detached);
+    // The embedded server is stopped gracefully, so its database is left clean for the next `run`.
+    void (temporal.embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(EXIT.detached));
   };
   process.once('SIGINT', detach);
   try {
