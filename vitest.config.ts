@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup-runtime.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },

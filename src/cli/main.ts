@@ -13,7 +13,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   result: async () => (await import('./commands/run.js')).resultCommand,
   status: async () => (await import('./commands/inspect.js')).statusCommand,
   transcript: async () => (await import('./commands/inspect.js')).transcriptCommand,
-  watch: async () => (await import('./commands/inspect.js')).watchCommand,
+  watch: async () => (await import('./commands/watch.js')).watchCommand,
   list: async () => (await import('./commands/inspect.js')).listCommand,
   approve: async () => (await import('./commands/steer.js')).approveCommand,
   deny: async () => (await import('./commands/steer.js')).denyCommand,

@@ -22,6 +22,7 @@ import { getTranscript } from './inspect.js';
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
 export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
 export { approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
+export { defaultSettings } from '../core/settings.js';
 
 export const AGENT_WORKFLOW = 'agentWorkflow';
 
@@ -38,19 +39,6 @@ export interface StartedAgent {
   runId: string;
   /** True when a run with the requested id already existed and we attached to it instead of starting one. */
   attached: boolean;
-}
-
-export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSettings {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-  return {
-    model: DEFAULTS.model,
-    maxSteps: DEFAULTS.maxSteps,
-    maxOutputTokens: DEFAULTS.maxOutputTokens,
-    tools: [],
-    summaryOn: [...DEFAULTS.summaryOn],
-    promptCaching: DEFAULTS.promptCaching,
-    ...defined,
-  };
 }
 
 export async function startAgent(client: Client, options: StartAgentOptions): Promise<StartedAgent> {

@@ -1,7 +1,6 @@
 // Reading runs: live status (a query, with a fallback when no worker answers), the whole transcript, and the
 // list of recent runs from visibility.
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import type { AgentStatusView, MessageParam } from '../core/types.js';
 import * as SA from '../core/search-attributes.js';
 import { agentStatus, transcriptPage } from '../workflows/definitions.js';

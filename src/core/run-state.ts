@@ -2,7 +2,7 @@
 // pure steps that close a run that a guard stopped.
 import type { GuardTripped, LoopState } from './guards.js';
 import { toolUseBlocks, ZERO_USAGE } from './transcript.js';
-import type { AgentInput, ContentBlock, GuardName, MessageParam, StopReason, ToolResultBlockParam } from './types.js';
+import type { AgentInput, ContentBlock, MessageParam, StopReason, ToolResultBlockParam } from './types.js';
 
 export interface RunState {
   messages: MessageParam[];

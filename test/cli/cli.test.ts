@@ -3,180 +3,18 @@
 // stdout must carry the command's output and nothing else.
 //
 // Every test gets its own task queue (AGENT_TASK_QUEUE), so workers in concurrent tests never take each other's
-// runs; ANTHROPIC_* / AGENT_* / TEMPORAL_* variables of the outer environment never leak into a child.
-import { spawn, type ChildProcess } from 'node:child_process';
+// runs; ANTHROPIC_* / AGENT_* / TEMPORAL_* variables of the outer environment never leak into a child (see
+// test/helpers/cli.ts, which spawns the processes).
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentInput } from '../../src/core/types.js';
+import { endTurn, expectExit, expectUsageError, jsonOf, toolTurn, until, useCli, type Exit } from '../helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = path.join(ROOT, 'bin', 'durable-agent.js');
 const FRANCE = 'Search for the population of France and calculate what 15% of that number is';
 const FRANCE_ANSWER = '10,290,900';
 
-/** How long one CLI process may take before the test gives up on it (a run takes ~1–3 s when idle). */
-const PROCESS_TIMEOUT_MS = 60_000;
-/** At most this many short-lived CLI processes at once (the machine may have 2 cores; each start costs ~1 s CPU). */
-const MAX_PARALLEL_PROCESSES = 4;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Child processes
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-const live = new Set<ChildProcess>();
-
-class CliProcess {
-  readonly child: ChildProcess;
-  stdout = '';
-  stderr = '';
-  readonly exited: Promise<Exit>;
-  private readonly started = Date.now();
-  private waiters: Array<() => void> = [];
-
-  constructor(
-    readonly args: string[],
-    env: NodeJS.ProcessEnv,
-    timeoutMs = PROCESS_TIMEOUT_MS,
-  ) {
-    this.child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    live.add(this.child);
-    this.child.stdout!.setEncoding('utf8').on('data', (s: string) => (this.stdout += s));
-    this.child.stderr!.setEncoding('utf8').on('data', (s: string) => {
-      this.stderr += s;
-      for (const w of this.waiters) w();
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      this.child.kill('SIGKILL');
-    }, timeoutMs);
-    this.exited = new Promise<Exit>((resolve, reject) => {
-      this.child.once('error', reject);
-      this.child.once('close', (code, signal) => {
-        clearTimeout(timer);
-        live.delete(this.child);
-        for (const w of this.waiters) w();
-        const exit = { code, signal, stdout: this.stdout, stderr: this.stderr, ms: Date.now() - this.started };
-        if (timedOut) reject(new Error(`${this.describe()} did not end within ${timeoutMs} ms\n${tail(this.stderr)}`));
-        else resolve(exit);
-      });
-    });
-    this.exited.catch(() => {}); // reported when awaited
-  }
-
-  describe(): string {
-    return `durable-agent ${this.args.map((a) => JSON.stringify(a)).join(' ')}`;
-  }
-
-  /** Resolves with the match once stderr matches `pattern`; rejects if the process ends first. */
-  waitForStderr(pattern: RegExp, timeoutMs = 45_000): Promise<RegExpMatchArray> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern} on stderr of ${this.describe()}`)), timeoutMs);
-      const check = () => {
-        const m = this.stderr.match(pattern);
-        if (m) return done(null, m);
-        if (this.child.exitCode !== null || this.child.signalCode !== null) {
-          done(new Error(`${this.describe()} ended before ${pattern} appeared on stderr\n${tail(this.stderr)}`));
-        }
-      };
-      const done = (err: Error | null, m?: RegExpMatchArray) => {
-        clearTimeout(timer);
-        this.waiters = this.waiters.filter((w) => w !== check);
-        if (err) reject(err);
-        else resolve(m!);
-      };
-      this.waiters.push(check);
-      check();
-    });
-  }
-
-  kill(signal: NodeJS.Signals): void {
-    this.child.kill(signal);
-  }
-}
-
-const tail = (s: string, lines = 30) => s.trim().split('\n').slice(-lines).join('\n');
-
-// A small semaphore, so a test that fans out many processes does not starve the others of CPU.
-let running = 0;
-const queued: Array<() => void> = [];
-async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= MAX_PARALLEL_PROCESSES) await new Promise<void>((resolve) => queued.push(resolve));
-  running++;
-  try {
-    return await fn();
-  } finally {
-    running--;
-    queued.shift()?.();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Environment
-
-let address: string;
-let client: Client;
-let scriptDir: string;
-
-beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/cli/main.js is missing: run `npm run build` before these tests (they run the built CLI)');
-  }
-  address = inject('temporalAddress');
-  client = new Client({ connection: await Connection.connect({ address }) });
-  scriptDir = await mkdtemp(path.join(tmpdir(), 'durable-agent-cli-test-'));
-});
-
-afterAll(async () => {
-  for (const child of live) child.kill('SIGKILL');
-  await client?.connection.close();
-  if (scriptDir) await rm(scriptDir, { recursive: true, force: true });
-});
-
-/** Writes a JSON script file (for AGENT_SCRIPT) and returns its path. */
-async function scriptFile(turns: unknown[]): Promise<string> {
-  const file = path.join(scriptDir, `script-${randomUUID()}.json`);
-  await writeFile(file, JSON.stringify(turns));
-  return file;
-}
-
-type EnvOverrides = Record<string, string | undefined>;
-
-/** One test's world: its own task queue; the outer ANTHROPIC_/AGENT_/TEMPORAL_ variables removed. */
-function session(base: EnvOverrides = {}) {
-  const taskQueue = `cli-test-${randomUUID()}`;
-  const envFor = (extra: EnvOverrides = {}): NodeJS.ProcessEnv => {
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const key of Object.keys(env)) if (/^(ANTHROPIC_|AGENT_|TEMPORAL_)/.test(key)) delete env[key];
-    Object.assign(env, { TEMPORAL_ADDRESS: address, AGENT_TASK_QUEUE: taskQueue, NO_COLOR: '1' });
-    for (const [key, value] of Object.entries({ ...base, ...extra })) {
-      if (value === undefined) delete env[key];
-      else env[key] = value;
-    }
-    return env;
-  };
-  return {
-    taskQueue,
-    /** Runs a command to its end. */
-    cli: (args: string[], extra?: EnvOverrides) => withSlot(() => new CliProcess(args, envFor(extra)).exited),
-    /** Starts a long-lived command (worker, a run to interrupt); the caller ends it. */
-    spawn: (args: string[], extra?: EnvOverrides) => new CliProcess(args, envFor(extra)),
-  };
-}
+const { client, session, scriptFile } = useCli();
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the output must look like
@@ -198,12 +36,7 @@ interface ResultDoc {
 
 /** stdout is exactly one JSON document (JSON.parse rejects a second one or any log line) with every contract field. */
 function resultDoc(exit: Exit): ResultDoc {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(exit.stdout);
-  } catch (err) {
-    throw new Error(`stdout is not exactly one JSON document (${(err as Error).message}):\n${exit.stdout}\n--- stderr:\n${tail(exit.stderr)}`);
-  }
+  const doc = jsonOf(exit);
   expect(doc).toBeTypeOf('object');
   expect(Array.isArray(doc)).toBe(false);
   const d = doc as ResultDoc;
@@ -223,19 +56,6 @@ function resultDoc(exit: Exit): ResultDoc {
     expect(Number.isInteger(d.usage[k]), `usage.${k}`).toBe(true);
   }
   return d;
-}
-
-/** The exit code, with the process output in the failure message when it is not the expected one. */
-function expectExit(exit: Exit, code: number): void {
-  expect(exit.code, `exit code (signal ${exit.signal})\n--- stdout:\n${exit.stdout}\n--- stderr:\n${tail(exit.stderr)}`).toBe(code);
-}
-
-/** A usage / configuration error: exit 2, nothing at all on stdout, an `error:` line on stderr. */
-function expectUsageError(exit: Exit, message: RegExp): void {
-  expectExit(exit, 2);
-  expect(exit.stdout).toBe('');
-  expect(exit.stderr).toMatch(/^error: /m);
-  expect(exit.stderr).toMatch(message);
 }
 
 /** The France demo's result: the computed answer after search → calculate → answer. */
@@ -269,7 +89,7 @@ function expectFranceSummary(summary: string, workflowId: RegExp): void {
 }
 
 async function workflowInput(workflowId: string): Promise<{ input: AgentInput; taskQueue: string }> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const history = await client().workflow.getHandle(workflowId).fetchHistory();
   const started = history.events![0].workflowExecutionStartedEventAttributes!;
   return {
     input: defaultPayloadConverter.fromPayload<AgentInput>(started.input!.payloads![0]),
@@ -278,31 +98,15 @@ async function workflowInput(workflowId: string): Promise<{ input: AgentInput; t
 }
 
 async function modelCalls(workflowId: string): Promise<number> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const history = await client().workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel').length;
 }
 
 async function statusOf(workflowId: string): Promise<string> {
-  return (await client.workflow.getHandle(workflowId).describe()).status.name;
+  return (await client().workflow.getHandle(workflowId).describe()).status.name;
 }
 
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-// Script turns.
-const toolTurn = (n: number) => ({
-  content: [
-    { type: 'text', text: `step ${n}: computing` },
-    { type: 'tool_use', name: 'calculator', input: { expression: `${n} + 1` } },
-  ],
-  stop_reason: 'tool_use',
-});
-const endTurn = (text: string) => ({ content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+// Script turns (toolTurn and endTurn come from the helper).
 /** A model call that is never answered (the scripted server holds it until the client goes away). */
 const heldTurn = { hold: true, content: [{ type: 'text', text: 'never sent' }], stop_reason: 'end_turn' };
 
@@ -323,7 +127,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       expect(exit.stderr).toMatch(/SCRIPTED model/);
       expect(exit.stderr).toContain(`started run ${doc.workflowId}`);
       // The document describes the real run on the server, started on this test's task queue.
-      const described = await client.workflow.getHandle(doc.workflowId).describe();
+      const described = await client().workflow.getHandle(doc.workflowId).describe();
       expect(described.runId).toBe(doc.runId);
       expect(described.status.name).toBe('COMPLETED');
       expect(described.taskQueue).toBe(taskQueue);
@@ -400,7 +204,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       const flagId = fromFlag.stdout.trim();
       expect((await workflowInput(envId)).input.settings.model).toBe('claude-from-env');
       expect((await workflowInput(flagId)).input.settings.model).toBe('claude-from-flag');
-      await Promise.all([envId, flagId].map((id) => client.workflow.getHandle(id).terminate('test cleanup')));
+      await Promise.all([envId, flagId].map((id) => client().workflow.getHandle(id).terminate('test cleanup')));
     });
   });
 
@@ -447,7 +251,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
         expect(exit.stderr).toContain('--scripted');
       }
       // Nothing was started.
-      const runs = client.workflow.list({ query: `TaskQueue = "${taskQueue}"` });
+      const runs = client().workflow.list({ query: `TaskQueue = "${taskQueue}"` });
       for await (const run of runs) throw new Error(`a run was started: ${run.workflowId}`);
     });
 
@@ -523,10 +327,10 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       expectExit(exit, 0);
       expect(exit.stdout).toMatch(/^agent-count-the-stars-[a-z0-9]+\n$/);
       const workflowId = exit.stdout.trim();
-      const described = await client.workflow.getHandle(workflowId).describe();
+      const described = await client().workflow.getHandle(workflowId).describe();
       expect(described.taskQueue).toBe(taskQueue);
       expect(described.status.name).toBe('RUNNING');
-      await client.workflow.getHandle(workflowId).terminate('test cleanup');
+      await client().workflow.getHandle(workflowId).terminate('test cleanup');
     });
 
     it('result of an unknown workflow id exits 2 naming the id, with empty stdout (with and without --json)', async () => {
@@ -553,7 +357,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       const started = await cli(['start', 'to be terminated']);
       expectExit(started, 0);
       const workflowId = started.stdout.trim();
-      await client.workflow.getHandle(workflowId).terminate('stopped by the test');
+      await client().workflow.getHandle(workflowId).terminate('stopped by the test');
       const exit = await cli(['result', workflowId, '--json']);
       expectExit(exit, 1);
       const doc = resultDoc(exit);
@@ -644,7 +448,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
 
     it('--max-steps 1 with a script that always asks for a tool ends with status stopped, guard max_steps and exit 3', async ({ expect }) => {
       const { cli } = session();
-      const script = await scriptFile([1, 2, 3, 4, 5, 6].map(toolTurn));
+      const script = await scriptFile([1, 2, 3, 4, 5, 6].map((n) => toolTurn(`${n} + 1`, `step ${n}: computing`)));
       const json = await cli(['run', '--scripted', '--json', '--max-steps', '1', 'count forever'], { AGENT_SCRIPT: script });
       expectExit(json, 3);
       const doc = resultDoc(json);
@@ -665,7 +469,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       expect(exit.stderr).toMatch(/detached/);
       expect(exit.stderr).toContain(`reattach with: npm run agent -- result ${workflowId}`);
       expect(await statusOf(workflowId)).toBe('RUNNING');
-      await client.workflow.getHandle(workflowId).terminate('test cleanup');
+      await client().workflow.getHandle(workflowId).terminate('test cleanup');
     });
 
     it('a run cancelled while its model call is in flight ends with status cancelled and exit 4', async ({ expect }) => {
@@ -673,8 +477,8 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       const script = await scriptFile([heldTurn]);
       const run = spawn(['run', '--scripted', '--json', 'cancel me'], { AGENT_SCRIPT: script });
       const [, workflowId] = await run.waitForStderr(/started run (\S+)/);
-      const handle = client.workflow.getHandle(workflowId);
-      await until(async () => ((await handle.describe()).raw.pendingActivities ?? []).length > 0, 'the model call is pending');
+      const handle = client().workflow.getHandle(workflowId);
+      await until(async () => ((await handle.describe()).raw.pendingActivities ?? []).length > 0, 'the model call is pending', 20_000);
       await handle.cancel();
       const exit = await run.exited;
       const doc = resultDoc(exit);

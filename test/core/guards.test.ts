@@ -12,6 +12,7 @@ import {
   type LoopState,
 } from '../../src/core/guards.js';
 import { costUsd, PRICES } from '../../src/core/pricing.js';
+import { defaultSettings } from '../../src/core/settings.js';
 import type { AgentSettings, Usage } from '../../src/core/types.js';
 
 const usage = (u: Partial<Usage> = {}): Usage => ({
@@ -22,15 +23,8 @@ const usage = (u: Partial<Usage> = {}): Usage => ({
   ...u,
 });
 
-const settings = (s: Partial<AgentSettings> = {}): AgentSettings => ({
-  model: 'claude-sonnet-5-5',
-  maxSteps: 20,
-  maxOutputTokens: 4096,
-  tools: [],
-  summaryOn: ['max_steps', 'repetition', 'error_streak'],
-  promptCaching: true,
-  ...s,
-});
+// The default settings, on the model whose PRICES the cost tests below compute with.
+const settings = (s: Partial<AgentSettings> = {}): AgentSettings => defaultSettings({ model: 'claude-sonnet-5-5', ...s });
 
 const loop = (s: Partial<LoopState> = {}): LoopState => ({
   steps: 0,

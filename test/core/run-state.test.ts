@@ -2,17 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GuardTripped } from '../../src/core/guards.js';
 import { fitForContinueAsNew, initialRunState, notRunResults, summaryRequest } from '../../src/core/run-state.js';
-import type { AgentSettings, MessageParam } from '../../src/core/types.js';
-
-const settings = (s: Partial<AgentSettings> = {}): AgentSettings => ({
-  model: 'claude-sonnet-5-5',
-  maxSteps: 20,
-  maxOutputTokens: 4096,
-  tools: [],
-  summaryOn: ['max_steps', 'repetition', 'error_streak'],
-  promptCaching: true,
-  ...s,
-});
+import { defaultSettings } from '../../src/core/settings.js';
+import type { MessageParam } from '../../src/core/types.js';
 
 const tripped: GuardTripped = { guard: 'repetition', reason: 'web_search was requested 3 times with the same arguments' };
 const why = `the run was stopped by the ${tripped.guard} guard (${tripped.reason})`;
@@ -31,7 +22,7 @@ const twoToolsOpen: MessageParam[] = [
 
 describe('initialRunState', () => {
   it('starts with the task as the one user message and all counters at zero', () => {
-    const state = initialRunState({ task: 'the task', settings: settings() }, 1_000);
+    const state = initialRunState({ task: 'the task', settings: defaultSettings() }, 1_000);
     expect(state.messages).toEqual([{ role: 'user', content: 'the task' }]);
     expect(state.loop).toEqual({
       steps: 0,
@@ -46,14 +37,14 @@ describe('initialRunState', () => {
   });
 
   it('fixes the deadline once as an absolute time, and has none without deadlineMs', () => {
-    expect(initialRunState({ task: 't', settings: settings({ deadlineMs: 90_000 }) }, 1_000).deadlineAt).toBe(91_000);
-    expect(initialRunState({ task: 't', settings: settings() }, 1_000).deadlineAt).toBeNull();
+    expect(initialRunState({ task: 't', settings: defaultSettings({ deadlineMs: 90_000 }) }, 1_000).deadlineAt).toBe(91_000);
+    expect(initialRunState({ task: 't', settings: defaultSettings() }, 1_000).deadlineAt).toBeNull();
   });
 
   it('gives each run its own usage object (the zero usage constant is never shared)', () => {
-    const a = initialRunState({ task: 't', settings: settings() }, 0);
+    const a = initialRunState({ task: 't', settings: defaultSettings() }, 0);
     a.loop.usage.input_tokens = 5;
-    expect(initialRunState({ task: 't', settings: settings() }, 0).loop.usage.input_tokens).toBe(0);
+    expect(initialRunState({ task: 't', settings: defaultSettings() }, 0).loop.usage.input_tokens).toBe(0);
   });
 });
 
@@ -120,7 +111,7 @@ describe('summaryRequest', () => {
 describe('fitForContinueAsNew', () => {
   const big = (n: number) => 'b'.repeat(n);
   const state = (results: number[]) => {
-    const s = initialRunState({ task: 'task', settings: settings() }, 0);
+    const s = initialRunState({ task: 'task', settings: defaultSettings() }, 0);
     results.forEach((size, i) => {
       s.messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'x', input: {} }] } as never);
       s.messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: big(size) }] });

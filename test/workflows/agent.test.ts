@@ -4,8 +4,6 @@ import type { MessageParam } from '../../src/core/types.js';
 import { franceDemoScript, reply, text, toolUse } from '../../src/scripted/index.js';
 import type { RecordedRequest } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
-import { calculator } from '../../src/tools/calculator.js';
-import { webSearch } from '../../src/tools/web-search.js';
 import { openTestEnv, scheduledActivities, withAgent, type TestEnv } from '../helpers/harness.js';
 
 let env: TestEnv;

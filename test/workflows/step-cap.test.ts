@@ -1,14 +1,11 @@
 // The step cap is a safety net: it must stop a run that never ends on its own, say so in the worker log, and
 // still give the user something useful.
-import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagesRequestBody } from '../../src/scripted/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { openTestEnv, scheduledActivities, withAgent, type TestEnv } from '../helpers/harness.js';
+import { workerLogs } from '../setup-runtime.js';
 
-// Installed before anything creates the runtime, so this file can read what workflows log.
-const logs: LogEntry[] = [];
-Runtime.install({ logger: new DefaultLogger('WARN', (entry) => logs.push(entry)) });
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -42,7 +39,7 @@ describe('step cap', () => {
       expect(summary.tool_choice).toEqual({ type: 'none' });
       expect(summary.tools?.length).toBeGreaterThan(0);
       expect((await scheduledActivities(env.client, result.workflowId)).filter((a) => a === 'callModel')).toHaveLength(5);
-      const warning = logs.find((l) => l.level === 'WARN' && /max_steps/.test(l.message) && l.meta?.workflowId === result.workflowId);
+      const warning = workerLogs().find((l) => l.level === 'WARN' && /max_steps/.test(l.message) && l.meta?.workflowId === result.workflowId);
       expect(warning?.message).toMatch(/step cap reached: 4 model calls/);
     });
   });

@@ -1,16 +1,15 @@
 // Reading runs: `status` (live state, or the server's record when no worker answers), `transcript` (the whole
-// conversation), `watch` (follow a run step by step until it ends) and `list` (recent runs from visibility).
-import { getAgentResult, getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from '../../client/index.js';
-import { QUERY_TIMEOUT_MS } from '../../client/inspect.js';
+// conversation) and `list` (recent runs from visibility). `watch` is in watch.ts.
+import { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from '../../client/index.js';
 import { formatDuration } from '../../core/duration.js';
-import { oneLine, totalTokens } from '../../core/transcript.js';
-import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus, ToolCallView, Usage } from '../../core/types.js';
+import { oneLine } from '../../core/transcript.js';
+import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus } from '../../core/types.js';
 import { expectPositionals, parseArgs } from '../args.js';
+import { blocksOf, callText, indent, plural, timeText, tokensText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
-import { exitCodeFor, formatResult } from '../output.js';
 import { openTemporal } from '../temporal.js';
 
-const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled'] satisfies RunStatus[];
+export const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled'] satisfies RunStatus[];
 const AGENT_STATUSES = ['running', 'awaiting_approval', ...TERMINAL] as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -142,150 +141,13 @@ function blockText(block: ContentBlockParam, names: Map<string, string>): string
   }
 }
 
-function toolResultText(content: Extract<ContentBlockParam, { type: 'tool_result' }>['content']): string {
-  if (content === undefined) return '';
-  if (typeof content === 'string') return content;
-  return content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
-}
 
-function blocksOf(content: MessageParam['content']): ContentBlockParam[] {
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
-}
 
 /** tool_use id → tool name, so a result can say which tool it answers. */
 function toolNames(messages: readonly MessageParam[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const m of messages) for (const b of blocksOf(m.content)) if (b.type === 'tool_use') names.set(b.id, b.name);
   return names;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// watch
-
-const WATCH_INTERVAL_MS = 500;
-
-export async function watchCommand(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs(argv, {});
-  const [workflowId] = expectPositionals(positionals, ['workflowId'], 'watch <workflowId>');
-  const temporal = await openTemporal({ allowEmbedded: false });
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  try {
-    const watcher = new Watcher(workflowId, out);
-    let offline = false;
-    for (;;) {
-      const report = await getStatus(temporal.client, workflowId, QUERY_TIMEOUT_MS);
-      if (!report.live) {
-        if (report.executionStatus !== 'RUNNING') {
-          if (!offline) logLine(`live details unavailable (${report.reason}): the steps of the ended run are not shown`);
-          break;
-        }
-        if (!offline) {
-          logLine(`waiting: live details unavailable (${report.reason}); is a worker running on the run's task queue?`);
-          offline = true;
-        }
-        await sleep(WATCH_INTERVAL_MS);
-        continue;
-      }
-      if (offline) logLine('a worker answers again: following the run');
-      offline = false;
-      const view = report.view;
-      if (view.messages > watcher.printed) {
-        try {
-          watcher.messages(await getTranscript(temporal.client, workflowId), view);
-        } catch (err) {
-          logLine(`could not read the transcript yet: ${(err as Error).message}`);
-        }
-      }
-      watcher.status(view);
-      if (TERMINAL.includes(view.status)) break;
-      await sleep(WATCH_INTERVAL_MS);
-    }
-    const result = await getAgentResult(temporal.client, workflowId);
-    process.stdout.write(formatResult(result, false));
-    return exitCodeFor(result.status);
-  } finally {
-    await temporal.close();
-  }
-}
-
-/** Turns successive status views and transcripts into one line per event, each printed once. */
-class Watcher {
-  printed = 0;
-  #steps = 0;
-  #tokens = 0;
-  readonly #names = new Map<string, string>();
-  readonly #approvals = new Set<string>();
-  #guard: string | null = null;
-  #waiting = false;
-
-  constructor(
-    readonly workflowId: string,
-    readonly out: (line: string) => void,
-  ) {}
-
-  /** Prints the messages the status view counts that were not printed yet (a later transcript may hold more:
-   * those wait for the view that counts them, so a step line and its tokens agree). */
-  messages(all: readonly MessageParam[], view: AgentStatusView): void {
-    const upTo = Math.min(view.messages, all.length);
-    const fresh = all.slice(this.printed, upTo);
-    const freshSteps = fresh.filter((m) => m.role === 'assistant').length;
-    for (let i = this.printed; i < upTo; i++) {
-      const m = all[i];
-      const blocks = blocksOf(m.content);
-      if (m.role === 'assistant') {
-        this.#steps++;
-        const isLatest = this.#steps === view.steps;
-        const stopReason = isLatest && view.stopReason ? view.stopReason : blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
-        let tokens = '';
-        if (isLatest) {
-          const total = totalTokens(view.usage);
-          tokens =
-            freshSteps === 1
-              ? ` · ${(total - this.#tokens).toLocaleString('en-US')} tokens (${total.toLocaleString('en-US')} in all)`
-              : ` · ${total.toLocaleString('en-US')} tokens in all`;
-          this.#tokens = total;
-        }
-        this.out(`step ${this.#steps} · model call · ${stopReason}${tokens}`);
-        for (const b of blocks) {
-          if (b.type === 'text' && b.text.trim()) this.out(`  ${oneLine(b.text, 200)}`);
-          else if (b.type === 'thinking' || b.type === 'redacted_thinking') this.out('  [thinking]');
-          else if (b.type === 'tool_use') {
-            this.#names.set(b.id, b.name);
-            this.out(`  → ${b.name} ${oneLine(JSON.stringify(b.input) ?? '', 200)}  (${b.id})`);
-          }
-        }
-      } else {
-        for (const b of blocks) {
-          if (b.type === 'tool_result') {
-            const name = this.#names.get(b.tool_use_id) ?? b.tool_use_id;
-            const text = oneLine(toolResultText(b.content), 160);
-            this.out(`  ← ${name}${b.is_error ? ' ERROR' : ''}: ${text}`);
-          } else if (b.type === 'text') {
-            this.out(i === 0 ? `task: ${oneLine(b.text, 200)}` : `user: ${oneLine(b.text, 200)}`);
-          }
-        }
-      }
-    }
-    this.printed = upTo;
-  }
-
-  status(view: AgentStatusView): void {
-    for (const call of view.pendingApprovals) {
-      if (this.#approvals.has(call.toolUseId)) continue;
-      this.#approvals.add(call.toolUseId);
-      this.out(
-        `awaiting approval: ${callText(call)} — approve ${this.workflowId} ${call.toolUseId}  |  deny ${this.workflowId} ${call.toolUseId} --reason TEXT`,
-      );
-    }
-    if (view.guard && view.guard !== this.#guard) {
-      this.#guard = view.guard;
-      this.out(`guard ${view.guard} stopped the run`);
-    }
-    if (view.waitingForMessage && !this.#waiting) {
-      this.out(`waiting for the next message: send ${this.workflowId} "<text>"  |  close ${this.workflowId}`);
-    }
-    this.#waiting = view.waitingForMessage;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -336,34 +198,3 @@ export function formatList(runs: readonly RunSummary[]): string {
   return [header, ...rows].map(line).join('\n') + '\n';
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function tokensText(u: Usage): string {
-  const f = (n: number) => n.toLocaleString('en-US');
-  return (
-    `${f(totalTokens(u))} (input ${f(u.input_tokens)} · output ${f(u.output_tokens)} · ` +
-    `cache write ${f(u.cache_creation_input_tokens)} · cache read ${f(u.cache_read_input_tokens)})`
-  );
-}
-
-function callText(call: ToolCallView): string {
-  return `${call.name} ${oneLine(JSON.stringify(call.input) ?? 'null', 200)} (${call.toolUseId})`;
-}
-
-/** `2025-06-01 14:03:07Z`: UTC, to the second. */
-function timeText(date: Date): string {
-  return `${new Date(date).toISOString().slice(0, 19).replace('T', ' ')}Z`;
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n');
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

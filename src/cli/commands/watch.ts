@@ -1,0 +1,139 @@
+// `watch`: follows a run step by step until it ends, then prints its result (exit code as `result`).
+import { getAgentResult, getStatus, getTranscript } from '../../client/index.js';
+import { QUERY_TIMEOUT_MS } from '../../client/inspect.js';
+import { oneLine, totalTokens } from '../../core/transcript.js';
+import type { AgentStatusView, MessageParam } from '../../core/types.js';
+import { expectPositionals, parseArgs } from '../args.js';
+import { blocksOf, callText, toolResultText } from '../format.js';
+import { logLine } from '../log.js';
+import { exitCodeFor, formatResult } from '../output.js';
+import { openTemporal } from '../temporal.js';
+import { TERMINAL } from './inspect.js';
+
+const WATCH_INTERVAL_MS = 500;
+
+export async function watchCommand(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs(argv, {});
+  const [workflowId] = expectPositionals(positionals, ['workflowId'], 'watch <workflowId>');
+  const temporal = await openTemporal({ allowEmbedded: false });
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    const watcher = new Watcher(workflowId, out);
+    let offline = false;
+    for (;;) {
+      const report = await getStatus(temporal.client, workflowId, QUERY_TIMEOUT_MS);
+      if (!report.live) {
+        if (report.executionStatus !== 'RUNNING') {
+          if (!offline) logLine(`live details unavailable (${report.reason}): the steps of the ended run are not shown`);
+          break;
+        }
+        if (!offline) {
+          logLine(`waiting: live details unavailable (${report.reason}); is a worker running on the run's task queue?`);
+          offline = true;
+        }
+        await sleep(WATCH_INTERVAL_MS);
+        continue;
+      }
+      if (offline) logLine('a worker answers again: following the run');
+      offline = false;
+      const view = report.view;
+      if (view.messages > watcher.printed) {
+        try {
+          watcher.messages(await getTranscript(temporal.client, workflowId), view);
+        } catch (err) {
+          logLine(`could not read the transcript yet: ${(err as Error).message}`);
+        }
+      }
+      watcher.status(view);
+      if (TERMINAL.includes(view.status)) break;
+      await sleep(WATCH_INTERVAL_MS);
+    }
+    const result = await getAgentResult(temporal.client, workflowId);
+    process.stdout.write(formatResult(result, false));
+    return exitCodeFor(result.status);
+  } finally {
+    await temporal.close();
+  }
+}
+
+/** Turns successive status views and transcripts into one line per event, each printed once. */
+class Watcher {
+  printed = 0;
+  #steps = 0;
+  #tokens = 0;
+  readonly #names = new Map<string, string>();
+  readonly #approvals = new Set<string>();
+  #guard: string | null = null;
+  #waiting = false;
+
+  constructor(
+    readonly workflowId: string,
+    readonly out: (line: string) => void,
+  ) {}
+
+  /** Prints the messages the status view counts that were not printed yet (a later transcript may hold more:
+   * those wait for the view that counts them, so a step line and its tokens agree). */
+  messages(all: readonly MessageParam[], view: AgentStatusView): void {
+    const upTo = Math.min(view.messages, all.length);
+    const fresh = all.slice(this.printed, upTo);
+    const freshSteps = fresh.filter((m) => m.role === 'assistant').length;
+    for (let i = this.printed; i < upTo; i++) {
+      const m = all[i];
+      const blocks = blocksOf(m.content);
+      if (m.role === 'assistant') {
+        this.#steps++;
+        const isLatest = this.#steps === view.steps;
+        const stopReason = isLatest && view.stopReason ? view.stopReason : blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
+        let tokens = '';
+        if (isLatest) {
+          const total = totalTokens(view.usage);
+          tokens =
+            freshSteps === 1
+              ? ` · ${(total - this.#tokens).toLocaleString('en-US')} tokens (${total.toLocaleString('en-US')} in all)`
+              : ` · ${total.toLocaleString('en-US')} tokens in all`;
+          this.#tokens = total;
+        }
+        this.out(`step ${this.#steps} · model call · ${stopReason}${tokens}`);
+        for (const b of blocks) {
+          if (b.type === 'text' && b.text.trim()) this.out(`  ${oneLine(b.text, 200)}`);
+          else if (b.type === 'thinking' || b.type === 'redacted_thinking') this.out('  [thinking]');
+          else if (b.type === 'tool_use') {
+            this.#names.set(b.id, b.name);
+            this.out(`  → ${b.name} ${oneLine(JSON.stringify(b.input) ?? '', 200)}  (${b.id})`);
+          }
+        }
+      } else {
+        for (const b of blocks) {
+          if (b.type === 'tool_result') {
+            const name = this.#names.get(b.tool_use_id) ?? b.tool_use_id;
+            const text = oneLine(toolResultText(b.content), 160);
+            this.out(`  ← ${name}${b.is_error ? ' ERROR' : ''}: ${text}`);
+          } else if (b.type === 'text') {
+            this.out(i === 0 ? `task: ${oneLine(b.text, 200)}` : `user: ${oneLine(b.text, 200)}`);
+          }
+        }
+      }
+    }
+    this.printed = upTo;
+  }
+
+  status(view: AgentStatusView): void {
+    for (const call of view.pendingApprovals) {
+      if (this.#approvals.has(call.toolUseId)) continue;
+      this.#approvals.add(call.toolUseId);
+      this.out(
+        `awaiting approval: ${callText(call)} — approve ${this.workflowId} ${call.toolUseId}  |  deny ${this.workflowId} ${call.toolUseId} --reason TEXT`,
+      );
+    }
+    if (view.guard && view.guard !== this.#guard) {
+      this.#guard = view.guard;
+      this.out(`guard ${view.guard} stopped the run`);
+    }
+    if (view.waitingForMessage && !this.#waiting) {
+      this.out(`waiting for the next message: send ${this.workflowId} "<text>"  |  close ${this.workflowId}`);
+    }
+    this.#waiting = view.waitingForMessage;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,42 @@
+// Text helpers shared by the readable outputs of `status`, `transcript`, `watch` and `list`.
+import { oneLine, totalTokens } from '../core/transcript.js';
+import type { ContentBlockParam, MessageParam, ToolCallView, Usage } from '../core/types.js';
+
+export function blocksOf(content: MessageParam['content']): ContentBlockParam[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+}
+
+export function toolResultText(content: Extract<ContentBlockParam, { type: 'tool_result' }>['content']): string {
+  if (content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function tokensText(u: Usage): string {
+  const f = (n: number) => n.toLocaleString('en-US');
+  return (
+    `${f(totalTokens(u))} (input ${f(u.input_tokens)} · output ${f(u.output_tokens)} · ` +
+    `cache write ${f(u.cache_creation_input_tokens)} · cache read ${f(u.cache_read_input_tokens)})`
+  );
+}
+
+export function callText(call: ToolCallView): string {
+  return `${call.name} ${oneLine(JSON.stringify(call.input) ?? 'null', 200)} (${call.toolUseId})`;
+}
+
+/** `2025-06-01 14:03:07Z`: UTC, to the second. */
+export function timeText(date: Date): string {
+  return `${new Date(date).toISOString().slice(0, 19).replace('T', ' ')}Z`;
+}
+
+export function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+

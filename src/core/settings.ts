@@ -1,0 +1,17 @@
+// The settings of a run with the documented defaults filled in: pure, so tests and the CLI share one source.
+import { DEFAULTS } from './policies.js';
+import type { AgentSettings } from './types.js';
+
+/** The default settings, with `overrides` on top; an override whose value is `undefined` leaves the default. */
+export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSettings {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return {
+    model: DEFAULTS.model,
+    maxSteps: DEFAULTS.maxSteps,
+    maxOutputTokens: DEFAULTS.maxOutputTokens,
+    tools: [],
+    summaryOn: [...DEFAULTS.summaryOn],
+    promptCaching: DEFAULTS.promptCaching,
+    ...defined,
+  };
+}
