@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { getStatus, getTranscript, type RunSummary, type StatusReport } from '../../src/client/index.js';
-import type { AgentResult, MessageParam } from '../../src/core/types.js';
+import type { MessageParam } from '../../src/core/types.js';
 import {
   endTurn,
   expectExit,
@@ -14,16 +14,9 @@ import {
   until,
   useCli,
   type CliProcess,
-  type CliSession,
 } from '../helpers/cli.js';
 
 const cli = useCli();
-
-async function startedId(s: CliSession, args: string[]): Promise<string> {
-  const exit = await s.cli(['start', ...args]);
-  expectExit(exit, 0);
-  return exit.stdout.trim();
-}
 
 /** A run that calls the calculator once, then answers: started with `start`, run by a spawned worker. */
 const TWO_STEPS = [toolTurn('6*7', 'let me compute'), endTurn('the answer is 42')];
@@ -36,7 +29,7 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
     try {
       // Step 2's model call is held (never answered): the run stays mid-call while the test looks at it.
       worker = await s.worker([toolTurn('1+1', 'computing first'), { ...endTurn('never sent'), hold: true }]);
-      id = await startedId(s, ['a slow second step']);
+      id = await s.startedId(['a slow second step']);
       // Step 1 (the tool call) is done once the transcript holds 3 messages.
       await until(async () => {
         const r = await getStatus(cli.client(), id!);

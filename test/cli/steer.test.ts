@@ -14,7 +14,6 @@ import {
   until,
   useCli,
   type CliProcess,
-  type CliSession,
 } from '../helpers/cli.js';
 
 const cli = useCli();
@@ -30,12 +29,6 @@ async function statusUntil(id: string, what: string, ok: (view: AgentStatusView)
   return view!;
 }
 
-async function startedId(s: CliSession, args: string[]): Promise<string> {
-  const exit = await s.cli(['start', ...args]);
-  expectExit(exit, 0);
-  return exit.stdout.trim();
-}
-
 async function inputOf(id: string): Promise<AgentInput> {
   const history = await cli.client().workflow.getHandle(id).fetchHistory();
   const payload = history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0];
@@ -48,7 +41,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     let worker: CliProcess | undefined;
     try {
       worker = await s.worker([toolTurn('6*7'), endTurn('42 it is')]);
-      const id = await startedId(s, ['--approve', 'calculator', 'multiply with approval']);
+      const id = await s.startedId(['--approve', 'calculator', 'multiply with approval']);
       expect((await inputOf(id)).settings.approve).toEqual(['calculator']);
 
       await statusUntil(id, 'the tool call waits for approval', (v) => v.pendingApprovals.length > 0);
@@ -97,7 +90,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
         },
         endTurn('one of two'),
       ]);
-      const id = await startedId(s, ['--approve', 'calculator', 'two calls']);
+      const id = await s.startedId(['--approve', 'calculator', 'two calls']);
       await statusUntil(id, 'both calls wait', (v) => v.pendingApprovals.length === 2);
       expectUsageError(await s.cli(['approve', id]), /2 tool calls are waiting for approval: name one of toolu_0_0, toolu_0_1/);
       expect((await s.cli(['approve', id, 'toolu_0_0'])).stdout).toBe('approved toolu_0_0\n');
@@ -124,7 +117,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     let worker: CliProcess | undefined;
     try {
       worker = await s.worker([toolTurn('1+1'), endTurn('fine, I will not')]);
-      const id = await startedId(s, ['--approve', 'calculator', 'deny me']);
+      const id = await s.startedId(['--approve', 'calculator', 'deny me']);
       await statusUntil(id, 'the tool call waits for approval', (v) => v.pendingApprovals.length === 1);
       const denied = await s.cli(['deny', id, 'toolu_0_1', '--reason', 'no']);
       expectExit(denied, 0);
@@ -151,7 +144,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     let worker: CliProcess | undefined;
     try {
       worker = await s.worker([endTurn('hello there'), endTurn('the second answer')]);
-      const id = await startedId(s, ['--chat', '--idle-timeout', '5m', 'say hello']);
+      const id = await s.startedId(['--chat', '--idle-timeout', '5m', 'say hello']);
       expect((await inputOf(id)).settings).toMatchObject({ chat: true, idleTimeoutMs: 300_000 });
       await statusUntil(id, 'the chat waits for a message', (v) => v.waitingForMessage);
 
@@ -185,7 +178,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     let worker: CliProcess | undefined;
     try {
       worker = await s.worker([endTurn('too slow', 20_000)]);
-      const id = await startedId(s, ['cancel me']);
+      const id = await s.startedId(['cancel me']);
       const handle = cli.client().workflow.getHandle(id);
       await until(async () => ((await handle.describe()).raw.pendingActivities ?? []).length > 0, 'the model call is pending');
       const cancelled = await s.cli(['cancel', id]);
@@ -211,7 +204,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     let firstRunId: string;
     try {
       worker = await s.worker(script);
-      id = await startedId(s, ['--max-steps', '1', '--summary-on', 'none', 'a step too short']);
+      id = await s.startedId(['--max-steps', '1', '--summary-on', 'none', 'a step too short']);
       const stopped = await s.cli(['result', id, '--json']);
       expectExit(stopped, 3);
       const doc = jsonOf<AgentResult>(stopped);
@@ -240,7 +233,7 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
 
   it('resume of a running run is refused with exit 2', async () => {
     const s = cli.session();
-    const id = await startedId(s, ['still going']);
+    const id = await s.startedId(['still going']);
     try {
       expectUsageError(await s.cli(['resume', id, '--scripted']), /still running/);
     } finally {

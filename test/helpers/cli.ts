@@ -146,6 +146,8 @@ export interface CliSession {
   spawn(args: string[], extra?: EnvOverrides): CliProcess;
   /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue. */
   worker(script: unknown[]): Promise<CliProcess>;
+  /** Runs `start <args>`, expects exit 0, and returns the workflow id it printed. */
+  startedId(args: string[]): Promise<string>;
 }
 
 export interface CliEnv {
@@ -196,14 +198,20 @@ export function useCli(): CliEnv {
       return env;
     };
     const spawnCli = (args: string[], extra?: EnvOverrides) => new CliProcess(args, envFor(extra));
+    const cli = (args: string[], extra?: EnvOverrides) => withSlot(() => new CliProcess(args, envFor(extra)).exited);
     return {
       taskQueue,
-      cli: (args, extra) => withSlot(() => new CliProcess(args, envFor(extra)).exited),
+      cli,
       spawn: spawnCli,
       async worker(script) {
         const worker = spawnCli(['worker', '--scripted'], { AGENT_SCRIPT: await scriptFile(script) });
         await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
         return worker;
+      },
+      async startedId(args) {
+        const exit = await cli(['start', ...args]);
+        expectExit(exit, 0);
+        return exit.stdout.trim();
       },
     };
   };

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import { startScriptedModel, type ScriptedModel, type Script } from '../../src/scripted/index.js';
@@ -32,6 +32,31 @@ export async function openTestEnv(): Promise<TestEnv> {
   };
 }
 
+/** Call once at the top of a test file: opens a TestEnv before the file's tests and closes it after them. The
+ * object returned stands for that env (usable inside tests and hooks, once it is open). */
+export function useTestEnv(): TestEnv {
+  let env: TestEnv | undefined;
+  beforeAll(async () => {
+    env = await openTestEnv();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+  const current = () => {
+    if (!env) throw new Error('useTestEnv(): the env is open only inside tests');
+    return env;
+  };
+  return {
+    get client() {
+      return current().client;
+    },
+    get connection() {
+      return current().connection;
+    },
+    close: () => current().close(),
+  };
+}
+
 export interface AgentHarness {
   env: TestEnv;
   model: ScriptedModel;
@@ -46,7 +71,7 @@ export interface AgentHarness {
 /** Runs `fn` with a scripted model and a worker that lives for the duration of `fn`. */
 export async function withAgent<T>(
   env: TestEnv,
-  options: { script: Script; tools?: AgentTool[]; apiKey?: string | null },
+  options: { script: Script; tools?: AgentTool[]; apiKey?: string | null; maxModelCalls?: number },
   fn: (h: AgentHarness) => Promise<T>,
 ): Promise<T> {
   const model = await startScriptedModel({ script: options.script });
@@ -58,6 +83,7 @@ export async function withAgent<T>(
     tools: options.tools,
     model: { apiKey: options.apiKey === null ? undefined : (options.apiKey ?? 'test-key'), baseURL: model.url },
     workflowBundlePath: inject('workflowBundlePath') || undefined,
+    maxModelCalls: options.maxModelCalls,
   });
   const harness: AgentHarness = {
     env,

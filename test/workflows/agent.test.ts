@@ -1,18 +1,12 @@
 // The agent loop against the real dev server, a real worker and the scripted model (real Anthropic SDK).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageParam } from '../../src/core/types.js';
 import { franceDemoScript, reply, text, toolUse } from '../../src/scripted/index.js';
 import type { RecordedRequest } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
-import { openTestEnv, scheduledActivities, withAgent, type TestEnv } from '../helpers/harness.js';
+import { scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 const FRANCE = 'Search for the population of France and calculate what 15% of that number is';
 

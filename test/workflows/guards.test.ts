@@ -1,14 +1,11 @@
 // The harness guards, the finish tool, the model options, prompt caching and the per-worker model-call bound,
 // against the real dev server, a real worker and the scripted model (through the real Anthropic SDK).
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
+import { getAgentResult } from '../../src/client/index.js';
 import { costUsd, PRICES } from '../../src/core/pricing.js';
-import type { AgentResult, AgentSettings, MessageParam } from '../../src/core/types.js';
+import type { MessageParam } from '../../src/core/types.js';
 import {
   reply,
-  startScriptedModel,
   text,
   thinking,
   toolUse,
@@ -18,17 +15,10 @@ import {
   type ScriptedModel,
 } from '../../src/scripted/index.js';
 import { defineTool, ToolError, type AgentTool } from '../../src/tools/types.js';
-import { createAgentWorker } from '../../src/worker.js';
 import { transcriptPage } from '../../src/workflows/definitions.js';
-import { openTestEnv, scheduledActivities, withAgent, type TestEnv } from '../helpers/harness.js';
+import { scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 const answered = (model: ScriptedModel) => model.requests.filter((r) => r.status === 200);
 const bodyOf = (r: RecordedRequest) => r.body as MessagesRequestBody;
@@ -426,33 +416,8 @@ describe('prompt caching', () => {
 });
 
 describe('worker maxModelCalls', () => {
-  /** Like withAgent, with the worker option the harness does not expose. */
-  async function withWorker<T>(
-    options: { script: Script; tools?: AgentTool[]; maxModelCalls?: number },
-    fn: (start: (task: string, settings?: Partial<AgentSettings>) => Promise<() => Promise<AgentResult>>) => Promise<T>,
-  ): Promise<T> {
-    const model = await startScriptedModel({ script: options.script });
-    const taskQueue = `test-${randomUUID()}`;
-    const agent = await createAgentWorker({
-      connection: env.connection,
-      client: env.client,
-      taskQueue,
-      tools: options.tools,
-      model: { apiKey: 'test-key', baseURL: model.url },
-      workflowBundlePath: inject('workflowBundlePath') || undefined,
-      maxModelCalls: options.maxModelCalls,
-    });
-    const start = async (task: string, settings: Partial<AgentSettings> = {}) => {
-      const names = (options.tools ?? []).map((t) => t.name);
-      const started = await startAgent(env.client, { task, settings: defaultSettings({ tools: names, ...settings }), taskQueue });
-      return () => getAgentResult(env.client, started.workflowId);
-    };
-    try {
-      return await agent.worker.runUntil(fn(start));
-    } finally {
-      await model.close();
-    }
-  }
+  /** Waits for a run started with the harness (both runs are started before either is awaited). */
+  const resultOf = (workflowId: string) => getAgentResult(env.client, workflowId);
 
   /** Every request is answered after `delayMs`; counts how many are open at once. */
   function slowModel(delayMs: number) {
@@ -470,8 +435,9 @@ describe('worker maxModelCalls', () => {
 
   it('maxModelCalls 1: two concurrent runs never have two model requests open at once', async () => {
     const { stats, script } = slowModel(600);
-    await withWorker({ script, maxModelCalls: 1 }, async (start) => {
-      const results = await Promise.all([await start('run one'), await start('run two')].map((wait) => wait()));
+    // No tools (the harness would offer calculator and web_search): the slow model only answers with text.
+    await withAgent(env, { script, maxModelCalls: 1 }, async ({ start }) => {
+      const results = await Promise.all([await start('run one', { tools: [] }), await start('run two', { tools: [] })].map(resultOf));
       expect(results.map((r) => r.status)).toEqual(['completed', 'completed']);
     });
     expect(stats.arrivals).toHaveLength(2);
@@ -481,8 +447,8 @@ describe('worker maxModelCalls', () => {
 
   it('without the bound, the same two runs do call the model at the same time (the measurement sees overlap)', async () => {
     const { stats, script } = slowModel(600);
-    await withWorker({ script }, async (start) => {
-      const results = await Promise.all([await start('run one'), await start('run two')].map((wait) => wait()));
+    await withAgent(env, { script }, async ({ start }) => {
+      const results = await Promise.all([await start('run one', { tools: [] }), await start('run two', { tools: [] })].map(resultOf));
       expect(results.map((r) => r.status)).toEqual(['completed', 'completed']);
     });
     expect(stats.peak).toBe(2);
@@ -519,11 +485,11 @@ describe('worker maxModelCalls', () => {
       }
       return turn === 0 ? reply([toolUse('probe', {})]) : reply([text('alpha done')]);
     };
-    await withWorker({ script, tools: [probe], maxModelCalls: 1 }, async (start) => {
+    await withAgent(env, { script, tools: [probe], maxModelCalls: 1 }, async ({ start }) => {
       const alpha = await start('alpha');
       await probeRunning;
       const beta = await start('beta');
-      const [a, b] = await Promise.all([alpha(), beta()]);
+      const [a, b] = await Promise.all([resultOf(alpha), resultOf(beta)]);
       expect(a).toMatchObject({ status: 'completed', text: 'alpha done', toolCalls: 1 });
       expect(b).toMatchObject({ status: 'completed', text: 'beta done' });
     });

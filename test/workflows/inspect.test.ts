@@ -3,21 +3,15 @@
 // query, current details).
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import * as SA from '../../src/core/search-attributes.js';
 import { totalTokens } from '../../src/core/transcript.js';
 import type { AgentSettings } from '../../src/core/types.js';
 import { franceDemoScript, reply, text, toolUse } from '../../src/scripted/index.js';
-import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
+import { useTestEnv, withAgent, type AgentHarness } from '../helpers/harness.js';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 const FRANCE = 'Search for the population of France and calculate what 15% of that number is';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import {
   approveToolCall,
   cancelRun,
@@ -22,15 +22,9 @@ import { reply, startScriptedModel, text, toolUse, type RecordedRequest } from '
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
 import { createAgentWorker } from '../../src/worker.js';
-import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
+import { useTestEnv, withAgent, type AgentHarness } from '../helpers/harness.js';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
