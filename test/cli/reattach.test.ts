@@ -55,7 +55,7 @@ describe('run on the embedded server', () => {
       await client.connection.close();
       first.child.kill('SIGINT');
       const detached = await first.exited;
-      expect(detached.code).toBe(130);
+      expect(detached.code, detached.stderr).toBe(130);
       expect(detached.stdout).toBe('');
       expect(detached.stderr).toContain(`reattach with: npm run agent -- run --id ${id} --scripted`);
       expect(await isServerReachable('localhost:7233', 1000)).toBe(false); // the embedded server stopped with it
@@ -63,7 +63,7 @@ describe('run on the embedded server', () => {
       const second = cli(['run', '--id', id, '--scripted', '--json'], cwd, { ...env, AGENT_SCRIPT: path.join(cwd, 'fast.json') });
       const done = await second.exited;
       expect(done.stderr).toContain(`attached to existing run ${id}`);
-      expect(done.code).toBe(0);
+      expect(done.code, done.stderr).toBe(0);
       const result = JSON.parse(done.stdout);
       expect(result).toMatchObject({ workflowId: id, status: 'completed', text: 'The answer is 42.', steps: 2, toolCalls: 1 });
     } finally {

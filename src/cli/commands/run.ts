@@ -89,11 +89,17 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
       })
     : undefined;
   let workflowId: string | undefined;
+  // Set on Ctrl-C. The SDK's runtime also reacts to SIGINT (it shuts the worker down, which ends runUntil), so
+  // the normal path below waits for the detach to finish instead of printing or exiting on its own.
+  let detaching: Promise<never> | undefined;
   const detach = () => {
     logLine(`\ndetached: the run goes on durably${temporal.embedded ? ' (its state is in the embedded server\'s database)' : ''}.`);
     logLine(`reattach with: ${options.reattach(workflowId, Boolean(temporal.embedded))}`);
     // The embedded server is stopped gracefully, so its database is left clean for the next `run`.
-    void (temporal.embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(EXIT.detached));
+    detaching = (async () => {
+      await temporal.embedded?.stop().catch(() => undefined);
+      process.exit(EXIT.detached);
+    })();
   };
   process.once('SIGINT', detach);
   try {
@@ -107,9 +113,14 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
       workflowId = await options.begin(temporal);
       return getAgentResult(temporal.client, workflowId);
     });
+    if (detaching) await detaching;
     process.stdout.write(formatResult(result, options.json));
     return exitCodeFor(result.status);
+  } catch (err) {
+    if (detaching) await detaching;
+    throw err;
   } finally {
+    if (detaching) await detaching;
     process.removeListener('SIGINT', detach);
     await temporal.close();
     await scripted?.close();
