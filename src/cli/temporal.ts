@@ -61,3 +61,13 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
     },
   };
 }
+
+/** Runs `fn` with a session on the configured server (never the embedded one) and closes it after. */
+export async function withTemporal<T>(fn: (temporal: TemporalSession) => Promise<T>): Promise<T> {
+  const temporal = await openTemporal({ allowEmbedded: false });
+  try {
+    return await fn(temporal);
+  } finally {
+    await temporal.close();
+  }
+}

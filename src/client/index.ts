@@ -198,7 +198,8 @@ async function fetchFirstInput(client: Client, workflowId: string, runId: string
   return client.options.loadedDataConverter.payloadConverter.fromPayload(payloads[0]);
 }
 
-async function describeIfExists(client: Client, workflowId: string) {
+/** The run's description, or undefined when no run has that id. */
+export async function describeIfExists(client: Client, workflowId: string) {
   try {
     return await client.workflow.getHandle(workflowId).describe();
   } catch (err) {

@@ -7,7 +7,7 @@ import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus } from
 import { expectPositionals, parseArgs } from '../args.js';
 import { blocksOf, callText, indent, plural, timeText, tokensText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
-import { openTemporal } from '../temporal.js';
+import { withTemporal } from '../temporal.js';
 
 export const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled'] satisfies RunStatus[];
 const AGENT_STATUSES = ['running', 'awaiting_approval', ...TERMINAL] as const;
@@ -18,8 +18,7 @@ const AGENT_STATUSES = ['running', 'awaiting_approval', ...TERMINAL] as const;
 export async function statusCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { json: { type: 'boolean' } });
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'status <workflowId> [--json]');
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     const report = await getStatus(temporal.client, workflowId);
     if (!report.live) {
       logLine(
@@ -31,9 +30,7 @@ export async function statusCommand(argv: string[]): Promise<number> {
     }
     process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report, Date.now()));
     return 0;
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 /** The readable form of a status report: one `label: value` line per fact. */
@@ -99,14 +96,11 @@ function timeLeft(v: AgentStatusView, now: number): string {
 export async function transcriptCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { json: { type: 'boolean' } });
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'transcript <workflowId> [--json]');
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     const messages = await getTranscript(temporal.client, workflowId);
     process.stdout.write(flags.json ? `${JSON.stringify(messages, null, 2)}\n` : formatTranscript(messages));
     return 0;
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 /** One block per message: the role, then each content block on its own line(s). */
@@ -160,15 +154,12 @@ export async function listCommand(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
   });
   expectPositionals(positionals, [], 'list [--status S] [--limit N] [--json]');
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     const runs = await listRuns(temporal.client, { status: flags.status, limit: flags.limit ?? 20 });
     process.stdout.write(flags.json ? `${JSON.stringify(runs, null, 2)}\n` : formatList(runs));
     if (!flags.json && runs.length === 0) logLine(flags.status ? `no runs with AgentStatus ${flags.status}` : 'no runs');
     return 0;
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 export function formatList(runs: readonly RunSummary[]): string {

@@ -1,6 +1,6 @@
 // `run "<task>"`: start a run (or attach to it with --id) and wait for it, with a worker in this process.
 // `start "<task>"`: start a run and print its id; a worker elsewhere runs it.
-import { getAgentResult, startAgent, WorkflowNotFoundError } from '../../client/index.js';
+import { describeIfExists, getAgentResult, startAgent } from '../../client/index.js';
 import { DEFAULTS } from '../../core/policies.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, parseArgs, UsageError } from '../args.js';
@@ -9,7 +9,7 @@ import { installCliRuntime } from '../runtime.js';
 import { EXIT, exitCodeFor, formatResult } from '../output.js';
 import { openScriptedModel } from '../scripted.js';
 import { RUN_FLAGS, settingsFromFlags, START_FLAGS } from '../settings.js';
-import { openTemporal, type TemporalSession } from '../temporal.js';
+import { openTemporal, withTemporal, type TemporalSession } from '../temporal.js';
 
 export function taskQueue(): string {
   return process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
@@ -28,7 +28,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     scripted,
     json: flags.json ?? false,
     async begin(temporal) {
-      if (!task.trim() && !(await runExists(temporal, flags.id!))) {
+      if (!task.trim() && !(await describeIfExists(temporal.client, flags.id!))) {
         throw new UsageError(`no run with id "${flags.id}" exists: give a task to start one`);
       }
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
@@ -44,16 +44,6 @@ export async function runCommand(argv: string[]): Promise<number> {
         ? `npm run agent -- run --id ${workflowId ?? '<id>'}${scripted ? ' --scripted' : ''}`
         : `npm run agent -- result ${workflowId ?? '<id>'}`,
   });
-}
-
-async function runExists(temporal: TemporalSession, workflowId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(workflowId).describe();
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
 }
 
 /** `run` and `resume` call the model from this process: without --scripted, they need the API key. */
@@ -132,30 +122,24 @@ export async function startCommand(argv: string[]): Promise<number> {
   const [task] = expectPositionals(positionals, ['task'], 'start "<task>" [--json] [--id ID] [--model ID] ...');
   if (!task.trim()) throw new UsageError('the task is empty');
   const settings = settingsFromFlags(flags);
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
     if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
     process.stdout.write(
       flags.json ? `${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n` : `${started.workflowId}\n`,
     );
     return 0;
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 export async function resultCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, { json: { type: 'boolean' } });
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     const result = await getAgentResult(temporal.client, workflowId);
     process.stdout.write(formatResult(result, flags.json ?? false));
     return exitCodeFor(result.status);
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 /** The seed example ("Search for the population of France and calculate what 15% of that number is"), end to

@@ -13,7 +13,7 @@ import {
 import { durationFlag } from '../settings.js';
 import { expectPositionals, parseArgs, UsageError } from '../args.js';
 import { logLine } from '../log.js';
-import { openTemporal } from '../temporal.js';
+import { withTemporal } from '../temporal.js';
 import { requireModelAccess, runWithWorker, taskQueue } from './run.js';
 
 /** After this long without an answer to an update, say that it needs a worker (and keep waiting). */
@@ -35,8 +35,7 @@ async function decide(argv: string[], approve: boolean): Promise<number> {
   const { flags, positionals } = parseArgs(argv, approve ? {} : { reason: { type: 'string' } });
   const [workflowId, toolUseId] = oneOrTwo(positionals, usage);
   const reason = (flags as { reason?: string }).reason;
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     const queue = await requireRunning(temporal.client, workflowId, approve ? 'approve' : 'deny');
     const ack = await rejectionIsUsage(() =>
       noticeIfSlow(
@@ -48,9 +47,7 @@ async function decide(argv: string[], approve: boolean): Promise<number> {
     );
     process.stdout.write(`${ack.approved ? 'approved' : 'denied'} ${ack.toolUseId}\n`);
     return 0;
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 function oneOrTwo(positionals: string[], usage: string): [string, string | undefined] {
@@ -69,45 +66,36 @@ export async function sendCommand(argv: string[]): Promise<number> {
   const { positionals } = parseArgs(argv, {});
   const [workflowId, text] = expectPositionals(positionals, ['workflowId', 'text'], 'send <workflowId> "<text>"');
   if (!text.trim()) throw new UsageError('the message is empty');
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     const queue = await requireRunning(temporal.client, workflowId, 'send a message to');
     const { queued } = await rejectionIsUsage(() => noticeIfSlow(sendFollowUp(temporal.client, workflowId, text), queue));
     logLine(`message sent to ${workflowId}: the run takes it at its next turn (${queued} waiting)`);
     return 0;
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 export async function closeCommand(argv: string[]): Promise<number> {
   const { positionals } = parseArgs(argv, {});
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'close <workflowId>');
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     await requireRunning(temporal.client, workflowId, 'close');
     await closeChatRun(temporal.client, workflowId);
     logLine(`close sent to ${workflowId}: the chat run ends once it waits for its next message (\`result ${workflowId}\`)`);
     return 0;
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 export async function cancelCommand(argv: string[]): Promise<number> {
   const { positionals } = parseArgs(argv, {});
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'cancel <workflowId>');
-  const temporal = await openTemporal({ allowEmbedded: false });
-  try {
+  return withTemporal(async (temporal) => {
     await requireRunning(temporal.client, workflowId, 'cancel');
     await cancelRun(temporal.client, workflowId);
     logLine(
       `cancellation requested for ${workflowId}: it ends with status cancelled and its partial answer (\`result ${workflowId}\`)`,
     );
     return 0;
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

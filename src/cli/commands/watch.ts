@@ -7,7 +7,7 @@ import { expectPositionals, parseArgs } from '../args.js';
 import { blocksOf, callText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
 import { exitCodeFor, formatResult } from '../output.js';
-import { openTemporal } from '../temporal.js';
+import { withTemporal } from '../temporal.js';
 import { TERMINAL } from './inspect.js';
 
 const WATCH_INTERVAL_MS = 500;
@@ -15,9 +15,8 @@ const WATCH_INTERVAL_MS = 500;
 export async function watchCommand(argv: string[]): Promise<number> {
   const { positionals } = parseArgs(argv, {});
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'watch <workflowId>');
-  const temporal = await openTemporal({ allowEmbedded: false });
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  try {
+  return withTemporal(async (temporal) => {
     const watcher = new Watcher(workflowId, out);
     let offline = false;
     for (;;) {
@@ -51,9 +50,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
     const result = await getAgentResult(temporal.client, workflowId);
     process.stdout.write(formatResult(result, false));
     return exitCodeFor(result.status);
-  } finally {
-    await temporal.close();
-  }
+  });
 }
 
 /** Turns successive status views and transcripts into one line per event, each printed once. */
