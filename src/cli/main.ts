@@ -80,6 +80,9 @@ options of run and start:
   --chat                  keep the run open after its answer for follow-ups (\`send\`), until \`close\`
   --idle-timeout D        with --chat: end the run after D without a message (default 1h)
   --heartbeat-timeout D   how soon a worker that died mid-call is noticed and the call retried (default 30s)
+  --continue-as-new-after N  continue-as-new after N model calls in one run (default: when the server suggests)
+  --max-tool-output N     truncate tool output above N characters, with a note to the model (default 100000)
+  --context-clear-at N    clear old tool results from requests once a prompt reaches N tokens (default 150000)
 
 options of worker: --scripted, --max-model-calls N (concurrent model calls on this worker)
 

@@ -31,6 +31,9 @@ export const START_FLAGS = {
   chat: { type: 'boolean' },
   'idle-timeout': { type: 'string' },
   'heartbeat-timeout': { type: 'string' },
+  'continue-as-new-after': { type: 'int', min: 1 },
+  'max-tool-output': { type: 'int', min: 100, max: 1_500_000 },
+  'context-clear-at': { type: 'int', min: 1000 },
 } satisfies Record<string, FlagSpec>;
 
 export const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satisfies Record<string, FlagSpec>;
@@ -81,6 +84,9 @@ export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): A
     idleTimeoutMs: flags['idle-timeout'] !== undefined ? durationFlag('idle-timeout', flags['idle-timeout']) : undefined,
     heartbeatTimeoutMs:
       flags['heartbeat-timeout'] !== undefined ? durationFlag('heartbeat-timeout', flags['heartbeat-timeout'], 1000) : undefined,
+    continueAsNewAfterSteps: flags['continue-as-new-after'],
+    maxToolOutputChars: flags['max-tool-output'],
+    contextClearAtTokens: flags['context-clear-at'],
   });
 }
 

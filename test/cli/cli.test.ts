@@ -192,6 +192,54 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       });
     });
 
+    it('passes the guard, limit and model-option flags of start into the run settings carried in the workflow input', async ({ expect }) => {
+      const { cli } = session();
+      const exit = await cli([
+        'start',
+        'settings check',
+        '--budget-tokens=5000',
+        '--budget-usd',
+        '0.5',
+        '--deadline',
+        '1h30m',
+        '--summary-on=max_steps',
+        '--effort',
+        'high',
+        '--thinking=2048',
+        '--no-prompt-cache',
+        '--approve',
+        'calculator',
+        '--chat',
+        '--idle-timeout=10m',
+        '--heartbeat-timeout',
+        '5s',
+        '--continue-as-new-after=50',
+        '--max-tool-output',
+        '2000',
+        '--context-clear-at=90000',
+      ]);
+      expectExit(exit, 0);
+      const id = exit.stdout.trim();
+      const { input } = await workflowInput(id);
+      expect(input.settings).toMatchObject({
+        budgetTokens: 5000,
+        budgetUsd: 0.5,
+        deadlineMs: 90 * 60_000,
+        summaryOn: ['max_steps'],
+        effort: 'high',
+        thinkingBudget: 2048,
+        promptCaching: false,
+        approve: ['calculator'],
+        chat: true,
+        idleTimeoutMs: 10 * 60_000,
+        heartbeatTimeoutMs: 5000,
+        continueAsNewAfterSteps: 50,
+        maxToolOutputChars: 2000,
+        contextClearAtTokens: 90_000,
+      });
+      await client().workflow.getHandle(id).terminate('test cleanup');
+    });
+
     it('uses AGENT_MODEL as the default model of start, and --model over it', async ({ expect }) => {
       const { cli } = session({ AGENT_MODEL: 'claude-from-env' });
       const [fromEnv, fromFlag] = await Promise.all([
@@ -363,6 +411,29 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       const doc = resultDoc(exit);
       expect(doc.status).toBe('failed');
       expect(doc.error).toMatch(/terminated.*stopped by the test/);
+    });
+  });
+
+  describe('--output-schema', () => {
+    it('adds submit_answer: the run ends when it is called with valid input, and the result carries the answer as output', async ({ expect }) => {
+      const { cli } = session();
+      const schema = await scriptFile({ type: 'object', properties: { population: { type: 'integer' } }, required: ['population'] });
+      const script = await scriptFile([
+        { content: [{ type: 'tool_use', name: 'submit_answer', input: { population: 'many' } }], stop_reason: 'tool_use' },
+        { content: [{ type: 'tool_use', name: 'submit_answer', input: { population: 68606000 } }], stop_reason: 'tool_use' },
+      ]);
+      const exit = await cli(['run', '--scripted', '--json', '--output-schema', schema, 'population?'], { AGENT_SCRIPT: script });
+      expectExit(exit, 0);
+      const doc = resultDoc(exit);
+      expect(doc).toMatchObject({ status: 'completed', output: { population: 68606000 }, steps: 2, toolCalls: 2 });
+    });
+
+    it('refuses a schema file that is not valid JSON Schema with exit 2, naming the file', async ({ expect }) => {
+      const { cli } = session();
+      const bad = await scriptFile({ type: 'no-such-type' });
+      const exit = await cli(['start', '--output-schema', bad, 'x']);
+      expectExit(exit, 2);
+      expect(exit.stderr).toContain(bad);
     });
   });
 

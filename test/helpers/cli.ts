@@ -156,7 +156,8 @@ export interface CliEnv {
   /** One test's world: its own task queue. */
   session(base?: EnvOverrides): CliSession;
   /** Writes a JSON script file (for AGENT_SCRIPT) and returns its path. */
-  scriptFile(turns: unknown[]): Promise<string>;
+  /** Writes JSON (a script, a schema) to a temporary file and returns its path. */
+  scriptFile(json: unknown): Promise<string>;
 }
 
 export function useCli(): CliEnv {
@@ -179,9 +180,9 @@ export function useCli(): CliEnv {
     if (scriptDir) await rm(scriptDir, { recursive: true, force: true });
   });
 
-  const scriptFile = async (turns: unknown[]) => {
+  const scriptFile = async (json: unknown) => {
     const file = path.join(scriptDir!, `script-${randomUUID()}.json`);
-    await writeFile(file, JSON.stringify(turns));
+    await writeFile(file, JSON.stringify(json));
     return file;
   };
 
