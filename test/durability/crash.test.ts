@@ -139,11 +139,20 @@ describe('a worker killed with SIGKILL', () => {
       await kill(first);
       expect(s.executions().filter((l) => l.startsWith('done'))).toHaveLength(1); // only step 0 ran
       s.model.release(1);
-      await startWorker(s);
+      const second = await startWorker(s);
       const result = await getAgentResult(env.client, id);
       expect(result.status).toBe('completed');
       expect(result.steps).toBe(TURNS + 1);
       expect(await getTranscript(env.client, id)).toEqual(expected);
+      // The new worker started with an empty cache: its first call read the transcript by query (all three
+      // messages), and sent exactly the request the killed attempt had sent.
+      await waitFor('the new worker to report its cache stats', () => existsSync(join(s.dir, `stats-${second.pid}.json`)));
+      const stats = JSON.parse(readFileSync(join(s.dir, `stats-${second.pid}.json`), 'utf8'));
+      expect(stats.queries).toBeGreaterThanOrEqual(1);
+      expect(stats.queriedMessages).toBeGreaterThanOrEqual(3);
+      const [killed, retried] = s.model.requests.filter((r) => r.turn === 1);
+      expect(killed.status).toBe(499);
+      expect(retried.body).toEqual(killed.body);
       // Each step ran once: no completed tool call was repeated.
       expect(s.executions().filter((l) => l.startsWith('done')).map((l) => l.split(' ')[1])).toEqual(['0', '1', '2']);
       // Turn 1 was asked twice (the killed attempt, then the retry); every other turn once.
