@@ -27,10 +27,14 @@ export function missingApiKeyFailure(): ApplicationFailure {
 }
 
 /** Turns whatever the SDK threw into the failure Temporal should see. */
-export function classifyModelError(err: unknown): Error {
+export function classifyModelError(err: unknown, baseURL = 'https://api.anthropic.com'): Error {
   if (err instanceof Anthropic.APIConnectionError) {
     // Includes timeouts: transient, retried with backoff.
-    return ApplicationFailure.create({ type: err.constructor.name, message: `model call: ${err.message}`, cause: err });
+    return ApplicationFailure.create({
+      type: err.constructor.name,
+      message: `cannot reach the Messages API at ${baseURL} (${err.message}); check the network and ANTHROPIC_BASE_URL`,
+      cause: err,
+    });
   }
   if (!(err instanceof Anthropic.APIError) || err.status === undefined) {
     return err instanceof Error ? err : new Error(String(err));

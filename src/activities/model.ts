@@ -67,7 +67,7 @@ export function createCallModel(deps: ModelCallDeps) {
       // A cancelled call must surface as a cancellation, not as a provider error to retry.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       if (err instanceof ApplicationFailure) throw err;
-      throw classifyModelError(err);
+      throw classifyModelError(err, deps.connection.baseURL);
     } finally {
       release?.();
       clearInterval(beat);

@@ -9,11 +9,22 @@ export function installCliRuntime(level: LogLevel): void {
   installed = true;
   Runtime.install({
     logger: new DefaultLogger(level, (entry) => {
-      const meta = entry.meta && Object.keys(entry.meta).length > 0 ? ` ${JSON.stringify(entry.meta)}` : '';
-      process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}${meta}\n`);
+      const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+      process.stderr.write(`${time} [${entry.level}] ${describe(entry.message, entry.meta)}\n`);
     }),
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: level, other: 'ERROR' }), forward: {} },
     },
   });
+}
+
+/** A failed attempt reads as what failed and why (the SDK's own line leads with a task token); other entries
+ * keep their metadata, minus the token. */
+function describe(message: string, meta: Record<string, unknown> | undefined): string {
+  const { taskToken: _token, ...rest } = meta ?? {};
+  if (message === 'Activity failed' && rest.activityType) {
+    const error = rest.error as { message?: string } | undefined;
+    return `${String(rest.activityType)} attempt ${String(rest.attempt)} failed (${rest.workflowId ?? ''}): ${error?.message ?? 'unknown error'}; Temporal retries it per the retry policy`;
+  }
+  return Object.keys(rest).length > 0 ? `${message} ${JSON.stringify(rest)}` : message;
 }

@@ -111,11 +111,11 @@ describe('classifyModelError: transient failures are retried', () => {
     expect(failure.message).toContain(`Anthropic API ${status}: try again`);
   });
 
-  it('connection errors and timeouts are retried', () => {
+  it('connection errors and timeouts are retried, with a message naming the endpoint and the fix', () => {
     for (const err of [new Anthropic.APIConnectionError({ message: 'socket hang up' }), new Anthropic.APIConnectionTimeoutError()]) {
       const failure = classify(err);
       expect(failure.nonRetryable).toBe(false);
-      expect(failure.message).toMatch(/^model call: /);
+      expect(failure.message).toMatch(/^cannot reach the Messages API at https:\/\/api\.anthropic\.com \(.+\); check the network and ANTHROPIC_BASE_URL$/);
       expect(failure.cause).toBe(err);
     }
   });
