@@ -39,7 +39,8 @@ describe('retryable provider errors', () => {
     expect(arrivals).toHaveLength(2);
     const gap = arrivals[1] - arrivals[0];
     expect(gap).toBeGreaterThanOrEqual(2000);
-    expect(gap).toBeLessThan(4000);
+    // Well below what the default backoff could reach by then, with room for a loaded machine.
+    expect(gap).toBeLessThan(5000);
   });
 
   it('529 overloaded twice, then success: retried with the policy backoff and the run completes', async () => {

@@ -249,7 +249,7 @@ describe('deadline guard', () => {
       expect(result.error).toMatch(/deadline reached \(1500 ms/);
       expect(elapsed).toBeGreaterThanOrEqual(deadlineMs);
       // The run does not wait for the abandoned call: it stops well within a few seconds of the deadline.
-      expect(elapsed).toBeLessThan(deadlineMs + 2_500);
+      expect(elapsed).toBeLessThan(deadlineMs + 4_000);
       // The second call was in flight when the deadline fired, and was never answered; no call came after it.
       expect(model.requests).toHaveLength(2);
       expect(model.requests[1].status).not.toBe(200);
@@ -274,7 +274,7 @@ describe('deadline guard', () => {
     await withAgent(env, { script, tools: [slow] }, async ({ run, model }) => {
       const started = Date.now();
       const result = await run('slow tool', { deadlineMs: 1500 });
-      expect(Date.now() - started).toBeLessThan(1500 + 2_500);
+      expect(Date.now() - started).toBeLessThan(1500 + 4_000);
       expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', text: 'starting the slow job', steps: 1 });
       expect(model.requests).toHaveLength(1);
       const last = (await transcriptOf(result.workflowId)).at(-1)!;
