@@ -320,4 +320,35 @@ describe('cancellation', () => {
       });
     });
   });
+
+  it('cancellation reaches a tool that has been running for several heartbeats within about one heartbeat interval', async () => {
+    const started = gate();
+    let abortedAt: number | null = null;
+    const hang = defineTool<Record<string, never>>({
+      name: 'hang',
+      description: 'runs until cancelled',
+      inputSchema: { type: 'object', properties: {} },
+      execute(_input, { signal }) {
+        started.open();
+        return new Promise<string>((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            abortedAt = Date.now();
+            reject(signal.reason);
+          });
+        });
+      },
+    });
+    const script = [reply([toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
+    await withAgent(env, { script, tools: [hang] }, async (h) => {
+      const workflowId = await start(h, 'a long job', { tools: ['hang'] });
+      await started.opened;
+      // Past the first beats: without a throttle cap the SDK would space later beats 24 s apart.
+      await new Promise((r) => setTimeout(r, HEARTBEAT_INTERVAL_MS + 2_000));
+      const cancelledAt = Date.now();
+      await cancelRun(h.env.client, workflowId);
+      expect((await getAgentResult(h.env.client, workflowId)).status).toBe('cancelled');
+      await eventually(async () => abortedAt, (t) => t !== null, 4 * HEARTBEAT_INTERVAL_MS);
+      expect(abortedAt! - cancelledAt).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 3_000);
+    });
+  });
 });
