@@ -14,6 +14,7 @@ import {
   type Script,
   type ScriptTurn,
 } from './script.js';
+import { PromptCache } from './prompt-cache.js';
 import { messageEvents, writeSse } from './sse.js';
 
 export interface ScriptedModelOptions {
@@ -78,7 +79,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** The JSON Message for a reply turn: deterministic ids, estimated usage unless the script gives it. */
-function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn): Record<string, unknown> {
+function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn, cache: PromptCache): Record<string, unknown> {
   const content = reply.content.map((block, index) =>
     block.type === 'tool_use' ? { type: 'tool_use', id: block.id ?? `toolu_${turn}_${index}`, name: block.name, input: block.input } : { ...block },
   );
@@ -87,7 +88,7 @@ function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn)
     .update(JSON.stringify([body.model, body.system ?? null, body.tools ?? null, body.messages, turn, content]))
     .digest('hex');
   const u = reply.usage ?? {};
-  const estimatedInput = Math.ceil(JSON.stringify([body.messages, body.system ?? null, body.tools ?? null]).length / 4);
+  const estimated = cache.account(body);
   return {
     id: `msg_${digest.slice(0, 24)}`,
     type: 'message',
@@ -99,10 +100,10 @@ function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn)
     stop_details: null,
     container: null,
     usage: {
-      input_tokens: u.input_tokens ?? estimatedInput,
+      input_tokens: u.input_tokens ?? estimated.input_tokens,
       output_tokens: u.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(content).length / 4)),
-      cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
-      cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+      cache_creation_input_tokens: u.cache_creation_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_creation_input_tokens : 0),
+      cache_read_input_tokens: u.cache_read_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_read_input_tokens : 0),
       server_tool_use: null,
       service_tier: 'standard',
     },
@@ -113,6 +114,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const { script } = options;
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
+  // One prompt cache per server, like one account's cache on the real API.
+  const cache = new PromptCache();
   const returned = new ReturnedContent();
   const failCounts = new Map<number, number>();
   const held: Array<{ turn: number; wake: () => void }> = [];
@@ -205,7 +208,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       const { status, type, message, headers: extra } = answer.error;
       return fail(status, type, message, extra);
     }
-    const message = buildMessage(body, turn, answer);
+    const message = buildMessage(body, turn, answer, cache);
     returned.remember(message.id as string, message.content as unknown[]);
     record.status = 200;
     record.messageId = message.id as string;
