@@ -19,6 +19,12 @@ export async function workerCommand(argv: string[]): Promise<number> {
     logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
   }
   installCliRuntime('INFO');
+  // Until the worker runs, the SDK's own SIGINT/SIGTERM handlers are not in place: a stop asked for while
+  // starting is remembered here and honoured as soon as the worker exists (exit 0, not death by signal).
+  let stopRequested = false;
+  const requestStop = () => void (stopRequested = true);
+  process.on('SIGINT', requestStop);
+  process.on('SIGTERM', requestStop);
   const temporal = await openTemporal({ allowEmbedded: false });
   const scripted = flags.scripted ? await openScriptedModel().catch(async (err) => {
     await temporal.close();
@@ -36,10 +42,16 @@ export async function workerCommand(argv: string[]): Promise<number> {
       workerOptions: { shutdownGraceTime: '10s' },
     });
     logLine(`worker polling task queue "${taskQueue}" on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
-    await worker.run();
+    const running = worker.run();
+    process.removeListener('SIGINT', requestStop);
+    process.removeListener('SIGTERM', requestStop);
+    if (stopRequested) worker.shutdown();
+    await running;
     logLine('worker stopped');
     return 0;
   } finally {
+    process.removeListener('SIGINT', requestStop);
+    process.removeListener('SIGTERM', requestStop);
     await temporal.close();
     await scripted?.close();
   }
