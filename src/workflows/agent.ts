@@ -31,7 +31,10 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
 
   setHandler(transcriptPage, (from, to) => pageOf(run.messages, from, to, TRANSCRIPT_PAGE_BYTES));
   setHandler(agentStatus, () => run.view());
-  setHandler(runState, () => ({ ...state, messages: undefined }) as Omit<typeof state, 'messages'>);
+  setHandler(runState, () => {
+    const { messages: _paged, ...rest } = state; // the messages are read page by page with transcriptPage
+    return rest;
+  });
   setHandler(decideToolCall, (decision) => run.decide(decision), {
     validator: (decision) => run.validateDecision(decision),
   });
