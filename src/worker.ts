@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, TranscriptStore, type ModelConnection } from './activities/index.js';
+import { transcriptPage } from './workflows/definitions.js';
 import { DEFAULTS, HEARTBEAT_INTERVAL_MS } from './core/policies.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AgentTool } from './tools/types.js';
@@ -42,9 +43,11 @@ export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): Mo
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const registry = createToolRegistry(options.tools ?? builtinTools);
-  const transcripts = new TranscriptStore(options.client);
+  const { client } = options;
+  const transcripts = new TranscriptStore((ref, from, to) =>
+    client.workflow.getHandle(ref.workflowId, ref.runId).query(transcriptPage, from, to),
+  );
   const activities = createActivities({
-    client: options.client,
     connection: options.model ?? modelConnectionFromEnv(),
     tools: registry,
     transcripts,

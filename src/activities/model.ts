@@ -61,7 +61,6 @@ export function createCallModel(deps: ModelCallDeps) {
         needsApproval: approvalsFor(deps.tools, message.content),
       };
       assertFitsInHistory(reply, 'model reply');
-      deps.transcripts.remember(input.transcript, [...messages, { role: 'assistant', content: message.content }]);
       return reply;
     } catch (err) {
       // A cancelled call must surface as a cancellation, not as a provider error to retry.

@@ -1,10 +1,11 @@
 // Where the model activity gets the messages it sends. The activity input holds only a reference
 // (workflow id, run id, message count), so each message is stored in history once; the messages come from
-// this worker's cache, and what the cache lacks (the newest tool results, or everything on a fresh worker,
-// after a restart or a continue-as-new) is read from the workflow with the paged `transcriptPage` query.
-import type { Client } from '@temporalio/client';
-import type { MessageParam, TranscriptRef } from '../core/types.js';
-import { transcriptPage } from '../workflows/definitions.js';
+// this worker's cache, and what the cache lacks (the newest turn, or everything on a fresh worker, after a
+// restart or a continue-as-new) is read from the workflow with the paged `transcriptPage` query.
+import type { MessageParam, TranscriptPage, TranscriptRef } from '../core/types.js';
+
+/** Reads messages [from, to) of a run's transcript from the workflow (a query: not recorded in history). */
+export type ReadTranscriptPage = (ref: TranscriptRef, from: number, to: number) => Promise<TranscriptPage>;
 
 export interface TranscriptStoreStats {
   /** Model calls whose messages all came from the cache. */
@@ -20,19 +21,20 @@ export class TranscriptStore {
   readonly #runs = new Map<string, MessageParam[]>();
 
   constructor(
-    private readonly client: Client,
+    private readonly readPage: ReadTranscriptPage,
     private readonly maxRuns = 256,
   ) {}
 
+  /** The first `ref.messageCount` messages. The cache holds only messages the workflow itself served or asked
+   * a model call with (never a reply this worker received: an attempt the server had already given up on may
+   * have got a reply that history never recorded), and the transcript is append-only, so a cached prefix is
+   * always true. */
   async read(ref: TranscriptRef): Promise<MessageParam[]> {
     const key = keyOf(ref);
-    // The transcript is append-only, so any cached prefix is still true, even one longer than asked for
-    // (a retried call whose first attempt already cached its reply).
     const messages = (this.#runs.get(key) ?? []).slice(0, ref.messageCount);
     if (messages.length === ref.messageCount) this.stats.cacheHits++;
-    const handle = this.client.workflow.getHandle(ref.workflowId, ref.runId);
     while (messages.length < ref.messageCount) {
-      const page = await handle.query(transcriptPage, messages.length, ref.messageCount);
+      const page = await this.readPage(ref, messages.length, ref.messageCount);
       if (page.messages.length === 0) {
         throw new Error(
           `transcript of ${ref.workflowId} has ${page.total} messages, but the model call expects ${ref.messageCount}`,
@@ -42,20 +44,18 @@ export class TranscriptStore {
       this.stats.queriedMessages += page.messages.length;
       messages.push(...page.messages);
     }
-    this.remember(ref, messages);
+    this.#remember(key, messages);
     return messages.slice();
-  }
-
-  /** Records the transcript as it stands after a model call, so the next call only queries what is new. */
-  remember(ref: Pick<TranscriptRef, 'workflowId' | 'runId'>, messages: MessageParam[]): void {
-    const key = keyOf(ref);
-    this.#runs.delete(key);
-    this.#runs.set(key, messages);
-    while (this.#runs.size > this.maxRuns) this.#runs.delete(this.#runs.keys().next().value!);
   }
 
   clear(): void {
     this.#runs.clear();
+  }
+
+  #remember(key: string, messages: MessageParam[]): void {
+    this.#runs.delete(key);
+    this.#runs.set(key, messages);
+    while (this.#runs.size > this.maxRuns) this.#runs.delete(this.#runs.keys().next().value!);
   }
 }
 

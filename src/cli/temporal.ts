@@ -23,9 +23,10 @@ export interface TemporalSession {
 /** Connects to the configured server. With `allowEmbedded`, and when no address is configured and nothing
  * answers on the default one, starts the embedded dev server for the duration of the command. */
 export async function openTemporal(options: { allowEmbedded: boolean }): Promise<TemporalSession> {
-  let target = resolveTemporalTarget();
+  let target = targetFromEnvironment();
   let embedded: DevServer | undefined;
-  if (!(await isServerReachable(target.address, 3000))) {
+  const { tls, apiKey, metadata } = target.connectionOptions;
+  if (!(await isServerReachable(target.address, 3000, { tls, apiKey, metadata }))) {
     if (target.explicit) {
       throw new UsageError(
         `the Temporal server at ${target.address} (TEMPORAL_ADDRESS or the config profile) does not answer. ` +
@@ -60,6 +61,17 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
       await embedded?.stop();
     },
   };
+}
+
+/** The configured target; a broken profile or config file is a configuration error (exit 2), not a crash. */
+function targetFromEnvironment(): TemporalTarget {
+  try {
+    return resolveTemporalTarget();
+  } catch (err) {
+    throw new UsageError(
+      `the Temporal connection settings cannot be read (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE, TEMPORAL_*): ${(err as Error).message}`,
+    );
+  }
 }
 
 /** Runs `fn` with a session on the configured server (never the embedded one) and closes it after. */

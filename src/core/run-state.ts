@@ -2,7 +2,7 @@
 // pure steps that close a run that a guard stopped.
 import type { GuardTripped, LoopState } from './guards.js';
 import { toolUseBlocks, ZERO_USAGE } from './transcript.js';
-import type { AgentInput, ContentBlock, MessageParam, StopReason, ToolResultBlockParam } from './types.js';
+import type { AgentInput, ContentBlock, MessageParam, StopReason, ToolOutcome, ToolResultBlockParam } from './types.js';
 
 export interface RunState {
   messages: MessageParam[];
@@ -52,23 +52,32 @@ export function withFollowUps(message: MessageParam | null, followUps: string[])
 
 
 
-/** is_error results for every tool_use of the last assistant turn that has none: the API rejects a
- * conversation with an unanswered tool_use, and the transcript must stay valid for a summary call, a
- * follow-up or a resume. */
-function openToolResults(messages: readonly MessageParam[], why: string): ToolResultBlockParam[] {
+/** How far each tool call of the current turn got: its outcome, or `in_flight` while it runs. */
+export type TurnProgress = Record<string, ToolOutcome | 'in_flight'>;
+
+/** Results for every tool_use of the last assistant turn that has none yet: the API rejects a conversation
+ * with an unanswered tool_use, and the transcript must stay valid for a summary call, a follow-up or a
+ * resume. A call that finished keeps its real result; one that was running is marked as interrupted (it may
+ * have taken effect); the others were not run. */
+function openToolResults(messages: readonly MessageParam[], why: string, progress: TurnProgress = {}): ToolResultBlockParam[] {
   const last = messages[messages.length - 1];
   if (!last || last.role !== 'assistant' || typeof last.content === 'string') return [];
-  return toolUseBlocks(last.content as ContentBlock[]).map((call) => ({
-    type: 'tool_result',
-    tool_use_id: call.id,
-    content: `Not run: ${why}.`,
-    is_error: true,
-  }));
+  return toolUseBlocks(last.content as ContentBlock[]).map((call): ToolResultBlockParam => {
+    const done = progress[call.id];
+    if (done && done !== 'in_flight') {
+      return { type: 'tool_result', tool_use_id: call.id, content: done.content, ...(done.isError ? { is_error: true } : {}) };
+    }
+    const content =
+      done === 'in_flight'
+        ? `Interrupted: ${why}. The call was running and may or may not have taken effect.`
+        : `Not run: ${why}.`;
+    return { type: 'tool_result', tool_use_id: call.id, content, is_error: true };
+  });
 }
 
 /** The user message that closes a stopped run without a summary call, or null when nothing is open. */
-export function notRunResults(messages: readonly MessageParam[], why: string): MessageParam | null {
-  const results = openToolResults(messages, why);
+export function notRunResults(messages: readonly MessageParam[], why: string, progress?: TurnProgress): MessageParam | null {
+  const results = openToolResults(messages, why, progress);
   return results.length > 0 ? { role: 'user', content: results } : null;
 }
 
@@ -90,7 +99,7 @@ const TRIMMED_KEEP_RECENT = 6;
 /** The state to carry into the next run, made to fit in one payload: the oldest tool results are trimmed to a
  * short note (the newest stay whole) until it fits. Returns null when even that is not enough. */
 export function fitForContinueAsNew(state: RunState, maxBytes = MAX_CARRIED_BYTES): RunState | null {
-  let size = JSON.stringify(state).length;
+  let size = utf8Bytes(JSON.stringify(state));
   if (size <= maxBytes) return state;
   const messages = state.messages.slice();
   for (let i = 0; i < messages.length - TRIMMED_KEEP_RECENT && size > maxBytes; i++) {
@@ -103,8 +112,24 @@ export function fitForContinueAsNew(state: RunState, maxBytes = MAX_CARRIED_BYTE
       return { ...b, content: `[tool result trimmed at continue-as-new: ${text.length} characters]` };
     });
     const trimmed = { ...m, content } as MessageParam;
-    size += JSON.stringify(trimmed).length - JSON.stringify(m).length;
+    size += utf8Bytes(JSON.stringify(trimmed)) - utf8Bytes(JSON.stringify(m));
     messages[i] = trimmed;
   }
   return size <= maxBytes ? { ...state, messages } : null;
+}
+
+/** The UTF-8 size of a string: payload limits are in bytes, and CJK text or emoji take 3 or 4 bytes a
+ * character. Pure arithmetic, so it behaves the same in the workflow sandbox as anywhere. */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4; // a surrogate pair: one code point above U+FFFF
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import { findTemporalCli } from './find-temporal.js';
@@ -65,11 +65,14 @@ export function findFreePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** How to reach a server that needs more than an address (TLS, an API key, gRPC metadata: Temporal Cloud). */
+export type ReachOptions = Pick<ConnectionOptions, 'tls' | 'apiKey' | 'metadata'>;
+
 /** A real gRPC GetSystemInfo round trip with a deadline: an open TCP port alone does not mean the server is up. */
-export async function isServerReachable(address: string, timeoutMs = 1500): Promise<boolean> {
+export async function isServerReachable(address: string, timeoutMs = 1500, options: ReachOptions = {}): Promise<boolean> {
   let conn: Connection | undefined;
   try {
-    conn = await Connection.connect({ address, connectTimeout: timeoutMs });
+    conn = await Connection.connect({ ...options, address, connectTimeout: timeoutMs });
     const c = conn;
     await c.withDeadline(Date.now() + timeoutMs, () => c.workflowService.getSystemInfo({}));
     return true;

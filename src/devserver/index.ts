@@ -13,4 +13,5 @@ export {
   searchAttributeArgs,
   type DevServer,
   type DevServerOptions,
+  type ReachOptions,
 } from './dev-server.js';

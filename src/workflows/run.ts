@@ -14,7 +14,7 @@ import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
 import { DEFAULTS } from '../core/policies.js';
 import { progressDetails } from '../core/progress.js';
-import { initialRunState, notRunResults, summaryRequest, type RunState } from '../core/run-state.js';
+import { initialRunState, notRunResults, summaryRequest, type RunState, type TurnProgress } from '../core/run-state.js';
 import * as SA from '../core/search-attributes.js';
 import { lastAssistantText, textOf, totalTokens } from '../core/transcript.js';
 import type {
@@ -49,6 +49,9 @@ export class AgentRun {
   readonly #inFlight = new Map<string, ToolCallView>();
   readonly #pendingApprovals = new Map<string, ToolCallView>();
   readonly #decisions = new Map<string, { approve: boolean; reason?: string }>();
+  /** The current turn's tool calls: which finished (and how) and which are running, for closing the turn
+   * truthfully when a deadline or a cancel cuts it short. */
+  #progress: TurnProgress = {};
   #published = '';
 
   constructor(readonly input: AgentInput) {
@@ -111,6 +114,9 @@ export class AgentRun {
   result(o: Outcome): AgentResult {
     this.status = o.status;
     this.guard = o.guard;
+    // Nothing is waiting or running once the run has ended (a deadline or a cancel can end it mid-turn).
+    this.#pendingApprovals.clear();
+    this.#inFlight.clear();
     this.publish();
     const { loop } = this.state;
     return {
@@ -173,6 +179,7 @@ export class AgentRun {
    * decision first (others go ahead meanwhile). Results come back in tool_use order. */
   runTools(calls: ToolUseBlock[], needsApproval: readonly string[]): Promise<ToolOutcome[]> {
     const approvalNeeded = new Set([...(this.settings.approve ?? []), ...needsApproval]);
+    this.#progress = {};
     return Promise.all(
       calls.map(async (call): Promise<ToolOutcome> => {
         const view = { toolUseId: call.id, name: call.name, input: call.input };
@@ -184,9 +191,10 @@ export class AgentRun {
           }
         }
         this.#inFlight.set(call.id, view);
+        this.#progress[call.id] = 'in_flight';
         this.publish();
         try {
-          return await scheduleToolCall({
+          const outcome = await scheduleToolCall({
             workflowId: this.workflowId,
             toolUseId: call.id,
             name: call.name,
@@ -195,10 +203,14 @@ export class AgentRun {
             outputSchema: call.name === SUBMIT_ANSWER ? this.settings.outputSchema : undefined,
             maxOutputChars: this.settings.maxToolOutputChars,
           }, this.settings.heartbeatTimeoutMs);
+          this.#progress[call.id] = outcome;
+          return outcome;
         } catch (err) {
           // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
           if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
-          return { isError: true, content: `Tool "${call.name}" failed: ${causeMessage(err)}` };
+          const failed = { isError: true, content: `Tool "${call.name}" failed: ${causeMessage(err)}` };
+          this.#progress[call.id] = failed;
+          return failed;
         } finally {
           this.state.loop.toolCalls++;
           this.#inFlight.delete(call.id);
@@ -272,7 +284,7 @@ export class AgentRun {
 
   /** Closes the transcript of a run that ends abruptly (deadline, cancellation), so it stays valid. */
   closeOpenToolUses(why: string): void {
-    const closing = notRunResults(this.messages, why);
+    const closing = notRunResults(this.messages, why, this.#progress);
     if (closing) this.messages.push(closing);
   }
 }

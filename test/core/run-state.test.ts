@@ -1,7 +1,7 @@
 // The run state and the messages that close a run a guard stopped.
 import { describe, expect, it } from 'vitest';
 import type { GuardTripped } from '../../src/core/guards.js';
-import { fitForContinueAsNew, initialRunState, notRunResults, summaryRequest } from '../../src/core/run-state.js';
+import { fitForContinueAsNew, initialRunState, notRunResults, summaryRequest, utf8Bytes } from '../../src/core/run-state.js';
 import { defaultSettings } from '../../src/core/settings.js';
 import type { MessageParam } from '../../src/core/types.js';
 
@@ -137,5 +137,56 @@ describe('fitForContinueAsNew', () => {
 
   it('returns null when even trimming cannot make it fit', () => {
     expect(fitForContinueAsNew(state([9000, 9000, 9000]), 1000)).toBeNull();
+  });
+});
+
+describe('utf8Bytes', () => {
+  it('counts bytes as UTF-8 encodes them, not characters', () => {
+    for (const text of ['plain ascii', 'café', '中文字符', 'emoji 🎉 and 👍🏽', '']) {
+      expect(utf8Bytes(text)).toBe(Buffer.byteLength(text, 'utf8'));
+    }
+  });
+
+  it('fitForContinueAsNew measures bytes: a transcript of 3-byte characters is trimmed by its byte size', () => {
+    const s = initialRunState({ task: 'task', settings: defaultSettings() }, 0);
+    for (let i = 0; i < 8; i++) {
+      s.messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'x', input: {} }] } as never);
+      s.messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: '中'.repeat(3000) }] });
+    }
+    // About 24k characters, but about 72 KB: over a 40 KB limit only when bytes are counted.
+    expect(JSON.stringify(s).length).toBeLessThan(40_000);
+    const fitted = fitForContinueAsNew(s, 40_000)!;
+    expect(fitted).not.toBe(s);
+    expect(utf8Bytes(JSON.stringify(fitted))).toBeLessThanOrEqual(40_000);
+  });
+});
+
+describe('notRunResults with the turn progress', () => {
+  it('keeps the real result of a call that finished, marks a running one as interrupted, and one not started as not run', () => {
+    const messages: MessageParam[] = [
+      { role: 'user', content: 'task' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'a', name: 'x', input: {} },
+          { type: 'tool_use', id: 'b', name: 'x', input: {} },
+          { type: 'tool_use', id: 'c', name: 'x', input: {} },
+        ],
+      } as never,
+    ];
+    const closing = notRunResults(messages, 'the run was cancelled', { a: { isError: false, content: 'done' }, b: 'in_flight' });
+    expect(closing).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'a', content: 'done' },
+        {
+          type: 'tool_result',
+          tool_use_id: 'b',
+          is_error: true,
+          content: 'Interrupted: the run was cancelled. The call was running and may or may not have taken effect.',
+        },
+        { type: 'tool_result', tool_use_id: 'c', is_error: true, content: 'Not run: the run was cancelled.' },
+      ],
+    });
   });
 });

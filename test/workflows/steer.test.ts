@@ -312,11 +312,18 @@ describe('cancellation', () => {
       const events = history.events ?? [];
       expect(events.some((e: HistoryEvent) => e.activityTaskCancelRequestedEventAttributes)).toBe(true);
       expect(events.some((e: HistoryEvent) => e.workflowExecutionCompletedEventAttributes)).toBe(true);
-      // The transcript stays valid: the open tool_use is answered with an is_error result.
+      // The transcript stays valid: the open tool_use is answered, as interrupted (it was running).
       const transcript = await getTranscript(h.env.client, workflowId);
       expect(transcript.at(-1)).toMatchObject({
         role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: 'toolu_h', is_error: true, content: 'Not run: the run was cancelled.' }],
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_h',
+            is_error: true,
+            content: 'Interrupted: the run was cancelled. The call was running and may or may not have taken effect.',
+          },
+        ],
       });
     });
   });
