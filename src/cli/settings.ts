@@ -38,7 +38,9 @@ export const START_FLAGS = {
 
 export const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satisfies Record<string, FlagSpec>;
 
-const GUARDS: readonly GuardName[] = ['max_steps', 'budget', 'deadline', 'repetition', 'error_streak'];
+/** The guards after which a summary call can be made: budget and deadline stop because the money or the
+ * time ran out, so there is nothing left to spend on one. */
+const SUMMARY_GUARDS: readonly GuardName[] = ['max_steps', 'repetition', 'error_streak'];
 
 export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): AgentSettings {
   const known = builtinTools.map((t) => t.name);
@@ -121,8 +123,13 @@ function approveList(names: string[], tools: string[], known: string[]): string[
 
 function summaryOn(names: string[]): GuardName[] {
   if (names.length === 1 && names[0] === 'none') return [];
-  const bad = names.filter((n) => !GUARDS.includes(n as GuardName));
-  if (bad.length > 0) throw new UsageError(`--summary-on: unknown guard ${bad.join(', ')} (use ${GUARDS.join(', ')}, or none)`);
+  const bad = names.filter((n) => !SUMMARY_GUARDS.includes(n as GuardName));
+  if (bad.length > 0) {
+    throw new UsageError(
+      `--summary-on: ${bad.join(', ')} cannot be followed by a summary call (use ${SUMMARY_GUARDS.join(', ')}, or none; ` +
+        'budget and deadline stop because the money or the time ran out)',
+    );
+  }
   return names as GuardName[];
 }
 

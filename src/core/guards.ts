@@ -95,19 +95,15 @@ export function guardBudget(state: LoopState, settings: AgentSettings): GuardTri
   return null;
 }
 
-/** Counts the calls of one turn; the first call that would be requested for the REPETITION_LIMIT-th time
- * stops the run before it runs. Returns the guard and the index of that call. */
-export function guardRepetition(
-  state: LoopState,
-  calls: ReadonlyArray<{ name: string; input: unknown }>,
-): (GuardTripped & { callIndex: number }) | null {
-  for (const [i, call] of calls.entries()) {
+/** Counts the calls of one turn; a call requested for the REPETITION_LIMIT-th time stops the run before any
+ * call of that turn runs. */
+export function guardRepetition(state: LoopState, calls: ReadonlyArray<{ name: string; input: unknown }>): GuardTripped | null {
+  for (const call of calls) {
     const key = canonicalToolCall(call.name, call.input);
     const count = (state.toolCallCounts[key] ?? 0) + 1;
     if (count >= REPETITION_LIMIT) {
       return {
         guard: 'repetition',
-        callIndex: i,
         reason: `${call.name} was requested ${count} times with the same arguments (${oneLineJson(call.input)})`,
       };
     }

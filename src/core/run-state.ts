@@ -16,6 +16,8 @@ export interface RunState {
   pendingMessages: string[];
   /** Tool results in messages before this index are cleared from requests (the transcript keeps them). */
   clearedUpTo: number;
+  /** A chat run was asked to close (`close`): it ends at its next wait for a message. */
+  chatClosed: boolean;
 }
 
 /** The state of a new run: the carried one (continue-as-new, resume) or a fresh one. */
@@ -37,6 +39,7 @@ export function initialRunState(input: AgentInput, now: number): RunState {
     runsUsed: 1,
     pendingMessages: [],
     clearedUpTo: 0,
+    chatClosed: false,
   };
 }
 

@@ -41,10 +41,11 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   setHandler(sendMessage, (text) => ({ queued: state.pendingMessages.push(text) }), {
     validator: (text) => {
       if (typeof text !== 'string' || !text.trim()) throw new Error('the message is empty');
-      if (run.closed) throw new Error('this chat run has been closed');
+      if (state.chatClosed) throw new Error('this chat run has been closed');
+      if (run.finishing) throw new Error('the run is finishing: it will not read another message');
     },
   });
-  setHandler(closeChat, () => void (run.closed = true));
+  setHandler(closeChat, () => void (state.chatClosed = true));
   run.publish();
 
   const agentLoop = async (): Promise<AgentResult> => {
@@ -127,10 +128,10 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
  * conversation. Returns false when the run should end. */
 async function nextMessage(run: AgentRun): Promise<boolean> {
   const { state, settings } = run;
-  if (state.pendingMessages.length === 0 && settings.chat && !run.closed) {
+  if (state.pendingMessages.length === 0 && settings.chat && !state.chatClosed) {
     run.waitingForMessage = true;
     run.publish();
-    await condition(() => state.pendingMessages.length > 0 || run.closed, settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+    await condition(() => state.pendingMessages.length > 0 || state.chatClosed, settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     run.waitingForMessage = false;
   }
   const followUp = withFollowUps(null, state.pendingMessages.splice(0));

@@ -43,7 +43,8 @@ export class AgentRun {
   status: AgentStatusValue = 'running';
   guard: GuardName | null = null;
   waitingForMessage = false;
-  closed = false;
+  /** Set once the run is ending (a summary call, a stop): a follow-up sent now would never be read. */
+  finishing = false;
   /** Model calls made by this run (not the job): the continue-as-new threshold counts these. */
   stepsThisRun = 0;
   readonly #inFlight = new Map<string, ToolCallView>();
@@ -112,6 +113,7 @@ export class AgentRun {
   }
 
   result(o: Outcome): AgentResult {
+    this.finishing = true;
     this.status = o.status;
     this.guard = o.guard;
     // Nothing is waiting or running once the run has ended (a deadline or a cancel can end it mid-turn).
@@ -259,6 +261,7 @@ export class AgentRun {
   /** A guard fired: answer any tool_use left open (the API rejects a transcript without them), then, where the
    * settings and the budget allow, one last call with tools disabled asks the model to sum up. */
   async stopByGuard(tripped: GuardTripped): Promise<AgentResult> {
+    this.finishing = true;
     log.warn(`Guard ${tripped.guard} stopped the run: ${tripped.reason}`);
     this.guard = tripped.guard;
     const { loop } = this.state;

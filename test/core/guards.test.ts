@@ -184,7 +184,7 @@ describe('guardRepetition', () => {
     expect(guardRepetition(state, [search('population of France')])).toBeNull();
     expect(guardRepetition(state, [search('population of France')])).toBeNull();
     const tripped = guardRepetition(state, [search('population of France')]);
-    expect(tripped).toMatchObject({ guard: 'repetition', callIndex: 0 });
+    expect(tripped).toMatchObject({ guard: 'repetition' });
     expect(tripped?.reason).toMatch(/web_search was requested 3 times/);
     expect(tripped?.reason).toContain('population of France');
   });
@@ -211,10 +211,13 @@ describe('guardRepetition', () => {
     }
   });
 
-  it('counts repeats inside one turn, and names the index of the call that would be the third', () => {
+  it('counts repeats inside one turn: the third request of the same call in one turn trips', () => {
     const state = loop();
-    const tripped = guardRepetition(state, [search('a'), search('b'), search('a'), search('A ')]);
-    expect(tripped).toMatchObject({ guard: 'repetition', callIndex: 3 });
+    expect(guardRepetition(state, [search('a'), search('b'), search('a')])).toBeNull();
+    const again = loop();
+    const tripped = guardRepetition(again, [search('a'), search('b'), search('a'), search('A ')]);
+    expect(tripped).toMatchObject({ guard: 'repetition' });
+    expect(tripped?.reason).toMatch(/web_search was requested 3 times/);
   });
 });
 
