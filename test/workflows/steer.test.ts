@@ -271,6 +271,25 @@ describe('follow-up messages', () => {
   });
 });
 
+describe('follow-ups at the end of a run', () => {
+  it('a message sent while the run is finishing (its summary call) is refused, not accepted and lost', async () => {
+    const script = (req: { tool_choice?: { type: string } }, turn: number) =>
+      req.tool_choice?.type === 'none'
+        ? { ...reply([text('Summary: counted once.')]), hold: true }
+        : reply([toolUse('calculator', { expression: `${turn} + 1` })]);
+    await withAgent(env, { script }, async (h) => {
+      const workflowId = await h.start('count', { maxSteps: 1 });
+      await h.model.waitForHeld(1, 20_000); // the summary call is in flight
+      const refused = await sendFollowUp(h.env.client, workflowId, 'one more thing').catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect((refused as WorkflowUpdateFailedError).cause?.message).toMatch(/the run is finishing/);
+      h.model.release();
+      const result = await getAgentResult(h.env.client, workflowId);
+      expect(result).toMatchObject({ status: 'stopped', guard: 'max_steps', text: 'Summary: counted once.' });
+    });
+  });
+});
+
 describe('cancellation', () => {
   it('cancelling mid-tool ends the run as cancelled with the partial answer, and the tool sees its signal abort', async () => {
     const started = gate();
