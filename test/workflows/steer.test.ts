@@ -290,24 +290,30 @@ describe('follow-ups at the end of a run', () => {
   });
 });
 
+/** A tool that runs until its call is cancelled, and records when it saw the abort. */
+function hangingTool() {
+  const started = gate();
+  let abortedAt: number | null = null;
+  const hang = defineTool<Record<string, never>>({
+    name: 'hang',
+    description: 'runs until cancelled',
+    inputSchema: { type: 'object', properties: {} },
+    execute(_input, { signal }) {
+      started.open();
+      return new Promise<string>((_resolve, reject) => {
+        signal.addEventListener('abort', () => {
+          abortedAt = Date.now();
+          reject(signal.reason);
+        });
+      });
+    },
+  });
+  return { hang, started, abortedAt: () => abortedAt };
+}
+
 describe('cancellation', () => {
   it('cancelling mid-tool ends the run as cancelled with the partial answer, and the tool sees its signal abort', async () => {
-    const started = gate();
-    let abortedAt: number | null = null;
-    const hang = defineTool<Record<string, never>>({
-      name: 'hang',
-      description: 'runs until cancelled',
-      inputSchema: { type: 'object', properties: {} },
-      execute(_input, { signal }) {
-        started.open();
-        return new Promise<string>((_resolve, reject) => {
-          signal.addEventListener('abort', () => {
-            abortedAt = Date.now();
-            reject(signal.reason);
-          });
-        });
-      },
-    });
+    const { hang, started, abortedAt: aborted } = hangingTool();
     const script = [reply([text('Starting the long job.'), toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
     await withAgent(env, { script, tools: [hang] }, async (h) => {
       const workflowId = await start(h, 'a long job', { tools: ['hang'] });
@@ -323,8 +329,8 @@ describe('cancellation', () => {
       // The cancellation reaches the tool through a heartbeat: the activity wrapper beats every 5 s, and the
       // worker sends beats at least that often (maxHeartbeatThrottleInterval). The run has closed by then, so
       // the beat is answered NOT_FOUND and the signal aborts.
-      await eventually(async () => abortedAt, (t) => t !== null, 3 * HEARTBEAT_INTERVAL_MS);
-      const latency = abortedAt! - cancelledAt;
+      await eventually(async () => aborted(), (t) => t !== null, 3 * HEARTBEAT_INTERVAL_MS);
+      const latency = aborted()! - cancelledAt;
       expect(latency).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 3_000);
 
       const history = await h.env.client.workflow.getHandle(workflowId).fetchHistory();
@@ -348,22 +354,7 @@ describe('cancellation', () => {
   });
 
   it('cancellation reaches a tool that has been running for several heartbeats within about one heartbeat interval', async () => {
-    const started = gate();
-    let abortedAt: number | null = null;
-    const hang = defineTool<Record<string, never>>({
-      name: 'hang',
-      description: 'runs until cancelled',
-      inputSchema: { type: 'object', properties: {} },
-      execute(_input, { signal }) {
-        started.open();
-        return new Promise<string>((_resolve, reject) => {
-          signal.addEventListener('abort', () => {
-            abortedAt = Date.now();
-            reject(signal.reason);
-          });
-        });
-      },
-    });
+    const { hang, started, abortedAt: aborted } = hangingTool();
     const script = [reply([toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
     await withAgent(env, { script, tools: [hang] }, async (h) => {
       const workflowId = await start(h, 'a long job', { tools: ['hang'] });
@@ -373,8 +364,8 @@ describe('cancellation', () => {
       const cancelledAt = Date.now();
       await cancelRun(h.env.client, workflowId);
       expect((await getAgentResult(h.env.client, workflowId)).status).toBe('cancelled');
-      await eventually(async () => abortedAt, (t) => t !== null, 4 * HEARTBEAT_INTERVAL_MS);
-      expect(abortedAt! - cancelledAt).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 3_000);
+      await eventually(async () => aborted(), (t) => t !== null, 4 * HEARTBEAT_INTERVAL_MS);
+      expect(aborted()! - cancelledAt).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 3_000);
     });
   });
 });
