@@ -320,6 +320,15 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       }
     });
 
+    it('a Temporal profile that does not exist is a configuration error: exit 2 naming it, no stack trace', async () => {
+      const { cli } = session({ TEMPORAL_PROFILE: 'no-such-profile' });
+      const exits = await Promise.all([cli(['status', 'some-id']), cli(['start', FRANCE])]);
+      for (const exit of exits) {
+        expectUsageError(exit, /Temporal connection settings cannot be read.*no-such-profile/);
+        expect(exit.stderr).not.toMatch(/\n\s+at /);
+      }
+    });
+
     it('prints the help on stdout with exit 0 for --help, and on stderr with exit 2 when no command is given', async ({ expect }) => {
       const { cli } = session();
       const [help, none] = await Promise.all([cli(['--help']), cli([])]);
