@@ -116,3 +116,26 @@ export async function scheduledActivities(client: Client, workflowId: string): P
     .map((e: HistoryEvent) => e.activityTaskScheduledEventAttributes?.activityType?.name)
     .filter((n): n is string => Boolean(n));
 }
+
+/** Starts a run on the harness's task queue without waiting for it (calculator and web_search unless the
+ * settings say otherwise). */
+export async function startRun(
+  h: Pick<AgentHarness, 'env' | 'taskQueue'>,
+  task: string,
+  settings: Partial<AgentSettings> = {},
+): Promise<string> {
+  const full = defaultSettings({ tools: ['calculator', 'web_search'], ...settings });
+  const started = await startAgent(h.env.client, { task, settings: full, taskQueue: h.taskQueue });
+  return started.workflowId;
+}
+
+/** Polls `fn` until `ok` holds (visibility and queries lag behind the run a little). */
+export async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -7,33 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import * as SA from '../../src/core/search-attributes.js';
 import { totalTokens } from '../../src/core/transcript.js';
-import type { AgentSettings } from '../../src/core/types.js';
 import { franceDemoScript, reply, text, toolUse } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent, type AgentHarness } from '../helpers/harness.js';
+import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 
 const FRANCE = 'Search for the population of France and calculate what 15% of that number is';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-
-/** Starts a run on the harness's task queue without waiting for it. */
-async function start(h: AgentHarness, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
-  const full = defaultSettings({ tools: ['calculator', 'web_search'], ...settings });
-  const started = await startAgent(h.env.client, { task, settings: full, taskQueue: h.taskQueue });
-  return started.workflowId;
-}
-
-/** Polls `fn` until `ok` holds (visibility and queries lag behind the run a little). */
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The `summary` of every ActivityTaskScheduled event, decoded, in history order. */
 async function activitySummaries(client: Client, workflowId: string): Promise<Array<{ type: string; summary: unknown }>> {
@@ -136,7 +117,7 @@ describe('live status', () => {
       { ...reply([text('It is 42.')]), hold: true },
     ];
     await withAgent(env, { script }, async (h) => {
-      const workflowId = await start(h, 'six times seven');
+      const workflowId = await startRun(h, 'six times seven');
       await h.model.waitForHeld();
 
       const status = await getStatus(h.env.client, workflowId);

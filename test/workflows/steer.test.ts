@@ -8,41 +8,23 @@ import {
   approveToolCall,
   cancelRun,
   closeChatRun,
-  defaultSettings,
   denyToolCall,
   getAgentResult,
   getStatus,
   getTranscript,
   sendFollowUp,
-  startAgent,
 } from '../../src/client/index.js';
 import { HEARTBEAT_INTERVAL_MS } from '../../src/core/policies.js';
-import type { AgentSettings, AgentStatusView, MessageParam } from '../../src/core/types.js';
+import type { AgentStatusView, MessageParam } from '../../src/core/types.js';
 import { reply, startScriptedModel, text, toolUse, type RecordedRequest } from '../../src/scripted/index.js';
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
 import { createAgentWorker } from '../../src/worker.js';
-import { useTestEnv, withAgent, type AgentHarness } from '../helpers/harness.js';
+import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-
-async function start(h: Pick<AgentHarness, 'env' | 'taskQueue'>, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
-  const full = defaultSettings({ tools: ['calculator', 'web_search'], ...settings });
-  const started = await startAgent(h.env.client, { task, settings: full, taskQueue: h.taskQueue });
-  return started.workflowId;
-}
-
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The live status view, polled until `ok` holds. */
 function statusWhen(workflowId: string, ok: (v: AgentStatusView) => boolean, timeoutMs?: number): Promise<AgentStatusView> {
@@ -72,7 +54,7 @@ describe('tool approval', () => {
 
   it('a tool listed in settings.approve waits for a decision; approved, it runs and the run completes', async () => {
     await withAgent(env, { script: [calc('toolu_ok'), reply([text('It is 4.')])] }, async (h) => {
-      const workflowId = await start(h, 'two plus two', { approve: ['calculator'] });
+      const workflowId = await startRun(h, 'two plus two', { approve: ['calculator'] });
       const waiting = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
       expect(waiting.pendingApprovals).toEqual([{ toolUseId: 'toolu_ok', name: 'calculator', input: { expression: '2 + 2' } }]);
       expect(waiting.toolCalls).toBe(0);
@@ -100,7 +82,7 @@ describe('tool approval', () => {
     };
     const script = [calc('toolu_no'), reply([text('Understood, I will not compute it.')])];
     await withAgent(env, { script, tools: [countingCalc] }, async (h) => {
-      const workflowId = await start(h, 'two plus two', { tools: ['calculator'], approve: ['calculator'] });
+      const workflowId = await startRun(h, 'two plus two', { tools: ['calculator'], approve: ['calculator'] });
       await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
       expect(await denyToolCall(h.env.client, workflowId, 'toolu_no', 'arithmetic is not allowed today')).toEqual({
         toolUseId: 'toolu_no',
@@ -119,7 +101,7 @@ describe('tool approval', () => {
     // The second model call is held so the run is still open when the second decision arrives.
     const script = [calc('toolu_once'), { ...reply([text('done')]), hold: true }];
     await withAgent(env, { script }, async (h) => {
-      const workflowId = await start(h, 'two plus two', { approve: ['calculator'] });
+      const workflowId = await startRun(h, 'two plus two', { approve: ['calculator'] });
       await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
 
       const unknown = await approveToolCall(h.env.client, workflowId, 'toolu_nope').catch((e: unknown) => e);
@@ -156,7 +138,7 @@ describe('tool approval', () => {
     });
     const script = [reply([toolUse('deploy', { target: 'prod' }, 'toolu_dep')]), reply([text('Deployed.')])];
     await withAgent(env, { script, tools: [deploy] }, async (h) => {
-      const workflowId = await start(h, 'ship it', { tools: ['deploy'] });
+      const workflowId = await startRun(h, 'ship it', { tools: ['deploy'] });
       const waiting = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
       expect(waiting.pendingApprovals.map((c) => c.toolUseId)).toEqual(['toolu_dep']);
       await approveToolCall(h.env.client, workflowId, 'toolu_dep');
@@ -182,7 +164,7 @@ describe('tool approval', () => {
     try {
       const first = await newWorker();
       const firstRunning = first.worker.run();
-      const workflowId = await start({ env, taskQueue }, 'two plus two', { approve: ['calculator'] });
+      const workflowId = await startRun({ env, taskQueue }, 'two plus two', { approve: ['calculator'] });
       const before = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
       expect(before.pendingApprovals.map((c) => c.toolUseId)).toEqual(['toolu_durable']);
 
@@ -218,7 +200,7 @@ describe('follow-up messages', () => {
   it('a chat run waits after end_turn; a follow-up starts the next turn; closing it completes the run with both answers', async () => {
     const script = [reply([text('Paris is the capital of France.')]), reply([text('Berlin is the capital of Germany.')])];
     await withAgent(env, { script }, async (h) => {
-      const workflowId = await start(h, 'capital of France?', { chat: true });
+      const workflowId = await startRun(h, 'capital of France?', { chat: true });
       const idle = await statusWhen(workflowId, (v) => v.waitingForMessage);
       expect(idle).toMatchObject({ status: 'running', steps: 1, lastText: 'Paris is the capital of France.' });
 
@@ -252,7 +234,7 @@ describe('follow-up messages', () => {
     });
     const script = [reply([toolUse('wait', {}, 'toolu_w')]), reply([text('Done, and noted.')])];
     await withAgent(env, { script, tools: [wait] }, async (h) => {
-      const workflowId = await start(h, 'wait, then answer', { tools: ['wait'] });
+      const workflowId = await startRun(h, 'wait, then answer', { tools: ['wait'] });
       await started.opened;
       await sendFollowUp(h.env.client, workflowId, 'Also: keep it short.');
       finish.open();
@@ -316,7 +298,7 @@ describe('cancellation', () => {
     const { hang, started, abortedAt: aborted } = hangingTool();
     const script = [reply([text('Starting the long job.'), toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
     await withAgent(env, { script, tools: [hang] }, async (h) => {
-      const workflowId = await start(h, 'a long job', { tools: ['hang'] });
+      const workflowId = await startRun(h, 'a long job', { tools: ['hang'] });
       await started.opened;
       const cancelledAt = Date.now();
       await cancelRun(h.env.client, workflowId);
@@ -357,7 +339,7 @@ describe('cancellation', () => {
     const { hang, started, abortedAt: aborted } = hangingTool();
     const script = [reply([toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
     await withAgent(env, { script, tools: [hang] }, async (h) => {
-      const workflowId = await start(h, 'a long job', { tools: ['hang'] });
+      const workflowId = await startRun(h, 'a long job', { tools: ['hang'] });
       await started.opened;
       // Past the first beats: without a throttle cap the SDK would space later beats 24 s apart.
       await new Promise((r) => setTimeout(r, HEARTBEAT_INTERVAL_MS + 2_000));
