@@ -1,0 +1,34 @@
+// The shape of a tool-module config file (`durable-agent.config.js`, or `--config FILE`): the tools a worker
+// registers and the MCP servers whose tools it offers. Shared by the CLI, the worker and the plugin.
+import type { AgentTool } from '../tools/types.js';
+
+/** An MCP server spawned by the worker and spoken to over stdio. */
+export interface McpStdioServerConfig {
+  command: string;
+  args?: string[];
+  /** The server's environment. Without it the server gets only the MCP SDK's safe subset of the worker's. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** An MCP server reached over streamable HTTP. */
+export interface McpHttpServerConfig {
+  url: string;
+  /** Request headers. A value written `${NAME}` is read from the worker's environment variable NAME, so secrets
+   * stay out of the config file and out of workflow history. */
+  headers?: Record<string, string>;
+}
+
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+export interface AgentConfig {
+  /** Tools written with `defineTool`, registered on the worker next to the built-ins. */
+  tools?: AgentTool[];
+  /** MCP servers by name; their tools are offered to the model as `<name>__<tool>`. */
+  mcpServers?: Record<string, McpServerConfig>;
+}
+
+/** Types a config file's default export; a plain object works the same. */
+export function defineConfig(config: AgentConfig): AgentConfig {
+  return config;
+}
