@@ -31,7 +31,7 @@ import type {
   ToolOutcome,
   ToolUseBlock,
 } from '../core/types.js';
-import { scheduleModelCall, scheduleToolCall } from './activities.js';
+import { scheduleModelCall, scheduleToolCall } from './proxies.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
