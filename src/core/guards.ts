@@ -95,9 +95,10 @@ export function guardBudget(state: LoopState, settings: AgentSettings): GuardTri
   return null;
 }
 
-/** Counts the calls of one turn; a call requested for the REPETITION_LIMIT-th time stops the run before any
- * call of that turn runs. */
-export function guardRepetition(state: LoopState, calls: ReadonlyArray<{ name: string; input: unknown }>): GuardTripped | null {
+/** Records a turn's tool requests in `state.toolCallCounts` (it mutates the state, unlike the `guard…`
+ * checks); a call requested for the REPETITION_LIMIT-th time trips the guard, before any call of that turn
+ * runs. */
+export function recordRepetition(state: LoopState, calls: ReadonlyArray<{ name: string; input: unknown }>): GuardTripped | null {
   for (const call of calls) {
     const key = canonicalToolCall(call.name, call.input);
     const count = (state.toolCallCounts[key] ?? 0) + 1;
@@ -112,9 +113,9 @@ export function guardRepetition(state: LoopState, calls: ReadonlyArray<{ name: s
   return null;
 }
 
-/** Records the outcomes of a turn's tool calls, in tool_use order, and trips when ERROR_STREAK_LIMIT of them in
+/** Records the outcomes of a turn's tool calls in `state.errorStreak`, in tool_use order, and trips when ERROR_STREAK_LIMIT of them in
  * a row ended in an error at any point (across turns, or inside one turn even if a later call succeeded). */
-export function guardErrorStreak(state: LoopState, outcomes: ReadonlyArray<{ isError: boolean }>): GuardTripped | null {
+export function recordErrorStreak(state: LoopState, outcomes: ReadonlyArray<{ isError: boolean }>): GuardTripped | null {
   let longest = 0;
   for (const outcome of outcomes) {
     state.errorStreak = outcome.isError ? state.errorStreak + 1 : 0;

@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { outputFromInput, SUBMIT_ANSWER } from '../core/finish-tool.js';
-import { guardBeforeModelCall, guardBudget, guardErrorStreak, guardRepetition } from '../core/guards.js';
+import { guardBeforeModelCall, guardBudget, recordErrorStreak, recordRepetition } from '../core/guards.js';
 import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { fitForContinueAsNew, withFollowUps } from '../core/run-state.js';
 import { textOf, toolResultMessage, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
@@ -73,7 +73,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         case 'tool_use': {
           if (overBudget) return run.stopByGuard(overBudget);
           const calls = toolUseBlocks(reply.content);
-          const repeated = guardRepetition(state.loop, calls);
+          const repeated = recordRepetition(state.loop, calls);
           if (repeated) return run.stopByGuard(repeated);
           const outcomes = await run.runTools(calls, reply.needsApproval ?? []);
           // ONE user message: every result, in tool_use order, then any follow-up sent meanwhile.
@@ -84,7 +84,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
             const text = textOf(reply.content) || JSON.stringify(output);
             return run.result({ status: 'completed', guard: null, error: null, output, text });
           }
-          const streak = guardErrorStreak(state.loop, outcomes);
+          const streak = recordErrorStreak(state.loop, outcomes);
           if (streak) return run.stopByGuard(streak);
           break;
         }

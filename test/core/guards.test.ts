@@ -4,8 +4,8 @@ import {
   ERROR_STREAK_LIMIT,
   guardBeforeModelCall,
   guardBudget,
-  guardErrorStreak,
-  guardRepetition,
+  recordErrorStreak,
+  recordRepetition,
   modelPrice,
   recordModelCall,
   REPETITION_LIMIT,
@@ -176,14 +176,14 @@ describe('guardBeforeModelCall: the next call must fit in the budget', () => {
   });
 });
 
-describe('guardRepetition', () => {
+describe('recordRepetition', () => {
   const search = (query: string) => ({ name: 'web_search', input: { query } });
 
   it('allows the same call twice across turns and trips on the third request', () => {
     const state = loop();
-    expect(guardRepetition(state, [search('population of France')])).toBeNull();
-    expect(guardRepetition(state, [search('population of France')])).toBeNull();
-    const tripped = guardRepetition(state, [search('population of France')]);
+    expect(recordRepetition(state, [search('population of France')])).toBeNull();
+    expect(recordRepetition(state, [search('population of France')])).toBeNull();
+    const tripped = recordRepetition(state, [search('population of France')]);
     expect(tripped).toMatchObject({ guard: 'repetition' });
     expect(tripped?.reason).toMatch(/web_search was requested 3 times/);
     expect(tripped?.reason).toContain('population of France');
@@ -191,9 +191,9 @@ describe('guardRepetition', () => {
 
   it('treats strings that differ only in case and surrounding white space, and key order, as the same arguments', () => {
     const state = loop();
-    expect(guardRepetition(state, [{ name: 'lookup', input: { q: 'Population of France', n: 1 } }])).toBeNull();
-    expect(guardRepetition(state, [{ name: 'lookup', input: { n: 1, q: '  population of FRANCE\n' } }])).toBeNull();
-    expect(guardRepetition(state, [{ name: 'lookup', input: { q: 'POPULATION OF FRANCE', n: 1 } }])?.guard).toBe('repetition');
+    expect(recordRepetition(state, [{ name: 'lookup', input: { q: 'Population of France', n: 1 } }])).toBeNull();
+    expect(recordRepetition(state, [{ name: 'lookup', input: { n: 1, q: '  population of FRANCE\n' } }])).toBeNull();
+    expect(recordRepetition(state, [{ name: 'lookup', input: { q: 'POPULATION OF FRANCE', n: 1 } }])?.guard).toBe('repetition');
   });
 
   it('counts different arguments, inner white space, value types and tool names apart', () => {
@@ -207,55 +207,55 @@ describe('guardRepetition', () => {
       [search('population of france')],
       [{ name: 'lookup', input: { n: 1 } }],
     ]) {
-      expect(guardRepetition(other, turn)).toBeNull();
+      expect(recordRepetition(other, turn)).toBeNull();
     }
   });
 
   it('counts repeats inside one turn: the third request of the same call in one turn trips', () => {
     const state = loop();
-    expect(guardRepetition(state, [search('a'), search('b'), search('a')])).toBeNull();
+    expect(recordRepetition(state, [search('a'), search('b'), search('a')])).toBeNull();
     const again = loop();
-    const tripped = guardRepetition(again, [search('a'), search('b'), search('a'), search('A ')]);
+    const tripped = recordRepetition(again, [search('a'), search('b'), search('a'), search('A ')]);
     expect(tripped).toMatchObject({ guard: 'repetition' });
     expect(tripped?.reason).toMatch(/web_search was requested 3 times/);
   });
 });
 
-describe('guardErrorStreak', () => {
+describe('recordErrorStreak', () => {
   it('trips on the third error in a row, across turns', () => {
     const state = loop();
-    expect(guardErrorStreak(state, [err])).toBeNull();
-    expect(guardErrorStreak(state, [err])).toBeNull();
+    expect(recordErrorStreak(state, [err])).toBeNull();
+    expect(recordErrorStreak(state, [err])).toBeNull();
     expect(state.errorStreak).toBe(2);
-    const tripped = guardErrorStreak(state, [err]);
+    const tripped = recordErrorStreak(state, [err]);
     expect(tripped?.guard).toBe('error_streak');
     expect(tripped?.reason).toMatch(/3 tool calls in a row/);
   });
 
   it('trips on three errors in one turn', () => {
-    expect(guardErrorStreak(loop(), [err, err, err])?.guard).toBe('error_streak');
+    expect(recordErrorStreak(loop(), [err, err, err])?.guard).toBe('error_streak');
   });
 
   it('is reset by a success: two errors, a success, two errors do not trip; one more does', () => {
     const state = loop();
-    expect(guardErrorStreak(state, [err, err])).toBeNull();
-    expect(guardErrorStreak(state, [ok])).toBeNull();
+    expect(recordErrorStreak(state, [err, err])).toBeNull();
+    expect(recordErrorStreak(state, [ok])).toBeNull();
     expect(state.errorStreak).toBe(0);
-    expect(guardErrorStreak(state, [err, err])).toBeNull();
-    expect(guardErrorStreak(state, [err])?.guard).toBe('error_streak');
+    expect(recordErrorStreak(state, [err, err])).toBeNull();
+    expect(recordErrorStreak(state, [err])?.guard).toBe('error_streak');
   });
 
   it('counts the outcomes of a turn in order: a success in the middle breaks the streak', () => {
     const state = loop({ errorStreak: 2 });
-    expect(guardErrorStreak(state, [ok, err, err])).toBeNull();
+    expect(recordErrorStreak(state, [ok, err, err])).toBeNull();
     expect(state.errorStreak).toBe(2);
     // Two errors carried in, then one more: three in a row, even though the turn ends on a success.
-    expect(guardErrorStreak(loop({ errorStreak: 2 }), [err, ok])?.guard).toBe('error_streak');
+    expect(recordErrorStreak(loop({ errorStreak: 2 }), [err, ok])?.guard).toBe('error_streak');
   });
 
   it('a turn with no tool calls leaves the streak as it was', () => {
     const state = loop({ errorStreak: 2 });
-    expect(guardErrorStreak(state, [])).toBeNull();
+    expect(recordErrorStreak(state, [])).toBeNull();
     expect(state.errorStreak).toBe(2);
   });
 });
@@ -263,7 +263,7 @@ describe('guardErrorStreak', () => {
 describe('error streak inside one turn', () => {
   it('trips on three errors in a row even when a later call of the same turn succeeds', () => {
     const state = loop();
-    const tripped = guardErrorStreak(state, [{ isError: true }, { isError: true }, { isError: true }, { isError: false }]);
+    const tripped = recordErrorStreak(state, [{ isError: true }, { isError: true }, { isError: true }, { isError: false }]);
     expect(tripped?.guard).toBe('error_streak');
     expect(state.errorStreak).toBe(0);
   });
