@@ -2,21 +2,15 @@
 // The request is built here, at the edge, so nothing in it (cache markers, tool definitions) is ever stored
 // in the transcript or in history.
 import type Anthropic from '@anthropic-ai/sdk';
-import { submitAnswerDescription, submitAnswerInputSchema, SUBMIT_ANSWER } from '../core/finish-tool.js';
+import { submitAnswerTool } from '../core/finish-tool.js';
 import type { MessageParam, ModelCallInput } from '../core/types.js';
 
 type Request = Anthropic.MessageCreateParamsNonStreaming;
 
 export function buildModelRequest(input: ModelCallInput, messages: MessageParam[], tools: Anthropic.Tool[]): Request {
-  const allTools = input.outputSchema
-    ? [
-        ...tools,
-        {
-          name: SUBMIT_ANSWER,
-          description: submitAnswerDescription(),
-          input_schema: submitAnswerInputSchema(input.outputSchema),
-        } as Anthropic.Tool,
-      ]
+  const finish = input.outputSchema ? submitAnswerTool(input.outputSchema) : null;
+  const allTools = finish
+    ? [...tools, { name: finish.name, description: finish.description, input_schema: finish.inputSchema } as Anthropic.Tool]
     : tools;
   const visible = input.clearToolResultsBefore ? clearToolResults(messages, input.clearToolResultsBefore) : messages;
   const request: Request = {

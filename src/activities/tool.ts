@@ -6,7 +6,7 @@ import { heartbeatInterval } from './heartbeat.js';
 import type { ToolCallInput, ToolOutcome } from '../core/types.js';
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { submitAnswerTool } from '../tools/submit-answer.js';
+import { submitAnswerTool } from '../core/finish-tool.js';
 import type { AgentTool } from '../tools/types.js';
 import { assertFitsInHistory, truncateForModel } from './payload-limit.js';
 

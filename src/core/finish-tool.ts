@@ -1,9 +1,17 @@
-// The `submit_answer` tool of a run started with an output schema: the model ends the run by calling it with
-// input that satisfies the schema, and the result carries that input as `output`.
+// The `submit_answer` tool of a run started with an output schema, all of it in one place: its name, its
+// definition (sent to the model by the model activity, executed by the tool activity), and the output the
+// workflow takes from it. The model ends the run by calling it with input that satisfies the schema; the
+// input is validated like any tool's (an invalid answer goes back to the model as an is_error result).
+import type { AgentTool, ToolInputSchema } from '../tools/types.js';
+
 export const SUBMIT_ANSWER = 'submit_answer';
 
+const DESCRIPTION =
+  'Submit the final answer of this task. Call it exactly once, when you are done, with input that matches ' +
+  'the schema; the run ends when the input is valid. If it is rejected, fix the input and call it again.';
+
 /** Tool input schemas must be objects; any other schema is wrapped in an `answer` property. */
-export function submitAnswerInputSchema(schema: Record<string, unknown>): Record<string, unknown> & { type: 'object' } {
+export function submitAnswerInputSchema(schema: Record<string, unknown>): ToolInputSchema {
   if (isObjectSchema(schema)) return { ...schema, type: 'object' };
   return { type: 'object', properties: { answer: schema }, required: ['answer'], additionalProperties: false };
 }
@@ -14,11 +22,24 @@ export function outputFromInput(schema: Record<string, unknown>, input: unknown)
   return (input as { answer?: unknown } | null)?.answer;
 }
 
-export function submitAnswerDescription(): string {
-  return (
-    'Submit the final answer of this task. Call it exactly once, when you are done, with input that matches ' +
-    'the schema; the run ends when the input is valid. If it is rejected, fix the input and call it again.'
-  );
+// One tool object per schema, so its validator (compiled per tool object) is compiled once however many runs
+// use it. Only the activities call submitAnswerTool; the workflow never fills this cache.
+const bySchema = new Map<string, AgentTool>();
+
+/** The finish tool for this output schema. */
+export function submitAnswerTool(schema: Record<string, unknown>): AgentTool {
+  const key = JSON.stringify(schema);
+  let tool = bySchema.get(key);
+  if (!tool) {
+    tool = {
+      name: SUBMIT_ANSWER,
+      description: DESCRIPTION,
+      inputSchema: submitAnswerInputSchema(schema),
+      execute: async () => 'Answer accepted: the run ends now.',
+    };
+    bySchema.set(key, tool);
+  }
+  return tool;
 }
 
 function isObjectSchema(schema: Record<string, unknown>): boolean {
