@@ -15,7 +15,7 @@ import type { AgentInput, AgentResult, AgentSettings, MessageParam } from '../co
 import type { agentWorkflow } from '../workflows/agent.js';
 import { runState } from '../workflows/definitions.js';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../core/durable-state.js';
 import { totalTokens } from '../core/transcript.js';
 import { getTranscript } from './inspect.js';
 

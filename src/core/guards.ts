@@ -3,29 +3,12 @@
 import { canonicalToolCall } from './canonical.js';
 import { costUsd, estimateNextCall, priceFor, type ModelPrice } from './pricing.js';
 import { totalTokens } from './transcript.js';
-import type { AgentSettings, GuardName, Usage } from './types.js';
+import type { AgentSettings, GuardName, LoopState, Usage } from './durable-state.js';
 
 /** A tool requested this many times with the same arguments is a run going round in circles. */
 export const REPETITION_LIMIT = 3;
 /** This many tool calls in a row that end in an error stop the run. */
 export const ERROR_STREAK_LIMIT = 3;
-
-/** What the guards look at. Plain JSON, so it is carried through continue-as-new as it is. */
-export interface LoopState {
-  /** Model calls made so far (the summary call included). */
-  steps: number;
-  /** Tool executions so far, including those that returned is_error. */
-  toolCalls: number;
-  usage: Usage;
-  /** Usage of the most recent model call: the base of the next call's estimate. */
-  lastCallUsage: Usage | null;
-  /** Spend so far in USD; null when the model has no known price. */
-  costUsd: number | null;
-  /** How often each tool call (canonical tool name + arguments) was requested. */
-  toolCallCounts: Record<string, number>;
-  /** Tool calls in a row, up to the latest, that ended in an error. */
-  errorStreak: number;
-}
 
 export interface GuardTripped {
   guard: GuardName;

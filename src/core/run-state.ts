@@ -1,24 +1,9 @@
-// The state of one agent run, JSON-plain so it can be carried through continue-as-new as it is, and the
-// pure steps that close a run that a guard stopped.
-import type { GuardTripped, LoopState } from './guards.js';
+// The state of one agent run (its shape, `RunState`, is in durable-state.ts): how a run starts, and the pure
+// steps that close a run that a guard stopped or carry it into continue-as-new.
+import type { AgentInput, RunState, ToolOutcome } from './durable-state.js';
+import type { GuardTripped } from './guards.js';
 import { toolUseBlocks, ZERO_USAGE } from './transcript.js';
-import type { AgentInput, ContentBlock, MessageParam, StopReason, ToolOutcome, ToolResultBlockParam } from './types.js';
-
-export interface RunState {
-  messages: MessageParam[];
-  loop: LoopState;
-  stopReason: StopReason | null;
-  /** Absolute wall-clock deadline (epoch ms), fixed once at the start; null without --deadline. */
-  deadlineAt: number | null;
-  /** Runs this job has used so far, this one included. */
-  runsUsed: number;
-  /** Follow-up messages sent while the model or the tools were busy, appended at the next turn boundary. */
-  pendingMessages: string[];
-  /** Tool results in messages before this index are cleared from requests (the transcript keeps them). */
-  clearedUpTo: number;
-  /** A chat run was asked to close (`close`): it ends at its next wait for a message. */
-  chatClosed: boolean;
-}
+import type { ContentBlock, MessageParam, ToolResultBlockParam } from './types.js';
 
 /** The state of a new run: the carried one (continue-as-new, resume) or a fresh one. */
 export function initialRunState(input: AgentInput, now: number): RunState {

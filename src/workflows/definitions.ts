@@ -1,7 +1,7 @@
 // Message definitions shared by the workflow, the activities, the client and the CLI.
 // The wire name is the TypeScript name.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../core/durable-state.js';
 import type { AgentStatusView, ApprovalAck, ApprovalDecision, TranscriptPage } from '../core/types.js';
 
 /** Messages [from, to) of the transcript, at most about TRANSCRIPT_PAGE_BYTES of them per page. The model

@@ -14,7 +14,8 @@ import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
 import { DEFAULTS } from '../core/policies.js';
 import { progressDetails } from '../core/progress.js';
-import { initialRunState, notRunResults, summaryRequest, type RunState, type TurnProgress } from '../core/run-state.js';
+import type { RunState } from '../core/durable-state.js';
+import { initialRunState, notRunResults, summaryRequest, type TurnProgress } from '../core/run-state.js';
 import * as SA from '../core/search-attributes.js';
 import { lastAssistantText, textOf, totalTokens } from '../core/transcript.js';
 import type {

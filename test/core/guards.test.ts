@@ -9,8 +9,8 @@ import {
   modelPrice,
   recordModelCall,
   REPETITION_LIMIT,
-  type LoopState,
 } from '../../src/core/guards.js';
+import type { LoopState } from '../../src/core/durable-state.js';
 import { costUsd, PRICES } from '../../src/core/pricing.js';
 import { defaultSettings } from '../../src/core/settings.js';
 import type { AgentSettings, Usage } from '../../src/core/types.js';

@@ -1,0 +1,210 @@
+// The durable schema: every shape Temporal writes into a run's history, which code of a later version must
+// read back (on replay, on continue-as-new, on `resume`, and when a new worker picks up an activity an old
+// workflow scheduled).
+//
+// COMPATIBILITY CONTRACT: change these shapes only additively: a new optional field whose absence means the
+// old behaviour. Never rename, remove or retype a field, or make one required; a change that breaks this
+// breaks the runs in flight (see "Determinism" in README.md).
+//
+// In history: the workflow input (`AgentInput`: the task, `AgentSettings`, the carried `RunState` with its
+// `LoopState`), the workflow result (`AgentResult`), and each activity's input and result (`ModelCallInput` /
+// `ModelReply`, `ToolCallInput` / `ToolOutcome`). Messages are the Messages API's own `MessageParam` and
+// `ContentBlock` from the pinned `@anthropic-ai/sdk`.
+// Types only (and one list of values): the workflow bundle imports this module.
+import type { ContentBlock, MessageParam, StopReason } from '@anthropic-ai/sdk/resources/messages';
+
+/** The workflow's input. */
+export interface AgentInput {
+  task: string;
+  settings: AgentSettings;
+  /** The state a previous run of this job carried over (continue-as-new, or `resume` of a stopped run). */
+  carried?: CarriedState;
+  /** Set by `resume`: the run this one continues from. */
+  resumedFrom?: { workflowId: string; runId: string };
+}
+
+/** What one run hands to the next: JSON-plain, so it survives serialisation unchanged. */
+export type CarriedState = RunState;
+
+/** What a run is configured with. Carried in the workflow input, so a run keeps it on any worker. */
+export interface AgentSettings {
+  model: string;
+  /** Safety net: the largest number of model calls a run may make. */
+  maxSteps: number;
+  /** `max_tokens` of each model call. */
+  maxOutputTokens: number;
+  system?: string;
+  /** Names of the tools the model may call (resolved against the worker's registry). */
+  tools: string[];
+  /** Stop when input + output + cache tokens, summed over the run, reach this. */
+  budgetTokens?: number;
+  /** Stop when the run's cost reaches this (needs a known price for the model). */
+  budgetUsd?: number;
+  /** Wall-clock limit of the whole job, in ms; the workflow turns it into an absolute deadline once. */
+  deadlineMs?: number;
+  /** Guards after which one last model call, with tools disabled, asks for a summary of progress. */
+  summaryOn: GuardName[];
+  /** Prices that override the built-in table (USD per million tokens), keyed by model id. */
+  prices?: Record<string, { input: number; output: number; cacheWrite: number; cacheRead: number }>;
+  /** Mark the conversation prefix with cache_control on every call (default true). */
+  promptCaching: boolean;
+  /** `output_config.effort`. */
+  effort?: Effort;
+  /** Extended thinking budget in tokens (`thinking: {type: "enabled", budget_tokens}`). */
+  thinkingBudget?: number;
+  /** A JSON Schema for the final answer: the run gets a `submit_answer` tool and ends when it is called with
+   * valid input. */
+  outputSchema?: Record<string, unknown>;
+  /** Tools that need a human decision (approve/deny) before each call, on top of those whose definition
+   * says so. */
+  approve?: string[];
+  /** Keep the run open after end_turn, waiting for follow-up messages, until `close` or the idle timeout. */
+  chat?: boolean;
+  /** How long an open chat run waits for the next message before it ends (ms). */
+  idleTimeoutMs?: number;
+  /** Upsert the Agent* search attributes (only when the server has them registered; the client checks). */
+  searchAttributes?: boolean;
+  /** Continue-as-new after this many model calls in one run, even if the server does not suggest it yet. */
+  continueAsNewAfterSteps?: number;
+  /** Tool output longer than this (characters) is truncated, with a note to the model saying how much. */
+  maxToolOutputChars?: number;
+  /** When a call's prompt reaches this many tokens, older tool results are cleared from later requests. */
+  contextClearAtTokens?: number;
+  /** How soon a worker that died in the middle of a call is noticed and the call retried elsewhere (ms);
+   * default 30 s. Activities heartbeat at a third of it. */
+  heartbeatTimeoutMs?: number;
+}
+
+export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+export const EFFORTS: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
+
+export type RunStatus = 'completed' | 'stopped' | 'failed' | 'cancelled';
+
+/** The harness guards. */
+export type GuardName = 'max_steps' | 'budget' | 'deadline' | 'repetition' | 'error_streak';
+
+/** The state of a run, JSON-plain, carried as it is through continue-as-new (`AgentInput.carried`) and
+ * read by `resume` (the `runState` query). */
+export interface RunState {
+  messages: MessageParam[];
+  loop: LoopState;
+  stopReason: StopReason | null;
+  /** Absolute wall-clock deadline (epoch ms), fixed once at the start; null without --deadline. */
+  deadlineAt: number | null;
+  /** Runs this job has used so far, this one included. */
+  runsUsed: number;
+  /** Follow-up messages sent while the model or the tools were busy, appended at the next turn boundary. */
+  pendingMessages: string[];
+  /** Tool results in messages before this index are cleared from requests (the transcript keeps them). */
+  clearedUpTo: number;
+  /** A chat run was asked to close (`close`): it ends at its next wait for a message. */
+  chatClosed: boolean;
+}
+
+/** What the guards look at. Plain JSON, so it is carried through continue-as-new as it is. */
+export interface LoopState {
+  /** Model calls made so far (the summary call included). */
+  steps: number;
+  /** Tool executions so far, including those that returned is_error. */
+  toolCalls: number;
+  usage: Usage;
+  /** Usage of the most recent model call: the base of the next call's estimate. */
+  lastCallUsage: Usage | null;
+  /** Spend so far in USD; null when the model has no known price. */
+  costUsd: number | null;
+  /** How often each tool call (canonical tool name + arguments) was requested. */
+  toolCallCounts: Record<string, number>;
+  /** Tool calls in a row, up to the latest, that ended in an error. */
+  errorStreak: number;
+}
+
+/** Token counts summed over a whole job (the four fields of the API's `usage` that cost money). */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+/** The outcome of a run, as `result --json` prints it. */
+export interface AgentResult {
+  workflowId: string;
+  runId: string;
+  status: RunStatus;
+  /** The last stop_reason the model returned, or null when no model call completed. */
+  stopReason: StopReason | null;
+  guard: GuardName | null;
+  /** The final answer, or the last assistant text when the run did not complete. */
+  text: string;
+  /** True when `text` is a partial answer: the run stopped before the model was done. */
+  partial: boolean;
+  /** Model calls, all of them. */
+  steps: number;
+  /** Tool executions, including those that returned is_error. */
+  toolCalls: number;
+  usage: Usage;
+  /** Cost of the whole job in USD from the price table; null when the model has no known price. */
+  costUsd: number | null;
+  /** The `submit_answer` input, for a run started with an output schema. */
+  output?: unknown;
+  /** Runs the job used, when more than one (continue-as-new). */
+  runsUsed?: number;
+  /** The run this one continued (`resume`). */
+  resumedFrom?: { workflowId: string; runId: string };
+  error: string | null;
+}
+
+/** A reference to the first `messageCount` messages of a run's transcript: what the model activity receives
+ * instead of the messages themselves, so each message is stored in history once. */
+export interface TranscriptRef {
+  workflowId: string;
+  runId: string;
+  messageCount: number;
+}
+
+export interface ModelCallInput {
+  transcript: TranscriptRef;
+  model: string;
+  maxOutputTokens: number;
+  system?: string;
+  tools: string[];
+  /** Tools stay defined (the API requires them once the conversation holds tool blocks) but may not be used:
+   * the final summary call. */
+  toolChoiceNone?: boolean;
+  promptCaching: boolean;
+  effort?: Effort;
+  thinkingBudget?: number;
+  outputSchema?: Record<string, unknown>;
+  /** Messages before this index have their tool results replaced by a short placeholder in the request. */
+  clearToolResultsBefore?: number;
+}
+
+/** The part of a Messages API response the workflow keeps. */
+export interface ModelReply {
+  id: string;
+  model: string;
+  content: ContentBlock[];
+  stopReason: StopReason | null;
+  usage: Usage;
+  /** Tools of this reply whose definition on the worker says they need approval. */
+  needsApproval?: string[];
+}
+
+export interface ToolCallInput {
+  workflowId: string;
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  /** The tools this run may use; a call to any other is answered with an error result. */
+  allowedTools: string[];
+  /** For `submit_answer`: the schema its input must satisfy. */
+  outputSchema?: Record<string, unknown>;
+  /** Output longer than this many characters is truncated with a note to the model. */
+  maxOutputChars?: number;
+}
+
+/** A tool's answer, ready to become a `tool_result` block. */
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
