@@ -3,13 +3,28 @@
 export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker.js';
 export {
   AGENT_WORKFLOW,
+  approveToolCall,
+  cancelRun,
+  closeChatRun,
   defaultSettings,
+  denyToolCall,
   getAgentResult,
+  getStatus,
+  getTranscript,
+  listRuns,
   newWorkflowId,
+  resumeAgent,
+  RunNotResumableError,
+  sendFollowUp,
   startAgent,
+  type ResumeOptions,
+  type RunSummary,
   type StartAgentOptions,
   type StartedAgent,
+  type StatusReport,
 } from './client/index.js';
+export { defineConfig, type AgentConfig, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './config/types.js';
+export { ConfigError, loadConfig, toolsWithConfig, type LoadedConfig } from './config/load.js';
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './client/connection.js';
 export { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 export { calculator } from './tools/calculator.js';
@@ -22,6 +37,7 @@ export type {
   AgentInput,
   AgentResult,
   AgentSettings,
+  ApprovalAck,
   GuardName,
   RunStatus,
   Usage,

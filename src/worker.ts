@@ -9,6 +9,7 @@ import { transcriptPage } from './workflows/definitions.js';
 import { DEFAULTS, HEARTBEAT_INTERVAL_MS } from './core/policies.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AgentTool } from './tools/types.js';
+import type { McpServerConfig } from './config/types.js';
 
 export interface AgentWorkerOptions {
   /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
@@ -19,6 +20,9 @@ export interface AgentWorkerOptions {
   taskQueue?: string;
   /** The tools this worker can run. Default: the built-in calculator and web_search. */
   tools?: AgentTool[];
+  /** MCP servers by name whose tools this worker offers as `<name>__<tool>`.
+   * SEAM: accepted and carried here; connecting to the servers is src/mcp's (not wired in yet). */
+  mcpServers?: Record<string, McpServerConfig>;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
   /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one

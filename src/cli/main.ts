@@ -63,7 +63,10 @@ options of run and start:
                           call may follow (see --summary-on)
   --max-output-tokens N   max_tokens of each model call (default 4096)
   --system TEXT           system prompt
-  --tools a,b             tools the model may use (default: all registered)
+  --tools a,b             tools the model may use (default: all: built-ins, the config's tools, each MCP
+                          server's as <server>__*); a typo gets the nearest name suggested
+  --config FILE           (also worker, resume) an ES module whose default export is defineConfig({ tools,
+                          mcpServers }); default: durable-agent.config.js or .mjs in the working directory
   --id ID                 workflow id; when a run with it exists, attach to it instead of starting another
   --scripted              (run, worker) use the offline scripted model instead of Claude
   --budget-tokens N       stop when input+output+cache tokens reach N
@@ -84,7 +87,7 @@ options of run and start:
   --max-tool-output N     truncate tool output above N characters, with a note to the model (default 100000)
   --context-clear-at N    clear old tool results from requests once a prompt reaches N tokens (default 150000)
 
-options of worker: --scripted, --max-model-calls N (concurrent model calls on this worker)
+options of worker: --scripted, --max-model-calls N (concurrent model calls on this worker), --config FILE
 
 options of server: --port N (7233), --ui-port N (8233), --db FILE (.durable-agent/temporal.db)
 

@@ -6,9 +6,10 @@ import { parseDuration } from '../core/duration.js';
 import { DEFAULTS } from '../core/policies.js';
 import { parsePriceOverrides, priceFor, type PriceTable } from '../core/pricing.js';
 import { EFFORTS, type AgentSettings, type GuardName } from '../core/types.js';
-import { builtinTools } from '../tools/registry.js';
+import { allToolNames, describeUnknown, isAllowedBy, toolCatalog, unknownTools, type ToolCatalog } from '../config/tool-names.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { UsageError, type FlagSpec, type Parsed } from './args.js';
+import { CONFIG_FLAG } from './config.js';
 
 export const START_FLAGS = {
   json: { type: 'boolean' },
@@ -34,6 +35,7 @@ export const START_FLAGS = {
   'continue-as-new-after': { type: 'int', min: 1 },
   'max-tool-output': { type: 'int', min: 100, max: 1_500_000 },
   'context-clear-at': { type: 'int', min: 1000 },
+  ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
 export const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satisfies Record<string, FlagSpec>;
@@ -42,12 +44,16 @@ export const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satis
  * time ran out, so there is nothing left to spend on one. */
 const SUMMARY_GUARDS: readonly GuardName[] = ['max_steps', 'repetition', 'error_streak'];
 
-export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): AgentSettings {
-  const known = builtinTools.map((t) => t.name);
+/** `catalog`: the tools the CLI knows of (the built-ins, and the config file's tools and MCP servers). */
+export function settingsFromFlags(
+  flags: Parsed<typeof START_FLAGS>['flags'],
+  catalog: ToolCatalog = toolCatalog({}),
+): AgentSettings {
+  const known = allToolNames(catalog);
   const tools = flags.tools ?? known;
-  const unknown = tools.filter((t) => !known.includes(t));
+  const unknown = unknownTools(tools, catalog);
   if (unknown.length > 0) {
-    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} in --tools (available: ${known.join(', ')})`);
+    throw new UsageError(`unknown tool ${describeUnknown(unknown)} in --tools (available: ${known.join(', ')})`);
   }
   const model = flags.model ?? (process.env.AGENT_MODEL || DEFAULTS.model);
   const maxOutputTokens = flags['max-output-tokens'] ?? DEFAULTS.maxOutputTokens;
@@ -58,7 +64,7 @@ export function settingsFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): A
         'give its prices with --prices FILE (USD per million tokens: {"<model>": {"input", "output", "cacheWrite", "cacheRead"}}), or use --budget-tokens',
     );
   }
-  const approve = flags.approve !== undefined ? approveList(flags.approve, tools, known) : undefined;
+  const approve = flags.approve !== undefined ? approveList(flags.approve, tools, catalog) : undefined;
   if (flags['idle-timeout'] !== undefined && !flags.chat) {
     throw new UsageError('--idle-timeout applies to chat runs only: add --chat');
   }
@@ -106,13 +112,13 @@ export function durationFlag(flag: string, text: string, minMs = 1): number {
 
 /** `--approve a,b`: tools that wait for a human decision before each call. A name the worker does not know, or
  * one the run may not use, would make the flag silently do nothing: both are refused. */
-function approveList(names: string[], tools: string[], known: string[]): string[] {
+function approveList(names: string[], tools: string[], catalog: ToolCatalog): string[] {
   if (names.length === 0) throw new UsageError('--approve needs at least one tool name (e.g. --approve calculator)');
-  const unknown = names.filter((t) => !known.includes(t));
+  const unknown = unknownTools(names, catalog);
   if (unknown.length > 0) {
-    throw new UsageError(`unknown tool ${unknown.map((t) => `"${t}"`).join(', ')} in --approve (available: ${known.join(', ')})`);
+    throw new UsageError(`unknown tool ${describeUnknown(unknown)} in --approve (available: ${allToolNames(catalog).join(', ')})`);
   }
-  const unused = names.filter((t) => !tools.includes(t));
+  const unused = names.filter((t) => !isAllowedBy(t, tools));
   if (unused.length > 0) {
     throw new UsageError(
       `--approve names ${unused.map((t) => `"${t}"`).join(', ')}, which the run may not use (--tools ${tools.join(',')})`,

@@ -30,7 +30,8 @@ export async function executeTool(registry: ToolRegistry, call: ToolCall, contex
   try {
     result = await tool.execute(call.input, context);
   } catch (error) {
-    if (error instanceof ToolError) {
+    // By name too: a config file's tools may import ToolError from another copy of this package.
+    if (error instanceof ToolError || (error instanceof Error && error.name === 'ToolError')) {
       return { isError: true, content: error.message || `Tool "${tool.name}" failed without a message` };
     }
     throw error;

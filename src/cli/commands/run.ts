@@ -2,8 +2,12 @@
 // `start "<task>"`: start a run and print its id; a worker elsewhere runs it.
 import { describeIfExists, getAgentResult, startAgent } from '../../client/index.js';
 import { DEFAULTS } from '../../core/policies.js';
+import type { AgentConfig } from '../../config/types.js';
+import { toolCatalog } from '../../config/tool-names.js';
+import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, parseArgs, UsageError } from '../args.js';
+import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
 import { EXIT, exitCodeFor, formatResult } from '../output.js';
@@ -21,11 +25,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   // `run --id ID` alone reattaches to an existing run; a new run needs its task.
   const [task] = positionals.length === 0 && flags.id ? [''] : expectPositionals(positionals, ['task'], usage);
   if (!task.trim() && !flags.id) throw new UsageError('the task is empty');
-  const settings = settingsFromFlags(flags);
+  const { config } = await loadCliConfig(flags.config);
+  const settings = settingsFromFlags(flags, toolCatalog(config));
   const scripted = flags.scripted ?? false;
   requireModelAccess(scripted);
   return runWithWorker({
     scripted,
+    config,
     json: flags.json ?? false,
     async begin(temporal) {
       if (!task.trim() && !(await describeIfExists(temporal.client, flags.id!))) {
@@ -58,6 +64,8 @@ export function requireModelAccess(scripted: boolean): void {
 
 export interface WorkerRunOptions {
   scripted: boolean;
+  /** The config file's tools and MCP servers, for the worker this command hosts. */
+  config: AgentConfig;
   json: boolean;
   /** Starts (or finds) the run while the in-process worker runs; returns its workflow id. */
   begin(temporal: TemporalSession): Promise<string>;
@@ -98,6 +106,8 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
       client: temporal.client,
       taskQueue: taskQueue(),
       model: scripted?.connection ?? modelConnectionFromEnv(),
+      tools: toolsWithConfig(options.config),
+      mcpServers: options.config.mcpServers,
     });
     const result = await worker.runUntil(async () => {
       workflowId = await options.begin(temporal);
@@ -121,7 +131,8 @@ export async function startCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, START_FLAGS);
   const [task] = expectPositionals(positionals, ['task'], 'start "<task>" [--json] [--id ID] [--model ID] ...');
   if (!task.trim()) throw new UsageError('the task is empty');
-  const settings = settingsFromFlags(flags);
+  const { config } = await loadCliConfig(flags.config);
+  const settings = settingsFromFlags(flags, toolCatalog(config));
   return withTemporal(async (temporal) => {
     const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
     if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);

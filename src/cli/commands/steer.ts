@@ -12,6 +12,7 @@ import {
 } from '../../client/index.js';
 import { durationFlag } from '../settings.js';
 import { expectPositionals, parseArgs, UsageError } from '../args.js';
+import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { withTemporal } from '../temporal.js';
 import { requireModelAccess, runWithWorker, taskQueue } from './run.js';
@@ -107,6 +108,7 @@ const RESUME_FLAGS = {
   'max-steps': { type: 'int', min: 1, max: 10_000 },
   'budget-tokens': { type: 'int', min: 1 },
   deadline: { type: 'string' },
+  ...CONFIG_FLAG,
 } as const;
 
 export async function resumeCommand(argv: string[]): Promise<number> {
@@ -114,13 +116,15 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const [workflowId] = expectPositionals(
     positionals,
     ['workflowId'],
-    'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--json]',
+    'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]',
   );
   const deadlineMs = flags.deadline !== undefined ? durationFlag('deadline', flags.deadline) : undefined;
   const scripted = flags.scripted ?? false;
   requireModelAccess(scripted);
+  const { config } = await loadCliConfig(flags.config);
   return runWithWorker({
     scripted,
+    config,
     json: flags.json ?? false,
     async begin(temporal) {
       const { client } = temporal;

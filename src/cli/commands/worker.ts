@@ -1,8 +1,10 @@
 // `worker`: runs the agent workflow and its activities until SIGINT/SIGTERM, then shuts down cleanly
 // (in-flight activities are finished or, after the grace time, left to be retried by another worker).
 import { DEFAULTS } from '../../core/policies.js';
+import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, parseArgs } from '../args.js';
+import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
 import { openScriptedModel } from '../scripted.js';
@@ -12,8 +14,10 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseArgs(argv, {
     scripted: { type: 'boolean' },
     'max-model-calls': { type: 'int', min: 1, max: 10_000 },
+    ...CONFIG_FLAG,
   });
-  expectPositionals(positionals, [], 'worker [--scripted] [--max-model-calls N]');
+  expectPositionals(positionals, [], 'worker [--scripted] [--max-model-calls N] [--config FILE]');
+  const { config } = await loadCliConfig(flags.config);
   const model = modelConnectionFromEnv();
   if (!flags.scripted && !model.apiKey) {
     logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
@@ -38,6 +42,8 @@ export async function workerCommand(argv: string[]): Promise<number> {
       taskQueue,
       model: scripted?.connection ?? model,
       maxModelCalls: flags['max-model-calls'],
+      tools: toolsWithConfig(config),
+      mcpServers: config.mcpServers,
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
       workerOptions: { shutdownGraceTime: '10s' },
     });

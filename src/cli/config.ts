@@ -1,0 +1,27 @@
+// `--config FILE` (or durable-agent.config.js / .mjs in the working directory) for the commands that host a
+// worker or check tool names. A broken file is a usage error: exit 2 with the loader's one-line message.
+import path from 'node:path';
+import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
+import { UsageError, type FlagSpec } from './args.js';
+import { logLine } from './log.js';
+
+export const CONFIG_FLAG = { config: { type: 'string' } } satisfies Record<string, FlagSpec>;
+
+export async function loadCliConfig(file: string | undefined): Promise<LoadedConfig> {
+  let loaded: LoadedConfig;
+  try {
+    loaded = await loadConfig({ file });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (loaded.file) {
+    const tools = (loaded.config.tools ?? []).map((tool) => tool.name);
+    const servers = Object.keys(loaded.config.mcpServers ?? {});
+    logLine(
+      `config ${path.relative(process.cwd(), loaded.file) || loaded.file}: ` +
+        `tools ${tools.join(', ') || '(none)'}${servers.length ? `; MCP servers ${servers.join(', ')}` : ''}`,
+    );
+  }
+  return loaded;
+}

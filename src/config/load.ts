@@ -1,0 +1,186 @@
+// Loading a tool-module config file: `--config FILE`, else `durable-agent.config.js` / `.mjs` in the working
+// directory. Every way the file can be wrong is a ConfigError whose one-line message names the file, what is wrong
+// and how to fix it (the CLI turns it into exit code 2).
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { builtinTools, createToolRegistry } from '../tools/registry.js';
+import type { AgentTool } from '../tools/types.js';
+import type { AgentConfig, McpServerConfig } from './types.js';
+
+/** Looked for, in this order, in the working directory when no `--config` is given. */
+export const CONFIG_FILE_NAMES = ['durable-agent.config.js', 'durable-agent.config.mjs'] as const;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface LoadedConfig {
+  /** The absolute path of the file read, or undefined when there was none (then `config` is empty). */
+  file?: string;
+  config: AgentConfig;
+}
+
+/** The config named by `file` (relative to `cwd`), else the default file in `cwd` when present, else `{}`. */
+export async function loadConfig(options: { file?: string; cwd?: string } = {}): Promise<LoadedConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const file = options.file !== undefined ? explicitFile(options.file, cwd) : defaultFile(cwd);
+  if (!file) return { config: {} };
+  const shown = path.relative(cwd, file) || file;
+  const module = await importConfig(file, shown);
+  if (!('default' in module) || module.default === undefined) {
+    throw new ConfigError(
+      `${shown} has no default export: end it with \`export default defineConfig({ tools: [...] })\` ` +
+        "(defineConfig from 'durable-agent'; a plain object works too)",
+    );
+  }
+  return { file, config: checkConfig(module.default, shown) };
+}
+
+function explicitFile(given: string, cwd: string): string {
+  const file = path.resolve(cwd, given);
+  if (!existsSync(file)) {
+    throw new ConfigError(`--config ${given}: no such file (give the path of an ES module whose default export is defineConfig({ tools }))`);
+  }
+  if (!statSync(file).isFile()) throw new ConfigError(`--config ${given}: not a file`);
+  return file;
+}
+
+function defaultFile(cwd: string): string | undefined {
+  const present = CONFIG_FILE_NAMES.map((name) => path.join(cwd, name)).filter((file) => existsSync(file));
+  if (present.length > 1) {
+    throw new ConfigError(
+      `both ${CONFIG_FILE_NAMES.join(' and ')} are in ${cwd}: keep one, or choose with --config FILE`,
+    );
+  }
+  return present[0];
+}
+
+async function importConfig(file: string, shown: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (err) {
+    const error = err as NodeJS.ErrnoException;
+    // Node's SyntaxError has no position (and a bundler-run loader, as in tests, words it its own way):
+    // `node --check` prints `<file>:<line>` and the error for a syntax error in the file itself.
+    const syntax = syntaxErrorIn(file);
+    if (syntax) throw new ConfigError(`syntax error in ${shown} at line ${syntax.line}: ${syntax.message}`);
+    if (error instanceof SyntaxError) {
+      // In a module it imports, or a named import it lacks: the message says which.
+      throw new ConfigError(`cannot load ${shown}: ${firstLine(error.message)}`);
+    }
+    if (error.code === 'ERR_MODULE_NOT_FOUND' && /'durable-agent'/.test(error.message)) {
+      throw new ConfigError(
+        `cannot load ${shown}: the package 'durable-agent' is not installed where the config file is ` +
+          '(npm install durable-agent in that project)',
+      );
+    }
+    throw new ConfigError(`cannot load ${shown}: ${firstLine(error.message ?? String(err))}`);
+  }
+}
+
+function syntaxErrorIn(file: string): { line: string; message: string } | undefined {
+  try {
+    execFileSync(process.execPath, ['--check', file], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+    return undefined;
+  } catch (err) {
+    const stderr = String((err as { stderr?: Buffer }).stderr ?? '');
+    const line = stderr.match(new RegExp(`${escapeRegExp(file)}:(\\d+)`))?.[1];
+    const message = stderr.match(/^SyntaxError: (.*)$/m)?.[1];
+    return line && message ? { line, message } : undefined;
+  }
+}
+
+/** The default export, checked: a plain object with `tools` (AgentTool[]) and `mcpServers` (by name). */
+export function checkConfig(value: unknown, shown: string): AgentConfig {
+  if (!isObject(value)) {
+    throw new ConfigError(`the default export of ${shown} must be an object, defineConfig({ tools, mcpServers }) (got ${describe(value)})`);
+  }
+  const unknownKeys = Object.keys(value).filter((key) => key !== 'tools' && key !== 'mcpServers');
+  if (unknownKeys.length > 0) {
+    throw new ConfigError(`${shown}: unknown config key ${unknownKeys.map((k) => `"${k}"`).join(', ')} (expected tools, mcpServers)`);
+  }
+  const config: AgentConfig = {};
+  if (value.tools !== undefined) config.tools = checkTools(value.tools, shown);
+  if (value.mcpServers !== undefined) config.mcpServers = checkMcpServers(value.mcpServers, shown);
+  return config;
+}
+
+function checkTools(tools: unknown, shown: string): AgentTool[] {
+  if (!Array.isArray(tools)) throw new ConfigError(`${shown}: tools must be an array of tools (got ${describe(tools)})`);
+  tools.forEach((tool, i) => {
+    const missing = !isObject(tool)
+      ? ['name', 'description', 'inputSchema', 'execute']
+      : [
+          typeof tool.name === 'string' ? undefined : 'name',
+          typeof tool.description === 'string' ? undefined : 'description',
+          isObject(tool.inputSchema) ? undefined : 'inputSchema',
+          typeof tool.execute === 'function' ? undefined : 'execute',
+        ].filter((k): k is string => k !== undefined);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `${shown}: tools[${i}] is not a tool (${describe(tool)}, missing ${missing.join(', ')}): ` +
+          'write it with defineTool({ name, description, inputSchema, execute })',
+      );
+    }
+  });
+  try {
+    // The registry's own checks (API name rule, unique names, a valid JSON Schema), reported at load time.
+    createToolRegistry(tools as AgentTool[]);
+  } catch (err) {
+    throw new ConfigError(`${shown}: ${(err as Error).message}`);
+  }
+  return tools as AgentTool[];
+}
+
+// A server name becomes the prefix of its tools' names (`<server>__<tool>`), which the API limits to these
+// characters; `__` is the separator, so it may not appear in the name itself.
+const SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
+
+function checkMcpServers(servers: unknown, shown: string): Record<string, McpServerConfig> {
+  if (!isObject(servers)) {
+    throw new ConfigError(`${shown}: mcpServers must be an object of servers by name (got ${describe(servers)})`);
+  }
+  for (const [name, server] of Object.entries(servers)) {
+    if (!SERVER_NAME.test(name) || name.includes('__')) {
+      throw new ConfigError(`${shown}: MCP server name "${name}" must be letters, digits, "_" or "-" without "__" (it prefixes its tools' names)`);
+    }
+    const isStdio = isObject(server) && typeof server.command === 'string';
+    const isHttp = isObject(server) && typeof server.url === 'string';
+    if (isStdio === isHttp) {
+      throw new ConfigError(
+        `${shown}: mcpServers.${name} needs either command (a server spawned over stdio) or url (streamable HTTP), not ${
+          isStdio ? 'both' : describe(server)
+        }`,
+      );
+    }
+  }
+  return servers as Record<string, McpServerConfig>;
+}
+
+/** The tools a worker registers with this config: the built-ins, then the config's. A config tool with a
+ * built-in's name replaces it (e.g. a real `web_search` for the stub). */
+export function toolsWithConfig(config: AgentConfig, base: AgentTool[] = builtinTools): AgentTool[] {
+  const own = config.tools ?? [];
+  const replaced = new Set(own.map((tool) => tool.name));
+  return [...base.filter((tool) => !replaced.has(tool.name)), ...own];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') {
+    const name = (value as { name?: unknown }).name;
+    return typeof name === 'string' ? `an object named "${name}"` : 'an object';
+  }
+  if (typeof value === 'function') return `a function${value.name ? ` ${value.name}` : ''}`;
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+const firstLine = (text: string) => text.split('\n')[0];
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,0 +1,71 @@
+// Which tool names a run may be given: the built-ins, the config's tools, and its MCP servers' tools, written
+// `<server>__<tool>` or `<server>__*` (all of that server's tools). The CLI checks names against this catalog
+// before it starts a run; it cannot list an MCP server's tools without connecting to it, so any
+// `<server>__<name>` of a configured server passes here, and the worker is what finally knows (it fails the run
+// at once naming a tool it does not have).
+import { nearestName } from '../core/suggest.js';
+import { toolsWithConfig } from './load.js';
+import type { AgentConfig } from './types.js';
+
+/** Between an MCP server's name and its tool's name in the names the model sees. */
+export const MCP_TOOL_SEPARATOR = '__';
+
+export interface ToolCatalog {
+  /** Tools registered by name: the built-ins and the config's. */
+  tools: string[];
+  /** Configured MCP server names. */
+  mcpServers: string[];
+}
+
+export function toolCatalog(config: AgentConfig): ToolCatalog {
+  return {
+    tools: toolsWithConfig(config).map((tool) => tool.name),
+    mcpServers: Object.keys(config.mcpServers ?? {}),
+  };
+}
+
+/** All the tools of the catalog, as a run without `--tools` gets them: each MCP server as `<server>__*`.
+ * SEAM for MCP: a pattern travels in the workflow input (settings.tools) as it is; the worker expands it to the
+ * server's tools when the run starts (src/mcp). */
+export function allToolNames(catalog: ToolCatalog): string[] {
+  return [...catalog.tools, ...catalog.mcpServers.map(mcpServerPattern)];
+}
+
+export const mcpServerPattern = (server: string) => `${server}${MCP_TOOL_SEPARATOR}*`;
+
+/** The MCP server a `<server>__<tool>` name belongs to, or undefined for any other name. */
+export function mcpServerOf(name: string): string | undefined {
+  const at = name.indexOf(MCP_TOOL_SEPARATOR);
+  return at > 0 && at + MCP_TOOL_SEPARATOR.length < name.length ? name.slice(0, at) : undefined;
+}
+
+export function isKnownTool(name: string, catalog: ToolCatalog): boolean {
+  if (catalog.tools.includes(name)) return true;
+  const server = mcpServerOf(name);
+  return server !== undefined && catalog.mcpServers.includes(server);
+}
+
+/** Whether a run whose tool list is `allowed` may call `name` (directly, or through its server's pattern). */
+export function isAllowedBy(name: string, allowed: readonly string[]): boolean {
+  if (allowed.includes(name)) return true;
+  const server = mcpServerOf(name);
+  return server !== undefined && allowed.includes(mcpServerPattern(server));
+}
+
+export interface UnknownTool {
+  name: string;
+  /** The nearest known name, when it is close enough to be what was meant. */
+  suggestion?: string;
+}
+
+export function unknownTools(names: readonly string[], catalog: ToolCatalog): UnknownTool[] {
+  const candidates = allToolNames(catalog);
+  return names
+    .filter((name) => !isKnownTool(name, catalog))
+    .map((name) => ({ name, suggestion: nearestName(name, candidates) }));
+}
+
+/** `"wether" (did you mean "weather"?)`, for an error message. */
+export function describeUnknown(unknown: readonly UnknownTool[]): string {
+  return unknown.map((u) => `"${u.name}"${u.suggestion ? ` (did you mean "${u.suggestion}"?)` : ''}`).join(', ');
+}

@@ -1,0 +1,112 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, toolsWithConfig } from '../../src/config/load.js';
+import { builtinTools } from '../../src/tools/registry.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'durable-agent-config-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+let counter = 0;
+async function configFile(source: string, name = `config-${++counter}.mjs`): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, source);
+  return file;
+}
+
+const echoTool = `{ name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  async execute({ text }) { return text; } }`;
+
+async function loadError(source: string): Promise<ConfigError> {
+  const file = await configFile(source);
+  const err = await loadConfig({ file, cwd: dir }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ConfigError);
+  expect((err as Error).message).not.toContain('\n');
+  return err as ConfigError;
+}
+
+describe('loadConfig', () => {
+  it('loads a plain-object default export with its tools and MCP servers', async () => {
+    const file = await configFile(
+      `export default { tools: [${echoTool}], mcpServers: { files: { command: 'node', args: ['x.js'] }, api: { url: 'http://127.0.0.1:1/mcp' } } };`,
+    );
+    const { file: loaded, config } = await loadConfig({ file: path.basename(file), cwd: dir });
+    expect(loaded).toBe(file);
+    expect(config.tools!.map((t) => t.name)).toEqual(['echo']);
+    expect(await config.tools![0].execute({ text: 'hi' }, {} as never)).toBe('hi');
+    expect(Object.keys(config.mcpServers!)).toEqual(['files', 'api']);
+  });
+
+  it('finds durable-agent.config.mjs in the working directory without --config, and nothing when there is none', async () => {
+    const project = path.join(dir, 'project');
+    await mkdir(project);
+    expect(await loadConfig({ cwd: project })).toEqual({ config: {} });
+    await writeFile(path.join(project, 'durable-agent.config.mjs'), `export default { tools: [${echoTool}] };`);
+    const { file, config } = await loadConfig({ cwd: project });
+    expect(file).toBe(path.join(project, 'durable-agent.config.mjs'));
+    expect(config.tools!.map((t) => t.name)).toEqual(['echo']);
+    await writeFile(path.join(project, 'durable-agent.config.js'), 'export default {};');
+    await expect(loadConfig({ cwd: project })).rejects.toThrow(/both durable-agent.config.js and durable-agent.config.mjs.*keep one/);
+  });
+
+  it('names a missing file and how to fix it', async () => {
+    await expect(loadConfig({ file: 'nope.config.mjs', cwd: dir })).rejects.toThrow(
+      /^--config nope.config.mjs: no such file \(give the path of an ES module whose default export is defineConfig/,
+    );
+  });
+
+  it('refuses a module without a default export', async () => {
+    const err = await loadError('export const tools = [];');
+    expect(err.message).toMatch(/config-\d+\.mjs has no default export: end it with `export default defineConfig\(\{ tools: \[\.\.\.\] \}\)`/);
+  });
+
+  it('names the file and line of a syntax error', async () => {
+    const err = await loadError(`export default {\n  tools: [\n};\n`);
+    expect(err.message).toMatch(/^syntax error in config-\d+\.mjs at line 3: Unexpected token/);
+  });
+
+  it('refuses a tools entry that is not a tool, naming its index and what it lacks', async () => {
+    const err = await loadError(`export default { tools: [${echoTool}, { name: 'half', description: 'x' }] };`);
+    expect(err.message).toMatch(
+      /tools\[1\] is not a tool \(an object named "half", missing inputSchema, execute\): write it with defineTool\(\{ name, description, inputSchema, execute \}\)/,
+    );
+    expect((await loadError('export default { tools: [() => 1] };')).message).toMatch(/tools\[0\] is not a tool \(a function/);
+    expect((await loadError(`export default { tools: ${echoTool} };`)).message).toMatch(/tools must be an array of tools \(got an object named "echo"\)/);
+  });
+
+  it('refuses what the worker would refuse later: an invalid name, a duplicate, an unknown key, an ill-formed MCP server', async () => {
+    expect((await loadError(`export default { tools: [{ ...${echoTool}, name: 'has space' }] };`)).message).toMatch(/Invalid tool name "has space"/);
+    expect((await loadError(`export default { tools: [${echoTool}, ${echoTool}] };`)).message).toMatch(/Duplicate tool name "echo"/);
+    expect((await loadError('export default { tool: [] };')).message).toMatch(/unknown config key "tool" \(expected tools, mcpServers\)/);
+    expect((await loadError(`export default { mcpServers: { gh: { args: ['x'] } } };`)).message).toMatch(
+      /mcpServers\.gh needs either command .* or url/,
+    );
+    expect((await loadError(`export default { mcpServers: { 'a__b': { url: 'http://x' } } };`)).message).toMatch(/MCP server name "a__b"/);
+  });
+
+  it('a module that throws while loading is a one-line error naming the file', async () => {
+    const err = await loadError(`throw new Error('no token');\nexport default {};`);
+    expect(err.message).toMatch(/^cannot load config-\d+\.mjs: no token$/);
+  });
+});
+
+describe('toolsWithConfig', () => {
+  it('adds the config tools after the built-ins, and a config tool named like a built-in replaces it', () => {
+    const echo = { name: 'echo', description: 'e', inputSchema: { type: 'object' as const }, execute: async () => '' };
+    const realSearch = { ...echo, name: 'web_search' };
+    expect(toolsWithConfig({ tools: [echo] }).map((t) => t.name)).toEqual([...builtinTools.map((t) => t.name), 'echo']);
+    const replaced = toolsWithConfig({ tools: [realSearch] });
+    expect(replaced.map((t) => t.name)).toEqual(['calculator', 'web_search']);
+    expect(replaced[1]).toBe(realSearch);
+    expect(toolsWithConfig({})).toEqual(builtinTools);
+  });
+});
