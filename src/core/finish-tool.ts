@@ -22,6 +22,16 @@ export function outputFromInput(schema: Record<string, unknown>, input: unknown)
   return (input as { answer?: unknown } | null)?.answer;
 }
 
+/** The answer of a turn in which `submit_answer` succeeded (its input passed validation), or null. */
+export function submittedAnswer(
+  schema: Record<string, unknown>,
+  calls: ReadonlyArray<{ name: string; input: unknown }>,
+  outcomes: ReadonlyArray<{ isError: boolean }>,
+): { output: unknown } | null {
+  const submitted = calls.findIndex((call, i) => call.name === SUBMIT_ANSWER && !outcomes[i].isError);
+  return submitted >= 0 ? { output: outputFromInput(schema, calls[submitted].input) } : null;
+}
+
 // One tool object per schema, so its validator (compiled per tool object) is compiled once however many runs
 // use it. Only the activities call submitAnswerTool; the workflow never fills this cache.
 const bySchema = new Map<string, AgentTool>();

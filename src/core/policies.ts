@@ -52,4 +52,6 @@ export const DEFAULTS = {
   /** Older tool results are cleared from requests once a prompt reaches this many tokens (most Claude
    * context windows hold 200k). */
   contextClearAtTokens: 150_000,
+  /** An open chat run waits this long for the next message before it ends. */
+  idleTimeoutMs: 60 * 60 * 1000,
 };

@@ -1,7 +1,9 @@
 // Custom search attributes: registered on the embedded server at start, and documented in the README
 // (`temporal operator search-attribute create`) for other servers. Search attributes are stored in plain
 // text (never through a payload codec), so nothing secret may go in them.
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
+import { totalTokens } from './transcript.js';
+import type { AgentStatusView } from './types.js';
 
 export const AgentStatus = defineSearchAttributeKey('AgentStatus', SearchAttributeType.KEYWORD);
 export const AgentSteps = defineSearchAttributeKey('AgentSteps', SearchAttributeType.INT);
@@ -20,3 +22,16 @@ export const AGENT_SEARCH_ATTRIBUTES = [
   AgentGuard,
   AgentModel,
 ] as const;
+
+/** The values a run's search attributes take for this view of it. */
+export function searchAttributesOf(view: AgentStatusView): SearchAttributeUpdatePair[] {
+  return [
+    { key: AgentStatus, value: view.status },
+    { key: AgentSteps, value: view.steps },
+    { key: AgentTokens, value: totalTokens(view.usage) },
+    { key: AgentCostUsd, value: view.costUsd ?? 0 },
+    { key: AgentStopReason, value: view.stopReason ?? '' },
+    { key: AgentGuard, value: view.guard ?? '' },
+    { key: AgentModel, value: view.model },
+  ];
+}

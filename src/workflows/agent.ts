@@ -13,131 +13,109 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import { outputFromInput, SUBMIT_ANSWER } from '../core/finish-tool.js';
+import { submittedAnswer } from '../core/finish-tool.js';
 import { guardBeforeModelCall, guardBudget, recordErrorStreak, recordRepetition } from '../core/guards.js';
 import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
-import { fitForContinueAsNew, withFollowUps } from '../core/run-state.js';
-import { textOf, toolResultMessage, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
+import { fitForContinueAsNew } from '../core/run-state.js';
+import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
 import { agentStatus, closeChat, decideToolCall, runState, sendMessage, transcriptPage } from './definitions.js';
 import { AgentRun, causeMessage } from './run.js';
 
-/** An open chat run waits this long for the next message before it ends, unless the settings say otherwise. */
-const DEFAULT_IDLE_TIMEOUT_MS = 60 * 60 * 1000;
-
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const run = new AgentRun(input);
-  const { settings, state } = run;
-
-  setHandler(transcriptPage, (from, to) => pageOf(run.messages, from, to, TRANSCRIPT_PAGE_BYTES));
-  setHandler(agentStatus, () => run.view());
-  setHandler(runState, () => {
-    const { messages: _paged, ...rest } = state; // the messages are read page by page with transcriptPage
-    return rest;
-  });
-  setHandler(decideToolCall, (decision) => run.decide(decision), {
-    validator: (decision) => run.validateDecision(decision),
-  });
-  setHandler(sendMessage, (text) => ({ queued: state.pendingMessages.push(text) }), {
-    validator: (text) => {
-      if (typeof text !== 'string' || !text.trim()) throw new Error('the message is empty');
-      if (state.chatClosed) throw new Error('this chat run has been closed');
-      if (run.finishing) throw new Error('the run is finishing: it will not read another message');
-    },
-  });
-  setHandler(closeChat, () => void (state.chatClosed = true));
+  setHandlers(run);
   run.publish();
-
-  const agentLoop = async (): Promise<AgentResult> => {
-    for (;;) {
-      await continueAsNewIfDue(run);
-      const before = guardBeforeModelCall(state.loop, settings);
-      if (before) return run.stopByGuard(before);
-
-      let reply: ModelReply;
-      try {
-        reply = await run.callModel();
-      } catch (err) {
-        if (isCancellation(err)) throw err;
-        throw failRun(err, run.result({ status: 'failed', guard: null, error: causeMessage(err) }));
-      }
-      const overBudget = guardBudget(state.loop, settings);
-
-      const reason = reply.stopReason;
-      switch (reason) {
-        case 'end_turn':
-        case 'stop_sequence': {
-          if (await nextMessage(run)) break;
-          return run.result({ status: 'completed', guard: null, error: null, text: textOf(reply.content) });
-        }
-        case 'tool_use': {
-          if (overBudget) return run.stopByGuard(overBudget);
-          const calls = toolUseBlocks(reply.content);
-          const repeated = recordRepetition(state.loop, calls);
-          if (repeated) return run.stopByGuard(repeated);
-          const outcomes = await run.runTools(calls, reply.needsApproval ?? []);
-          // ONE user message: every result, in tool_use order, then any follow-up sent meanwhile.
-          run.messages.push(withFollowUps(toolResultMessage(calls, outcomes), state.pendingMessages.splice(0))!);
-          const submitted = calls.findIndex((c, i) => c.name === SUBMIT_ANSWER && !outcomes[i].isError);
-          if (submitted >= 0 && settings.outputSchema) {
-            const output = outputFromInput(settings.outputSchema, calls[submitted].input);
-            const text = textOf(reply.content) || JSON.stringify(output);
-            return run.result({ status: 'completed', guard: null, error: null, output, text });
-          }
-          const streak = recordErrorStreak(state.loop, outcomes);
-          if (streak) return run.stopByGuard(streak);
-          break;
-        }
-        case 'pause_turn':
-          // A server-side tool loop paused: sending the conversation back as it is lets it resume.
-          if (overBudget) return run.stopByGuard(overBudget);
-          break;
-        case 'max_tokens':
-          // The reply was cut off; a half-written tool call must never run.
-          return stopEarly(`the reply hit max_tokens (${settings.maxOutputTokens}); raise --max-output-tokens`);
-        case 'model_context_window_exceeded':
-          return stopEarly('the conversation no longer fits in the model context window');
-        case 'refusal':
-          return stopEarly('the model declined to continue (refusal); no tool from that turn was run');
-        case null:
-          throw failRun(null, run.result({ status: 'failed', guard: null, error: 'the model returned no stop_reason' }));
-        default: {
-          const unknown: never = reason;
-          const error = `unknown stop_reason ${JSON.stringify(unknown)}`;
-          throw failRun(null, run.result({ status: 'failed', guard: null, error }));
-        }
-      }
-    }
-  };
-  const stopEarly = (why: string): AgentResult => {
-    run.closeOpenToolUses(`the run stopped: ${why}`);
-    return run.result({ status: 'stopped', guard: null, error: why });
-  };
-
   try {
-    return await raceDeadline(run, agentLoop);
+    return await raceDeadline(run, () => agentLoop(run));
   } catch (err) {
     if (!isCancellation(err)) throw err;
     // Cancelled by a user: the partial answer is what the agent had said so far.
     run.closeOpenToolUses('the run was cancelled');
-    return run.result({ status: 'cancelled', guard: null, error: null });
+    return run.end({ status: 'cancelled', guard: null, error: null });
   }
 }
 
-/** After end_turn: a follow-up sent meanwhile, or (in a chat run) the next message, continues the
- * conversation. Returns false when the run should end. */
-async function nextMessage(run: AgentRun): Promise<boolean> {
-  const { state, settings } = run;
-  if (state.pendingMessages.length === 0 && settings.chat && !state.chatClosed) {
-    run.waitingForMessage = true;
-    run.publish();
-    await condition(() => state.pendingMessages.length > 0 || state.chatClosed, settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-    run.waitingForMessage = false;
+async function agentLoop(run: AgentRun): Promise<AgentResult> {
+  const { settings, state } = run;
+  for (;;) {
+    await continueAsNewIfDue(run);
+    const before = guardBeforeModelCall(state.loop, settings);
+    if (before) return run.stopByGuard(before);
+
+    const reply = await callModelOrFail(run);
+    run.appendReply(reply);
+    const overBudget = guardBudget(state.loop, settings);
+
+    const reason = reply.stopReason;
+    switch (reason) {
+      case 'end_turn':
+      case 'stop_sequence': {
+        const followUp = await run.nextMessage();
+        if (!followUp) return run.end({ status: 'completed', guard: null, error: null, text: textOf(reply.content) });
+        run.appendFollowUp(followUp);
+        break;
+      }
+      case 'tool_use': {
+        if (overBudget) return run.stopByGuard(overBudget);
+        const calls = toolUseBlocks(reply.content);
+        const repeated = recordRepetition(state.loop, calls);
+        if (repeated) return run.stopByGuard(repeated);
+        const outcomes = await run.runTools(calls, reply.needsApproval ?? []);
+        run.appendToolResults(calls, outcomes);
+        const answer = settings.outputSchema && submittedAnswer(settings.outputSchema, calls, outcomes);
+        if (answer) {
+          const text = textOf(reply.content) || JSON.stringify(answer.output);
+          return run.end({ status: 'completed', guard: null, error: null, output: answer.output, text });
+        }
+        const streak = recordErrorStreak(state.loop, outcomes);
+        if (streak) return run.stopByGuard(streak);
+        break;
+      }
+      case 'pause_turn':
+        // A server-side tool loop paused: sending the conversation back as it is lets it resume.
+        if (overBudget) return run.stopByGuard(overBudget);
+        break;
+      case 'max_tokens':
+        // The reply was cut off; a half-written tool call must never run.
+        return run.stopEarly(`the reply hit max_tokens (${settings.maxOutputTokens}); raise --max-output-tokens`);
+      case 'model_context_window_exceeded':
+        return run.stopEarly('the conversation no longer fits in the model context window');
+      case 'refusal':
+        return run.stopEarly('the model declined to continue (refusal); no tool from that turn was run');
+      case null:
+        throw failRun(run, 'the model returned no stop_reason');
+      default: {
+        const unknown: never = reason;
+        throw failRun(run, `unknown stop_reason ${JSON.stringify(unknown)}`);
+      }
+    }
   }
-  const followUp = withFollowUps(null, state.pendingMessages.splice(0));
-  if (!followUp) return false;
-  run.messages.push(followUp);
-  return true;
+}
+
+/** The model call of a turn; a failure retrying cannot fix (or retries exhausted) fails the run. */
+async function callModelOrFail(run: AgentRun): Promise<ModelReply> {
+  try {
+    return await run.callModel();
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    throw failRun(run, causeMessage(err), err);
+  }
+}
+
+/** Queries and updates answer from the run; each handler is one call. */
+function setHandlers(run: AgentRun): void {
+  setHandler(transcriptPage, (from, to) => pageOf(run.messages, from, to, TRANSCRIPT_PAGE_BYTES));
+  setHandler(agentStatus, () => run.view());
+  setHandler(runState, () => {
+    const { messages: _paged, ...rest } = run.state; // the messages are read page by page with transcriptPage
+    return rest;
+  });
+  setHandler(decideToolCall, (decision) => run.approvals.decide(decision), {
+    validator: (decision) => run.approvals.validate(decision),
+  });
+  setHandler(sendMessage, (text) => run.queueMessage(text), { validator: (text) => run.validateMessage(text) });
+  setHandler(closeChat, () => run.closeChat());
 }
 
 /** Continue-as-new between turns when the server suggests it (history size or length), or after the
@@ -174,19 +152,20 @@ async function raceDeadline(run: AgentRun, agentLoop: () => Promise<AgentResult>
   // The cancelled loop rejects; its outcome is the deadline's.
   loopDone.catch(() => undefined);
   const reason = `deadline reached (${run.settings.deadlineMs} ms after the start)`;
-  run.guard = 'deadline';
   run.closeOpenToolUses(`the run was stopped by the deadline guard (${reason})`);
-  return run.result({ status: 'stopped', guard: 'deadline', error: reason });
+  return run.end({ status: 'stopped', guard: 'deadline', error: reason });
 }
 
-/** The run failed (a provider error retrying cannot fix, or retries exhausted). The workflow fails, so the UI
- * shows it as failed, and the failure carries the AgentResult, partial answer and all, for the client. */
-function failRun(err: unknown, agentResult: AgentResult): ApplicationFailure {
+/** The run failed (a provider error retrying cannot fix, retries exhausted, a reply the loop cannot act on).
+ * The workflow fails, so the UI shows it as failed, and the failure carries the AgentResult, partial answer
+ * and all, for the client. */
+function failRun(run: AgentRun, error: string, cause?: unknown): ApplicationFailure {
+  const agentResult = run.end({ status: 'failed', guard: null, error });
   return ApplicationFailure.create({
-    message: agentResult.error ?? 'the run failed',
+    message: error,
     type: 'AgentRunFailed',
     nonRetryable: true,
     details: [agentResult],
-    cause: err instanceof Error ? err : undefined,
+    cause: cause instanceof Error ? cause : undefined,
   });
 }

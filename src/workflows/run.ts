@@ -1,5 +1,6 @@
 // One agent run inside the workflow: its state, the live view of it (query, UI details, search attributes),
-// and the steps the loop is made of (a model call, a turn's tool calls, a human decision, a final summary).
+// and the steps the loop is made of (a model call, a turn's tool calls, a follow-up, a final summary).
+// The loop itself (agent.ts) decides what happens next; this class does each step and keeps its state private.
 import {
   ActivityFailure,
   condition,
@@ -9,29 +10,28 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import type { RunState } from '../core/durable-state.js';
 import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
 import { DEFAULTS } from '../core/policies.js';
 import { progressDetails } from '../core/progress.js';
-import type { RunState } from '../core/durable-state.js';
-import { initialRunState, notRunResults, summaryRequest, type TurnProgress } from '../core/run-state.js';
-import * as SA from '../core/search-attributes.js';
-import { lastAssistantText, textOf, totalTokens } from '../core/transcript.js';
+import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
+import { searchAttributesOf } from '../core/search-attributes.js';
+import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
 import type {
   AgentInput,
   AgentResult,
   AgentSettings,
-  AgentStatusValue,
   AgentStatusView,
-  ApprovalAck,
-  ApprovalDecision,
   GuardName,
+  MessageParam,
   ModelReply,
+  RunStatus,
   ToolCallView,
   ToolOutcome,
   ToolUseBlock,
 } from '../core/types.js';
+import { Approvals, deniedOutcome } from './approvals.js';
 import { scheduleModelCall, scheduleToolCall } from './proxies.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
@@ -41,16 +41,14 @@ export class AgentRun {
   readonly state: RunState;
   readonly workflowId: string;
   readonly runId: string;
-  status: AgentStatusValue = 'running';
-  guard: GuardName | null = null;
-  waitingForMessage = false;
-  /** Set once the run is ending (a summary call, a stop): a follow-up sent now would never be read. */
-  finishing = false;
-  /** Model calls made by this run (not the job): the continue-as-new threshold counts these. */
-  stepsThisRun = 0;
+  readonly approvals = new Approvals();
+  /** Set when the run ends; until then the status is running or awaiting_approval. */
+  #endedAs: RunStatus | null = null;
+  #guard: GuardName | null = null;
+  #waitingForMessage = false;
+  #finishing = false;
+  #stepsThisRun = 0;
   readonly #inFlight = new Map<string, ToolCallView>();
-  readonly #pendingApprovals = new Map<string, ToolCallView>();
-  readonly #decisions = new Map<string, { approve: boolean; reason?: string }>();
   /** The current turn's tool calls: which finished (and how) and which are running, for closing the turn
    * truthfully when a deadline or a cancel cuts it short. */
   #progress: TurnProgress = {};
@@ -64,29 +62,40 @@ export class AgentRun {
     this.state = initialRunState(input, Date.now());
   }
 
-  get messages() {
+  get messages(): MessageParam[] {
     return this.state.messages;
+  }
+
+  /** True once the run is ending (a summary call, a stop): a follow-up sent now would never be read. */
+  get finishing(): boolean {
+    return this.#finishing;
+  }
+
+  /** Model calls made by this run (not the job): the continue-as-new threshold counts these. */
+  get stepsThisRun(): number {
+    return this.#stepsThisRun;
   }
 
   view(): AgentStatusView {
     const { loop } = this.state;
+    const pendingApprovals = this.approvals.pending();
     return {
       workflowId: this.workflowId,
       runId: this.runId,
-      status: this.status,
+      status: this.#endedAs ?? (pendingApprovals.length > 0 ? 'awaiting_approval' : 'running'),
       steps: loop.steps,
       toolCalls: loop.toolCalls,
       usage: loop.usage,
       costUsd: loop.costUsd,
       stopReason: this.state.stopReason,
-      guard: this.guard,
+      guard: this.#guard,
       inFlight: [...this.#inFlight.values()],
-      pendingApprovals: [...this.#pendingApprovals.values()],
+      pendingApprovals,
       lastText: lastAssistantText(this.messages),
       messages: this.messages.length,
       deadlineAt: this.state.deadlineAt,
       runsUsed: this.state.runsUsed,
-      waitingForMessage: this.waitingForMessage,
+      waitingForMessage: this.#waitingForMessage,
       clearedUpTo: this.state.clearedUpTo,
       model: this.settings.model,
     };
@@ -97,15 +106,7 @@ export class AgentRun {
     const view = this.view();
     setCurrentDetails(progressDetails(view, Date.now()));
     if (!this.settings.searchAttributes) return;
-    const pairs: SearchAttributeUpdatePair[] = [
-      { key: SA.AgentStatus, value: view.status },
-      { key: SA.AgentSteps, value: view.steps },
-      { key: SA.AgentTokens, value: totalTokens(view.usage) },
-      { key: SA.AgentCostUsd, value: view.costUsd ?? 0 },
-      { key: SA.AgentStopReason, value: view.stopReason ?? '' },
-      { key: SA.AgentGuard, value: view.guard ?? '' },
-      { key: SA.AgentModel, value: view.model },
-    ];
+    const pairs = searchAttributesOf(view);
     // Each upsert is a history event: only when something changed.
     const key = JSON.stringify(pairs.map((p) => p.value));
     if (key === this.#published) return;
@@ -113,12 +114,13 @@ export class AgentRun {
     upsertSearchAttributes(pairs);
   }
 
-  result(o: Outcome): AgentResult {
-    this.finishing = true;
-    this.status = o.status;
-    this.guard = o.guard;
+  /** Ends the run with this outcome and returns its result. */
+  end(o: Outcome): AgentResult {
+    this.#finishing = true;
+    this.#endedAs = o.status;
+    this.#guard = o.guard;
     // Nothing is waiting or running once the run has ended (a deadline or a cancel can end it mid-turn).
-    this.#pendingApprovals.clear();
+    this.approvals.clear();
     this.#inFlight.clear();
     this.publish();
     const { loop } = this.state;
@@ -141,6 +143,14 @@ export class AgentRun {
     };
   }
 
+  /** Ends the run as stopped without a guard (max_tokens, refusal, context window), the transcript closed. */
+  stopEarly(why: string): AgentResult {
+    this.closeOpenToolUses(`the run stopped: ${why}`);
+    return this.end({ status: 'stopped', guard: null, error: why });
+  }
+
+  /** One model call: schedules the activity and adds its usage and cost to the guard state. The reply is not
+   * in the transcript until `appendReply`. */
   async callModel(options: { toolChoiceNone?: boolean; summary?: string } = {}): Promise<ModelReply> {
     const s = this.settings;
     const reply = await scheduleModelCall(
@@ -161,21 +171,36 @@ export class AgentRun {
       { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs },
     );
     recordModelCall(this.state.loop, reply.usage, s);
-    this.stepsThisRun++;
+    this.#stepsThisRun++;
+    this.state.stopReason = reply.stopReason;
+    return reply;
+  }
+
+  /** Appends the whole reply (every block, thinking included) as the assistant's turn, and moves the context
+   * clearing point when the prompt has grown past the threshold. */
+  appendReply(reply: ModelReply): void {
+    this.messages.push({ role: 'assistant', content: reply.content });
     const clearTo = nextClearIndex(
       this.state.loop,
-      this.messages.length + 1,
+      this.messages.length,
       this.state.clearedUpTo,
-      s.contextClearAtTokens ?? DEFAULTS.contextClearAtTokens,
+      this.settings.contextClearAtTokens ?? DEFAULTS.contextClearAtTokens,
     );
     if (clearTo !== null) {
       log.info(`Context management: tool results before message ${clearTo} are cleared from later requests`);
       this.state.clearedUpTo = clearTo;
     }
-    this.state.stopReason = reply.stopReason;
-    this.messages.push({ role: 'assistant', content: reply.content });
     this.publish();
-    return reply;
+  }
+
+  /** Appends ONE user message: every result, in tool_use order, then any follow-up sent meanwhile. */
+  appendToolResults(calls: ToolUseBlock[], outcomes: ToolOutcome[]): void {
+    this.messages.push(withFollowUps(toolResultMessage(calls, outcomes), this.state.pendingMessages.splice(0))!);
+  }
+
+  /** Appends a user message that continues the conversation after end_turn. */
+  appendFollowUp(message: MessageParam): void {
+    this.messages.push(message);
   }
 
   /** Runs a turn's tool calls concurrently, one activity each; a call that needs approval waits for its
@@ -187,11 +212,8 @@ export class AgentRun {
       calls.map(async (call): Promise<ToolOutcome> => {
         const view = { toolUseId: call.id, name: call.name, input: call.input };
         if (approvalNeeded.has(call.name)) {
-          const decision = await this.#awaitDecision(view);
-          if (!decision.approve) {
-            const why = decision.reason ? `: ${decision.reason}` : '';
-            return { isError: true, content: `A human reviewer denied this call to ${call.name}${why}` };
-          }
+          const decision = await this.approvals.decisionFor(view, () => this.publish());
+          if (!decision.approve) return deniedOutcome(call.name, decision);
         }
         this.#inFlight.set(call.id, view);
         this.#progress[call.id] = 'in_flight';
@@ -223,48 +245,41 @@ export class AgentRun {
     );
   }
 
-  async #awaitDecision(call: ToolCallView): Promise<{ approve: boolean; reason?: string }> {
-    this.#pendingApprovals.set(call.toolUseId, call);
-    this.status = 'awaiting_approval';
-    this.publish();
-    log.info(`Tool call ${call.toolUseId} (${call.name}) is waiting for approval`);
-    // Durable: survives worker restarts; bounded by the deadline, whose timer cancels this wait.
-    await condition(() => this.#decisions.has(call.toolUseId));
-    this.#pendingApprovals.delete(call.toolUseId);
-    if (this.#pendingApprovals.size === 0) this.status = 'running';
-    this.publish();
-    return this.#decisions.get(call.toolUseId)!;
+  /** `sendMessage` validator: an empty message, or one that would never be read, is refused. */
+  validateMessage(text: string): void {
+    if (typeof text !== 'string' || !text.trim()) throw new Error('the message is empty');
+    if (this.state.chatClosed) throw new Error('this chat run has been closed');
+    if (this.#finishing) throw new Error('the run is finishing: it will not read another message');
   }
 
-  /** Update validator: runs before the decision is accepted into history. */
-  validateDecision(decision: ApprovalDecision): void {
-    const id = decision.toolUseId ?? this.#soleCall();
-    if (this.#decisions.has(id)) throw new Error(`tool call ${id} has already been decided`);
-    if (!this.#pendingApprovals.has(id)) {
-      const pending = [...this.#pendingApprovals.keys()];
-      throw new Error(`no tool call ${id} is waiting for approval (pending: ${pending.join(', ') || 'none'})`);
+  /** A follow-up, read at the next turn boundary. */
+  queueMessage(text: string): { queued: number } {
+    return { queued: this.state.pendingMessages.push(text) };
+  }
+
+  closeChat(): void {
+    this.state.chatClosed = true;
+  }
+
+  /** After end_turn: the follow-ups sent meanwhile or, in an open chat run, the next message (waited for up to
+   * the idle timeout), as one user message; null when the run should end. */
+  async nextMessage(): Promise<MessageParam | null> {
+    const { state, settings } = this;
+    if (state.pendingMessages.length === 0 && settings.chat && !state.chatClosed) {
+      this.#waitingForMessage = true;
+      this.publish();
+      await condition(() => state.pendingMessages.length > 0 || state.chatClosed, settings.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs);
+      this.#waitingForMessage = false;
     }
-  }
-
-  decide(decision: ApprovalDecision): ApprovalAck {
-    const id = decision.toolUseId ?? this.#soleCall();
-    this.#decisions.set(id, { approve: decision.approve, reason: decision.reason });
-    return { toolUseId: id, approved: decision.approve };
-  }
-
-  #soleCall(): string {
-    const pending = [...this.#pendingApprovals.keys()];
-    if (pending.length === 1) return pending[0];
-    if (pending.length === 0) throw new Error('no tool call is waiting for approval');
-    throw new Error(`${pending.length} tool calls are waiting for approval: name one of ${pending.join(', ')}`);
+    return withFollowUps(null, state.pendingMessages.splice(0));
   }
 
   /** A guard fired: answer any tool_use left open (the API rejects a transcript without them), then, where the
    * settings and the budget allow, one last call with tools disabled asks the model to sum up. */
   async stopByGuard(tripped: GuardTripped): Promise<AgentResult> {
-    this.finishing = true;
+    this.#finishing = true;
     log.warn(`Guard ${tripped.guard} stopped the run: ${tripped.reason}`);
-    this.guard = tripped.guard;
+    this.#guard = tripped.guard;
     const { loop } = this.state;
     const wantSummary = this.settings.summaryOn.includes(tripped.guard) && guardNextCallFits(loop, this.settings) === null;
     const closing = wantSummary
@@ -272,18 +287,19 @@ export class AgentRun {
       : notRunResults(this.messages, `the run was stopped by the ${tripped.guard} guard (${tripped.reason})`);
     if (closing) this.messages.push(closing);
     const stopped = { status: 'stopped', guard: tripped.guard, error: tripped.reason } as const;
-    if (!wantSummary) return this.result(stopped);
+    if (!wantSummary) return this.end(stopped);
     try {
       const reply = await this.callModel({ toolChoiceNone: true, summary: `summary after ${tripped.guard}` });
+      this.appendReply(reply);
       // Tools were disabled; should the reply still hold a tool_use, answer it so the transcript stays valid.
       this.closeOpenToolUses('the run had stopped; tools were disabled for the summary');
       const text = textOf(reply.content);
-      if (text) return this.result({ ...stopped, text });
+      if (text) return this.end({ ...stopped, text });
     } catch (err) {
       if (isCancellation(err)) throw err;
       log.warn(`The summary call failed; the partial answer is the last assistant text: ${causeMessage(err)}`);
     }
-    return this.result(stopped);
+    return this.end(stopped);
   }
 
   /** Closes the transcript of a run that ends abruptly (deadline, cancellation), so it stays valid. */
