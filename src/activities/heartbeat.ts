@@ -1,5 +1,12 @@
+// How a running activity tells the server its worker is alive (and hears of a cancellation).
 import type { Context } from '@temporalio/activity';
 import { HEARTBEAT_INTERVAL_MS } from '../core/policies.js';
+
+/** Heartbeats every `heartbeatInterval(ctx)` until the returned function is called. */
+export function startHeartbeat(ctx: Context): () => void {
+  const beat = setInterval(() => ctx.heartbeat(), heartbeatInterval(ctx));
+  return () => clearInterval(beat);
+}
 
 /** A third of the heartbeat timeout (at most HEARTBEAT_INTERVAL_MS), so two beats can be lost in a row
  * before the server gives up on this worker. */

@@ -2,7 +2,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { heartbeatInterval } from './heartbeat.js';
+import { startHeartbeat } from './heartbeat.js';
 import type { ModelCallInput, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
@@ -43,9 +43,9 @@ export function createCallModel(deps: ModelCallDeps) {
     const ctx = Context.current();
     // Heartbeats tell the server this worker is alive during a long call (or a wait for a slot), and carry
     // cancellation to it.
-    const beat = setInterval(() => ctx.heartbeat(), heartbeatInterval(ctx));
+    const stopHeartbeat = startHeartbeat(ctx);
     const release = await deps.limiter?.acquire(ctx.cancellationSignal).catch((err) => {
-      clearInterval(beat);
+      stopHeartbeat();
       throw err;
     });
     try {
@@ -69,7 +69,7 @@ export function createCallModel(deps: ModelCallDeps) {
       throw classifyModelError(err, deps.connection.baseURL);
     } finally {
       release?.();
-      clearInterval(beat);
+      stopHeartbeat();
     }
   };
 }

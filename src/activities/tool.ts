@@ -2,7 +2,7 @@
 // model can act on; anything else thrown is an infrastructure failure that Temporal retries.
 import { Context } from '@temporalio/activity';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../core/policies.js';
-import { heartbeatInterval } from './heartbeat.js';
+import { startHeartbeat } from './heartbeat.js';
 import type { ToolCallInput, ToolOutcome } from '../core/types.js';
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -13,7 +13,7 @@ import { assertFitsInHistory, truncateForModel } from './payload-limit.js';
 export function createRunTool(deps: { tools: ToolRegistry }) {
   return async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
     const ctx = Context.current();
-    const beat = setInterval(() => ctx.heartbeat(), heartbeatInterval(ctx));
+    const stopHeartbeat = startHeartbeat(ctx);
     try {
       // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
       const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
@@ -31,7 +31,7 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
       assertFitsInHistory(limited, `result of tool "${input.name}"`);
       return limited;
     } finally {
-      clearInterval(beat);
+      stopHeartbeat();
     }
   };
 }

@@ -13,7 +13,7 @@ import { DEFAULTS } from '../core/policies.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, MessageParam } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
-import { runState } from '../workflows/definitions.js';
+import { AGENT_WORKFLOW, runState } from '../workflows/definitions.js';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import type { RunState } from '../core/durable-state.js';
 import { totalTokens } from '../core/transcript.js';
@@ -24,7 +24,7 @@ export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport 
 export { approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
 export { defaultSettings } from '../core/settings.js';
 
-export const AGENT_WORKFLOW = 'agentWorkflow';
+export { AGENT_WORKFLOW } from '../workflows/definitions.js';
 
 export interface StartAgentOptions {
   task: string;

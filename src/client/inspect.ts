@@ -3,7 +3,7 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { AgentStatusView, MessageParam } from '../core/types.js';
 import * as SA from '../core/search-attributes.js';
-import { agentStatus, transcriptPage } from '../workflows/definitions.js';
+import { AGENT_WORKFLOW, agentStatus, transcriptPage } from '../workflows/definitions.js';
 
 /** How long to wait for a worker to answer a query before saying the live details are unavailable. */
 export const QUERY_TIMEOUT_MS = 3_000;
@@ -85,7 +85,7 @@ export interface RunSummary {
 
 /** Recent agent runs from visibility, newest first; `status` filters on the AgentStatus search attribute. */
 export async function listRuns(client: Client, options: { status?: string; limit?: number } = {}): Promise<RunSummary[]> {
-  const filters = [`WorkflowType = 'agentWorkflow'`];
+  const filters = [`WorkflowType = '${AGENT_WORKFLOW}'`];
   if (options.status) filters.push(`${SA.AgentStatus.name} = '${options.status.replace(/'/g, '')}'`);
   const runs: RunSummary[] = [];
   for await (const info of client.workflow.list({ query: filters.join(' AND '), pageSize: 100 })) {

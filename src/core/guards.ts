@@ -1,8 +1,9 @@
 // The harness guards: pure functions over the loop state, so they are unit-tested without a server and
 // the workflow only asks "may the loop go on?". The model decides when it is done; these decide when it is not.
 import { canonicalToolCall } from './canonical.js';
+import { RECENT_MESSAGES_KEPT_WHOLE } from './policies.js';
 import { costUsd, estimateNextCall, priceFor, type ModelPrice } from './pricing.js';
-import { totalTokens } from './transcript.js';
+import { addUsage, totalTokens } from './transcript.js';
 import type { AgentSettings, GuardName, LoopState, Usage } from './durable-state.js';
 
 /** A tool requested this many times with the same arguments is a run going round in circles. */
@@ -25,12 +26,7 @@ export function modelPrice(settings: AgentSettings): ModelPrice | undefined {
 export function recordModelCall(state: LoopState, usage: Usage, settings: AgentSettings): void {
   const price = modelPrice(settings);
   state.steps++;
-  state.usage = {
-    input_tokens: state.usage.input_tokens + usage.input_tokens,
-    output_tokens: state.usage.output_tokens + usage.output_tokens,
-    cache_creation_input_tokens: state.usage.cache_creation_input_tokens + usage.cache_creation_input_tokens,
-    cache_read_input_tokens: state.usage.cache_read_input_tokens + usage.cache_read_input_tokens,
-  };
+  state.usage = addUsage(state.usage, usage);
   state.lastCallUsage = usage;
   state.costUsd = price ? (state.costUsd ?? 0) + costUsd(usage, price) : null;
 }
@@ -121,9 +117,6 @@ function oneLineJson(value: unknown): string {
   return s.length > 120 ? `${s.slice(0, 119)}…` : s;
 }
 
-/** Tool results of the most recent messages stay visible when older ones are cleared. */
-export const KEEP_RECENT_MESSAGES = 6;
-
 /** Context management: once a call's prompt reaches the threshold, clear the tool results of all but the most
  * recent messages from later requests. Returns the new "cleared up to" index, or null for no change. */
 export function nextClearIndex(state: LoopState, messageCount: number, clearedUpTo: number, thresholdTokens: number): number | null {
@@ -131,6 +124,6 @@ export function nextClearIndex(state: LoopState, messageCount: number, clearedUp
   if (!last) return null;
   const prompt = last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens;
   if (prompt < thresholdTokens) return null;
-  const next = messageCount - KEEP_RECENT_MESSAGES;
+  const next = messageCount - RECENT_MESSAGES_KEPT_WHOLE;
   return next > clearedUpTo ? next : null;
 }

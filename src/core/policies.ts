@@ -37,6 +37,10 @@ export const HEARTBEAT_INTERVAL_MS = 5_000;
  * payload limit, and about 25k tokens, so one tool result cannot crowd the context window. */
 export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 
+/** The tool results of this many most recent messages are never cleared from requests (context management)
+ * nor trimmed to fit continue-as-new: the model is still working with them. */
+export const RECENT_MESSAGES_KEPT_WHOLE = 6;
+
 /** The largest transcript page a query returns: far below gRPC's 4 MB message limit. */
 export const TRANSCRIPT_PAGE_BYTES = 1_000_000;
 

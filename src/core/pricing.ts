@@ -137,11 +137,6 @@ export function estimateNextCall(
   return { tokens: repeated + added + output, usd };
 }
 
-/** estimateNextCall's USD figure alone. */
-export function estimateNextCallUsd(prevUsage: Usage | null, maxOutputTokens: number, price: ModelPrice): number {
-  return estimateNextCall(prevUsage, maxOutputTokens, price).usd;
-}
-
 const RATE_FIELDS = ['input', 'output', 'cacheWrite', 'cacheRead'] as const;
 
 /**
@@ -190,11 +185,6 @@ function parseRates(entry: unknown, where: string, extraFields: string[]): Rates
     out[field] = value;
   }
   return out;
-}
-
-/** The base table with the overrides on top; an override replaces a model's whole price. */
-export function mergePrices(base: PriceTable, overrides: PriceTable): PriceTable {
-  return { ...base, ...overrides };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -2,6 +2,7 @@
 // steps that close a run that a guard stopped or carry it into continue-as-new.
 import type { AgentInput, RunState, ToolOutcome } from './durable-state.js';
 import type { GuardTripped } from './guards.js';
+import { RECENT_MESSAGES_KEPT_WHOLE } from './policies.js';
 import { toolUseBlocks, ZERO_USAGE } from './transcript.js';
 import type { ContentBlock, MessageParam, ToolResultBlockParam } from './types.js';
 
@@ -37,8 +38,6 @@ export function withFollowUps(message: MessageParam | null, followUps: string[])
   const content = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
   return { ...message, content: [...content, ...texts] } as MessageParam;
 }
-
-
 
 /** How far each tool call of the current turn got: its outcome, or `in_flight` while it runs. */
 export type TurnProgress = Record<string, ToolOutcome | 'in_flight'>;
@@ -82,7 +81,6 @@ export function summaryRequest(messages: readonly MessageParam[], tripped: Guard
 
 /** The most a run carries into continue-as-new: under Temporal's 2 MB payload limit, with room to spare. */
 export const MAX_CARRIED_BYTES = 1_500_000;
-const TRIMMED_KEEP_RECENT = 6;
 
 /** The state to carry into the next run, made to fit in one payload: the oldest tool results are trimmed to a
  * short note (the newest stay whole) until it fits. Returns null when even that is not enough. */
@@ -90,7 +88,7 @@ export function fitForContinueAsNew(state: RunState, maxBytes = MAX_CARRIED_BYTE
   let size = utf8Bytes(JSON.stringify(state));
   if (size <= maxBytes) return state;
   const messages = state.messages.slice();
-  for (let i = 0; i < messages.length - TRIMMED_KEEP_RECENT && size > maxBytes; i++) {
+  for (let i = 0; i < messages.length - RECENT_MESSAGES_KEPT_WHOLE && size > maxBytes; i++) {
     const m = messages[i];
     if (m.role !== 'user' || typeof m.content === 'string') continue;
     const content = m.content.map((b) => {
@@ -106,18 +104,10 @@ export function fitForContinueAsNew(state: RunState, maxBytes = MAX_CARRIED_BYTE
   return size <= maxBytes ? { ...state, messages } : null;
 }
 
+const utf8 = new TextEncoder();
+
 /** The UTF-8 size of a string: payload limits are in bytes, and CJK text or emoji take 3 or 4 bytes a
- * character. Pure arithmetic, so it behaves the same in the workflow sandbox as anywhere. */
+ * character. (TextEncoder is available in the workflow sandbox.) */
 export function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4; // a surrogate pair: one code point above U+FFFF
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
+  return utf8.encode(text).length;
 }

@@ -16,6 +16,7 @@ export const ZERO_USAGE: Usage = Object.freeze({
   cache_read_input_tokens: 0,
 });
 
+/** Two usages summed field by field. */
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
     input_tokens: a.input_tokens + b.input_tokens,

@@ -4,6 +4,9 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunState } from '../core/durable-state.js';
 import type { AgentStatusView, ApprovalAck, ApprovalDecision, TranscriptPage } from '../core/types.js';
 
+/** The workflow type name of `agentWorkflow`, which the client starts runs of and lists runs by. */
+export const AGENT_WORKFLOW = 'agentWorkflow';
+
 /** Messages [from, to) of the transcript, at most about TRANSCRIPT_PAGE_BYTES of them per page. The model
  * activity reads the transcript through this query when its cache misses; queries are not recorded in
  * history, so the transcript is stored there once. */
