@@ -1,0 +1,69 @@
+// The full Temporal stack (server 1.29.1 on PostgreSQL, the parts of docker-compose.yml) started by the
+// project's own script: a batch of agents across two worker processes, one killed mid-batch; every run must
+// complete, and visibility (SQL, with the agent's search attributes) must list them by status.
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import { startCluster, type Cluster } from '../../src/devserver/cluster.js';
+import { endTurn, expectExit, jsonOf, stopWorker, toolTurn, useCli, type CliProcess } from '../helpers/cli.js';
+
+const RUNS = 16;
+const cli = useCli();
+let cluster: Cluster | undefined;
+let client: Client | undefined;
+
+describe('the full Temporal stack (npm run cluster)', () => {
+  beforeAll(async () => {
+    // The binaries are built by .ci/run before the tests (`npm run cluster -- --build`); from a cold cache
+    // this hook builds them itself, which takes minutes.
+    cluster = await startCluster({ log: (m) => console.error(`[cluster] ${m}`) });
+    client = new Client({ connection: await Connection.connect({ address: cluster.address }) });
+  }, 20 * 60_000);
+
+  afterAll(async () => {
+    await client?.connection.close();
+    await cluster?.stop();
+  }, 60_000);
+
+  it('runs a batch of agents across two worker processes, one SIGKILLed mid-batch, and lists them all by status', async () => {
+    const session = cli.session({ TEMPORAL_ADDRESS: cluster!.address });
+    const script = [{ ...toolTurn('6*7'), delayMs: 300 }, endTurn('The answer is 42.', 300)];
+    const workers: CliProcess[] = [await session.worker(script), await session.worker(script)];
+    try {
+      const settings = defaultSettings({ tools: ['calculator'], heartbeatTimeoutMs: 2_000 });
+      const started = await Promise.all(
+        Array.from({ length: RUNS }, (_, i) =>
+          startAgent(client!, { task: `cluster batch run ${i}: what is 6*7?`, taskQueue: session.taskQueue, settings }),
+        ),
+      );
+      const ids = started.map((s) => s.workflowId);
+      expect(started.every((s) => !s.attached)).toBe(true);
+
+      // Kill one worker once the batch is under way: some runs done, others still in flight.
+      await getAgentResult(client!, ids[0]);
+      workers[0].kill('SIGKILL');
+      const statuses = await Promise.all(ids.map(async (id) => (await client!.workflow.getHandle(id).describe()).status.name));
+      expect(statuses.filter((s) => s === 'RUNNING').length, 'runs still in flight when the worker was killed').toBeGreaterThan(0);
+
+      const results = await Promise.all(ids.map((id) => getAgentResult(client!, id)));
+      for (const result of results) {
+        expect(result).toMatchObject({ status: 'completed', text: 'The answer is 42.', steps: 2, toolCalls: 1 });
+      }
+
+      // Visibility on PostgreSQL: the agent's search attributes filter the fleet (eventually consistent).
+      await vi.waitFor(
+        async () => {
+          const exit = await session.cli(['list', '--status', 'completed', '--limit', '1000', '--json']);
+          expectExit(exit, 0);
+          const listed = new Set(jsonOf<Array<{ workflowId: string }>>(exit).map((r) => r.workflowId));
+          expect(ids.filter((id) => !listed.has(id))).toEqual([]);
+        },
+        { timeout: 30_000, interval: 500 },
+      );
+      const running = jsonOf<Array<{ workflowId: string }>>(await session.cli(['list', '--status', 'running', '--limit', '1000', '--json']));
+      expect(running.filter((r) => ids.includes(r.workflowId))).toEqual([]);
+    } finally {
+      for (const worker of workers) await stopWorker(worker);
+    }
+  }, 180_000);
+});
