@@ -4,9 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 
 const workflowsPath = fileURLToPath(new URL('../dist/workflows/index.js', import.meta.url));
+// The sandbox converts the workflow's own failures: with the project's failure converter, their messages are
+// payloads, which the codec encrypts.
+const failureConverterPath = fileURLToPath(new URL('../dist/codec/failure-converter.cjs', import.meta.url));
 const out = fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url));
 const { code } = await bundleWorkflowCode({
   workflowsPath,
+  failureConverterPath,
   logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
 });
 await writeFile(out, code);

@@ -26,6 +26,15 @@ export {
 export { defineConfig, type AgentConfig, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './config/types.js';
 export { ConfigError, loadConfig, toolsWithConfig, type LoadedConfig } from './config/load.js';
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './client/connection.js';
+export {
+  agentDataConverter,
+  EncryptionCodec,
+  EncryptionKeyError,
+  ENCRYPTION_KEYS_VARIABLE,
+  FAILURE_CONVERTER_PATH,
+  parseKeyRing,
+} from './codec/index.js';
+export { startCodecServer, type CodecServer, type CodecServerOptions } from './codec/codec-server.js';
 export { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 export { calculator } from './tools/calculator.js';
 export { webSearch } from './tools/web-search.js';

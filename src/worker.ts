@@ -3,7 +3,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { agentDataConverter, FAILURE_CONVERTER_PATH } from './codec/data-converter.js';
+import { codecsEncrypt } from './codec/encryption-codec.js';
 import { createActivities, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { transcriptPage } from './workflows/definitions.js';
 import { DEFAULTS, HEARTBEAT_INTERVAL_MS } from './core/policies.js';
@@ -30,6 +33,9 @@ export interface AgentWorkerOptions {
   workflowBundlePath?: string;
   /** At most this many model calls at once on this worker; tool calls are not held back by it. */
   maxModelCalls?: number;
+  /** Payload codecs and failure converter. Default: `agentDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
+   * The client must decode what this worker encodes: give it the same converter. */
+  dataConverter?: DataConverter;
   /** Anything else for `Worker.create`. */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -48,6 +54,8 @@ export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): Mo
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const registry = createToolRegistry(options.tools ?? builtinTools);
   const { client } = options;
+  const dataConverter = options.dataConverter ?? agentDataConverter();
+  assertClientDecodes(client, dataConverter);
   const transcripts = new TranscriptStore((ref, from, to) =>
     client.workflow.getHandle(ref.workflowId, ref.runId).query(transcriptPage, from, to),
   );
@@ -63,12 +71,25 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
     workflowBundle: await workflowBundle(options.workflowBundlePath),
     activities,
+    dataConverter,
     // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled
     // call (deadline, `cancel`) would learn of it that late.
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
     ...options.workerOptions,
   });
   return { worker, registry, transcripts };
+}
+
+/** The model activity reads transcripts through `client`: when this worker encrypts, a client that does not
+ * would fail every model call. Said once, at start, instead. */
+function assertClientDecodes(client: Client, dataConverter: DataConverter): void {
+  const workerEncrypts = codecsEncrypt(dataConverter.payloadCodecs ?? []);
+  if (workerEncrypts && !codecsEncrypt(client.options.loadedDataConverter.payloadCodecs)) {
+    throw new Error(
+      'the worker encrypts payloads (AGENT_ENCRYPTION_KEYS) but the client given to createAgentWorker does not: ' +
+        'create it with `new Client({ connection, dataConverter: agentDataConverter() })`',
+    );
+  }
 }
 
 const PREBUILT_BUNDLE = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
@@ -82,6 +103,7 @@ async function workflowBundle(path?: string): Promise<{ codePath: string } | { c
     workflowsPath: ['./workflows/index.ts', './workflows/index.js']
       .map((p) => fileURLToPath(new URL(p, import.meta.url)))
       .find((p) => existsSync(p))!,
+    failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger,
   }).then(({ code }) => ({ code }));
   return bundledOnce;

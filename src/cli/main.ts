@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   resume: async () => (await import('./commands/steer.js')).resumeCommand,
   worker: async () => (await import('./commands/worker.js')).workerCommand,
   server: async () => (await import('./commands/server.js')).serverCommand,
+  'codec-server': async () => (await import('./commands/codec-server.js')).codecServerCommand,
 };
 
 export const HELP = `durable-agent: durable Claude tool-use agent runs on Temporal
@@ -117,7 +118,7 @@ export async function main(argv: string[]): Promise<number> {
       logLine(`error: no run with id "${(err as Error & { workflowId?: string }).workflowId}" on this Temporal server`);
       return EXIT.usage;
     }
-    if (err instanceof Error && err.name === 'RunNotResumableError') {
+    if (err instanceof Error && (err.name === 'RunNotResumableError' || err.name === 'EncryptionKeyError')) {
       logLine(`error: ${err.message}`);
       return EXIT.usage;
     }

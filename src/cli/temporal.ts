@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { connectClient, resolveTemporalTarget, withAddress, type TemporalTarget } from '../client/connection.js';
+import { keyRingFromEnv } from '../codec/keys.js';
 import { isServerReachable, startDevServer, type DevServer } from '../devserver/index.js';
 import { UsageError } from './args.js';
 import { logLine } from './log.js';
@@ -23,6 +24,7 @@ export interface TemporalSession {
 /** Connects to the configured server. With `allowEmbedded`, and when no address is configured and nothing
  * answers on the default one, starts the embedded dev server for the duration of the command. */
 export async function openTemporal(options: { allowEmbedded: boolean }): Promise<TemporalSession> {
+  keyRingFromEnv(); // malformed encryption keys are exit 2 before anything starts
   let target = targetFromEnvironment();
   let embedded: DevServer | undefined;
   const { tls, apiKey, metadata } = target.connectionOptions;

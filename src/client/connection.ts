@@ -3,6 +3,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
+import { agentDataConverter } from '../codec/data-converter.js';
 
 export const DEFAULT_ADDRESS = 'localhost:7233';
 
@@ -31,8 +32,10 @@ export function withAddress(target: TemporalTarget, address: string): TemporalTa
   return { ...target, address, connectionOptions: { ...target.connectionOptions, address } };
 }
 
+/** A client with the project's data converter (encryption per AGENT_ENCRYPTION_KEYS). */
 export async function connectClient(target: TemporalTarget): Promise<Client> {
+  const dataConverter = agentDataConverter(); // first: a malformed key fails before any connection is made
   const { address, tls, apiKey, metadata } = target.connectionOptions;
   const connection = await Connection.connect({ address, tls, apiKey, metadata, connectTimeout: '5s' });
-  return new Client({ connection, namespace: target.namespace });
+  return new Client({ connection, namespace: target.namespace, dataConverter });
 }

@@ -18,6 +18,7 @@ import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import type { RunState } from '../core/durable-state.js';
 import { totalTokens } from '../core/transcript.js';
 import { getTranscript } from './inspect.js';
+import { codecsEncrypt } from '../codec/encryption-codec.js';
 
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
 export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
@@ -42,7 +43,9 @@ export interface StartedAgent {
 }
 
 export async function startAgent(client: Client, options: StartAgentOptions): Promise<StartedAgent> {
-  const workflowId = options.workflowId ?? newWorkflowId(options.task);
+  // Workflow ids are stored and shown in plain text: with encryption on, the default id says nothing of the task.
+  const encrypted = codecsEncrypt(client.options.loadedDataConverter.payloadCodecs);
+  const workflowId = options.workflowId ?? newWorkflowId(encrypted ? '' : options.task);
   if (options.workflowId) {
     const existing = await describeIfExists(client, workflowId);
     if (existing) return { workflowId, runId: existing.runId, attached: true };

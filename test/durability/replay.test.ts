@@ -8,6 +8,7 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { approveToolCall, closeChatRun, getAgentResult, getStatus, sendFollowUp } from '../../src/client/index.js';
 import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
+import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
 import type { AgentSettings } from '../../src/core/types.js';
 
@@ -105,6 +106,11 @@ describe.skipIf(RECORD)('replay of recorded histories', () => {
 
   it.each(files)('replays %s without non-determinism', async (file) => {
     const history = historyFromJSON(JSON.parse(readFileSync(`${DIR}${file}`, 'utf8')));
-    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, file);
+    // The same data converter as the worker's, as every replay must use.
+    await Worker.runReplayHistory(
+      { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: agentDataConverter() },
+      history,
+      file,
+    );
   });
 });

@@ -11,20 +11,27 @@ import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import { startScriptedModel, type ScriptedModel, type Script } from '../../src/scripted/index.js';
 import type { AgentTool } from '../../src/tools/types.js';
 import { createAgentWorker, type AgentWorker } from '../../src/worker.js';
+import { agentDataConverter } from '../../src/codec/data-converter.js';
+import type { DataConverter } from '@temporalio/common';
 
 export interface TestEnv {
   client: Client;
   connection: NativeConnection;
+  /** The converter of `client`, which `withAgent` gives its worker too (default: the project's, from the
+   * environment, as the CLI's). */
+  dataConverter?: DataConverter;
   close(): Promise<void>;
 }
 
-export async function openTestEnv(): Promise<TestEnv> {
+/** A client with the project's data converter: by default from the environment, like the CLI's. */
+export async function openTestEnv(dataConverter: DataConverter = agentDataConverter()): Promise<TestEnv> {
   const address = inject('temporalAddress');
   const connection = await NativeConnection.connect({ address });
-  const client = new Client({ connection: await Connection.connect({ address }) });
+  const client = new Client({ connection: await Connection.connect({ address }), dataConverter });
   return {
     client,
     connection,
+    dataConverter,
     async close() {
       await client.connection.close();
       await connection.close();
@@ -52,6 +59,9 @@ export function useTestEnv(): TestEnv {
     },
     get connection() {
       return current().connection;
+    },
+    get dataConverter() {
+      return current().dataConverter;
     },
     close: () => current().close(),
   };
@@ -84,6 +94,7 @@ export async function withAgent<T>(
     model: { apiKey: options.apiKey === null ? undefined : (options.apiKey ?? 'test-key'), baseURL: model.url },
     workflowBundlePath: inject('workflowBundlePath') || undefined,
     maxModelCalls: options.maxModelCalls,
+    dataConverter: env.dataConverter,
   });
   const harness: AgentHarness = {
     env,

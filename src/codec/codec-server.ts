@@ -1,0 +1,171 @@
+// A codec server for the Temporal Web UI (Temporal's protocol): `POST /encode` and `POST /decode` take and give
+// `{"payloads": [{"metadata": {"<key>": "<base64>"}, "data": "<base64>"}]}`. The UI calls it from the browser, so
+// it answers CORS preflights, but only for the origins it is told (the Web UI's): a decrypting endpoint open to
+// every origin would let any web page the operator visits read the runs.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { EncryptionKeyError } from './keys.js';
+
+export const DEFAULT_CODEC_PORT = 8888;
+/** The Web UI of `server` (and of `temporal server start-dev`) by default. */
+export const DEFAULT_UI_ORIGINS = ['http://localhost:8233', 'http://127.0.0.1:8233'];
+/** Request headers the UI sends: the namespace, the JSON body, and its access token when configured to pass it. */
+const ALLOWED_HEADERS = 'x-namespace, content-type, authorization';
+/** A history page can carry many payloads of up to 2 MB each. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface CodecServerOptions {
+  codec: PayloadCodec;
+  /** Default 8888; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1: the codec server decrypts, so it listens on this machine only unless told otherwise. */
+  host?: string;
+  /** Browser origins allowed to call it (the Web UI's, e.g. http://localhost:8233). Requests without an Origin
+   * header (curl, scripts on this machine) are always answered. */
+  allowedOrigins?: string[];
+}
+
+export interface CodecServer {
+  /** http://host:port, to give the UI (`--ui-codec-endpoint`). */
+  url: string;
+  port: number;
+  allowedOrigins: string[];
+  close(): Promise<void>;
+}
+
+interface WirePayload {
+  metadata?: Record<string, string>;
+  data?: string;
+}
+
+class BadRequest extends Error {}
+
+export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
+  const host = options.host ?? '127.0.0.1';
+  const allowedOrigins = (options.allowedOrigins ?? DEFAULT_UI_ORIGINS).map(normaliseOrigin);
+  const server = http.createServer((req, res) => {
+    handle(req, res, options.codec, allowedOrigins).catch((err: unknown) => {
+      if (!res.headersSent) reply(res, 500, { error: err instanceof Error ? err.message : String(err) });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_CODEC_PORT, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    allowedOrigins,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse, codec: PayloadCodec, allowed: string[]): Promise<void> {
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    if (!allowed.includes(normaliseOrigin(origin))) {
+      reply(res, 403, { error: `origin ${origin} is not allowed (allowed: ${allowed.join(', ')}; see --allow-origin)` });
+      return;
+    }
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Allow-Credentials', 'true');
+    res.setHeader('Vary', 'Origin');
+  }
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '600');
+    // Chrome asks before a page on a public address calls a private one (a UI served from elsewhere).
+    if (req.headers['access-control-request-private-network'] === 'true') {
+      res.setHeader('Access-Control-Allow-Private-Network', 'true');
+    }
+    res.writeHead(204).end();
+    return;
+  }
+  const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
+  const operation = path === '/encode' ? 'encode' : path === '/decode' ? 'decode' : null;
+  if (!operation) {
+    reply(res, 404, { error: 'not found: POST /encode or /decode' });
+    return;
+  }
+  if (req.method !== 'POST') {
+    res.setHeader('Allow', 'POST, OPTIONS');
+    reply(res, 405, { error: `${operation} takes POST` });
+    return;
+  }
+  try {
+    const payloads = parsePayloads(await readBody(req));
+    const result = operation === 'encode' ? await codec.encode(payloads) : await codec.decode(payloads);
+    reply(res, 200, { payloads: result.map(toWire) });
+  } catch (err) {
+    if (err instanceof BadRequest || err instanceof EncryptionKeyError) {
+      reply(res, 400, { error: err.message });
+      return;
+    }
+    throw err;
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new BadRequest(`the request body is over ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parsePayloads(body: string): Payload[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new BadRequest('the body is not JSON: expected {"payloads": [...]}');
+  }
+  const payloads = (parsed as { payloads?: unknown } | null)?.payloads;
+  if (!Array.isArray(payloads)) throw new BadRequest('expected {"payloads": [...]}');
+  return payloads.map((p: WirePayload, i) => {
+    if (typeof p !== 'object' || p === null) throw new BadRequest(`payloads[${i}] is not an object`);
+    const metadata: Record<string, Uint8Array> = {};
+    for (const [key, value] of Object.entries(p.metadata ?? {})) {
+      if (typeof value !== 'string') throw new BadRequest(`payloads[${i}].metadata.${key} is not a base64 string`);
+      metadata[key] = new Uint8Array(Buffer.from(value, 'base64'));
+    }
+    if (p.data !== undefined && typeof p.data !== 'string') throw new BadRequest(`payloads[${i}].data is not a base64 string`);
+    return { metadata, data: new Uint8Array(Buffer.from(p.data ?? '', 'base64')) };
+  });
+}
+
+function toWire(p: Payload): WirePayload {
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of Object.entries(p.metadata ?? {})) {
+    if (value) metadata[key] = Buffer.from(value).toString('base64');
+  }
+  return { metadata, data: Buffer.from(p.data ?? new Uint8Array()).toString('base64') };
+}
+
+function reply(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** Origins compare without a trailing slash and case-insensitively (scheme and host are). */
+function normaliseOrigin(origin: string): string {
+  return origin.trim().replace(/\/+$/, '').toLowerCase();
+}

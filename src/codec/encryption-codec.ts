@@ -1,0 +1,104 @@
+// The payload codec: every payload (workflow input, activity inputs and results, queries, updates, user
+// metadata, failure attributes) is serialised, gzip-compressed, then encrypted with AES-256-GCM. The key id
+// travels in the payload's metadata, so any listed key decrypts what it wrote. Compression comes first because
+// ciphertext does not compress.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import { ENCRYPTION_KEYS_VARIABLE, EncryptionKeyError, type KeyRing } from './keys.js';
+
+export const ENCODING_ENCRYPTED = 'binary/encrypted';
+export const METADATA_KEY_ID = 'encryption-key-id';
+export const METADATA_CIPHER = 'encryption-cipher';
+export const METADATA_COMPRESSION = 'compression';
+const CIPHER = 'AES256GCM';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+const text = (bytes: Uint8Array | null | undefined) => (bytes ? Buffer.from(bytes).toString('utf8') : undefined);
+
+export class EncryptionCodec implements PayloadCodec {
+  /** True when this codec encrypts what it encodes (a key ring is configured). Without keys it passes payloads
+   * through, and only explains, on decode, that encrypted data needs AGENT_ENCRYPTION_KEYS. */
+  readonly encrypts: boolean;
+
+  constructor(private readonly keys: KeyRing | null) {
+    this.encrypts = keys !== null;
+  }
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    const keys = this.keys;
+    if (!keys) return payloads;
+    return Promise.all(
+      payloads.map(async (payload) => {
+        const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+        const compressed = await gzipAsync(plain);
+        const { id, key } = keys.current;
+        const iv = randomBytes(IV_BYTES);
+        const cipher = createCipheriv('aes-256-gcm', key, iv);
+        // The key id is authenticated too: a payload relabelled with another id fails to decrypt.
+        cipher.setAAD(Buffer.from(id, 'utf8'));
+        const body = Buffer.concat([cipher.update(compressed), cipher.final()]);
+        return {
+          metadata: {
+            encoding: utf8(ENCODING_ENCRYPTED),
+            [METADATA_KEY_ID]: utf8(id),
+            [METADATA_CIPHER]: utf8(CIPHER),
+            [METADATA_COMPRESSION]: utf8('gzip'),
+          },
+          data: new Uint8Array(Buffer.concat([iv, body, cipher.getAuthTag()])),
+        };
+      }),
+    );
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return Promise.all(payloads.map((payload) => this.decodeOne(payload)));
+  }
+
+  private async decodeOne(payload: Payload): Promise<Payload> {
+    // Payloads written before encryption was turned on stay plain, and stay readable.
+    if (text(payload.metadata?.encoding) !== ENCODING_ENCRYPTED) return payload;
+    const id = text(payload.metadata?.[METADATA_KEY_ID]);
+    if (!id) throw new EncryptionKeyError('an encrypted payload carries no encryption key id: it was not written by this codec');
+    if (!this.keys) {
+      throw new EncryptionKeyError(
+        `this run's data is encrypted (key id "${id}") and ${ENCRYPTION_KEYS_VARIABLE} is not set here: set it to the keys the workers use`,
+      );
+    }
+    const entry = this.keys.byId.get(id);
+    if (!entry) {
+      throw new EncryptionKeyError(
+        `this data is encrypted with key id "${id}", which ${ENCRYPTION_KEYS_VARIABLE} does not list ` +
+          `(it lists ${[...this.keys.byId.keys()].join(', ')}): add that key back to read data written with it`,
+      );
+    }
+    const data = Buffer.from(payload.data ?? new Uint8Array());
+    let plain: Buffer;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', entry.key, data.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(id, 'utf8'));
+      decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+      plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+    } catch {
+      throw new EncryptionKeyError(
+        `data encrypted with key id "${id}" does not decrypt with the key "${id}" of ${ENCRYPTION_KEYS_VARIABLE}: ` +
+          'the key is wrong (or the data was altered)',
+      );
+    }
+    const compression = text(payload.metadata?.[METADATA_COMPRESSION]);
+    const serialised = compression === 'gzip' ? await gunzipAsync(plain) : plain;
+    return temporal.api.common.v1.Payload.decode(serialised);
+  }
+}
+
+/** True when `codecs` encrypt payloads (so nothing derived from the task may go where codecs do not reach,
+ * such as the workflow id). */
+export function codecsEncrypt(codecs: readonly PayloadCodec[]): boolean {
+  return codecs.some((c) => (c as Partial<EncryptionCodec>).encrypts === true);
+}

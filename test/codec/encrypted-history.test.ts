@@ -1,0 +1,132 @@
+// With AGENT_ENCRYPTION_KEYS set, nothing of a run's content reaches Temporal's history in plain text: not the
+// task (workflow input, summary, workflow id), not the model's replies, not tool inputs (arguments, activity
+// summaries), tool outputs or tool failures, not the failure message of a failed run. The raw history is read
+// without any data converter, as anyone with access to the server's database could.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentDataConverter } from '../../src/codec/data-converter.js';
+import { getAgentResult, getTranscript } from '../../src/client/index.js';
+import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
+import { defineTool } from '../../src/tools/types.js';
+import { webSearch } from '../../src/tools/web-search.js';
+import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+import { findPlainText, payloadEncodings, rawHistory } from '../helpers/plaintext.js';
+
+const tag = randomUUID().slice(0, 8);
+const SECRET = {
+  task: `task-secret-${tag}-quokka`,
+  reply: `reply-secret-${tag}-narwhal`,
+  toolInput: `input-secret-${tag}-axolotl`,
+  searchQuery: `query-secret-${tag}-pangolin`,
+  toolOutput: `output-secret-${tag}-okapi`,
+  crash: `crash-secret-${tag}-tapir`,
+  failure: `failure-secret-${tag}-dugong`,
+};
+const ALL = Object.values(SECRET);
+
+const vault = defineTool<{ text: string }>({
+  name: 'vault',
+  description: 'Echoes its input with a secret.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  async execute({ text: input }) {
+    return `vault says ${input} and ${SECRET.toolOutput}`;
+  },
+});
+// An infrastructure failure (not a ToolError) whose message echoes its input: retried, then an error result.
+const crashy = defineTool<{ text: string }>({
+  name: 'crashy',
+  description: 'Always crashes.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  async execute({ text: input }) {
+    throw new Error(`crashed on ${input} (${SECRET.crash})`);
+  },
+});
+const TOOLS = [vault, crashy, webSearch];
+
+const script: Script = [
+  reply([
+    text(`Looking into ${SECRET.reply}`),
+    toolUse('vault', { text: SECRET.toolInput }),
+    toolUse('web_search', { query: SECRET.searchQuery }),
+    toolUse('crashy', { text: SECRET.toolInput }),
+  ]),
+  reply([text(`All done: ${SECRET.reply}`)]),
+];
+
+const keys = `k1:${randomBytes(32).toString('base64')}`;
+let encrypted: TestEnv;
+let plain: TestEnv;
+let raw: Client;
+beforeAll(async () => {
+  encrypted = await openTestEnv(agentDataConverter({ AGENT_ENCRYPTION_KEYS: keys }));
+  plain = await openTestEnv(agentDataConverter({}));
+  raw = new Client({ connection: encrypted.client.connection });
+});
+afterAll(async () => {
+  await encrypted?.close();
+  await plain?.close();
+});
+
+/** Runs the script to completion; `whileWorkerRuns` may query the run (the worker still answers). */
+async function completedRun(env: TestEnv, whileWorkerRuns?: (id: string) => Promise<void>): Promise<string> {
+  return withAgent(env, { script, tools: TOOLS }, async (h) => {
+    const id = await h.start(`Please handle ${SECRET.task}`, { tools: TOOLS.map((t) => t.name) });
+    const result = await getAgentResult(env.client, id);
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe(`All done: ${SECRET.reply}`);
+    await whileWorkerRuns?.(id);
+    return id;
+  });
+}
+
+describe('encrypted history', () => {
+  it('holds none of the task, replies, tool inputs, outputs and failures in plain text, yet the client reads them all', async () => {
+    let transcript = '';
+    const id = await completedRun(encrypted, async (runId) => {
+      transcript = JSON.stringify(await getTranscript(encrypted.client, runId));
+    });
+    const history = await rawHistory(raw, id);
+    expect(findPlainText(history, ALL)).toEqual([]);
+    expect(id).not.toContain('handle');
+    // Every payload (input, results, user metadata: summaries and details, failure attributes) is encrypted.
+    const encodings = payloadEncodings(history);
+    expect(encodings.length).toBeGreaterThan(10);
+    expect(encodings.filter((p) => p.encoding !== 'binary/encrypted')).toEqual([]);
+    // The activity summaries (`vault("…")`) are there, encrypted: one per scheduled activity.
+    const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
+    expect(scheduled.length).toBe(5);
+    for (const e of scheduled) expect(Buffer.from(e.userMetadata!.summary!.metadata!.encoding!).toString()).toBe('binary/encrypted');
+
+    // Through the client with the keys, everything is there.
+    for (const s of [SECRET.task, SECRET.reply, SECRET.toolInput, SECRET.searchQuery, SECRET.toolOutput, SECRET.crash]) {
+      expect(transcript).toContain(s);
+    }
+    const description = await encrypted.client.workflow.getHandle(id).describe();
+    expect(await description.staticSummary()).toBe(`Please handle ${SECRET.task}`);
+  }, 60_000);
+
+  it('keeps the failure message of a failed run encrypted (the workflow sandbox encodes failures too)', async () => {
+    const failing: Script = [apiError(400, 'invalid_request_error', `rejected because of ${SECRET.failure}`)];
+    const id = await withAgent(encrypted, { script: failing }, async (h) => {
+      const started = await h.start(`Please handle ${SECRET.task}`);
+      const result = await getAgentResult(encrypted.client, started);
+      expect(result.status).toBe('failed');
+      expect(result.error).toContain(SECRET.failure);
+      return started;
+    });
+    const history = await rawHistory(raw, id);
+    const failed = history.events!.find((e) => e.workflowExecutionFailedEventAttributes);
+    expect(failed).toBeDefined();
+    expect(findPlainText(history, ALL)).toEqual([]);
+    expect(payloadEncodings(history).filter((p) => p.encoding !== 'binary/encrypted')).toEqual([]);
+  }, 60_000);
+
+  it('control: the same run without keys has the secrets in plain text, so the search above can fail', async () => {
+    const id = await completedRun(plain);
+    const found = findPlainText(await rawHistory(raw, id), ALL).join('\n');
+    for (const s of [SECRET.task, SECRET.reply, SECRET.toolInput, SECRET.searchQuery, SECRET.toolOutput, SECRET.crash]) {
+      expect(found).toContain(`"${s}"`);
+    }
+  }, 60_000);
+});
