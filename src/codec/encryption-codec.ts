@@ -6,13 +6,15 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+// @temporalio/proto is CommonJS: Node's ESM loader gives it as a default export only.
+import proto from '@temporalio/proto';
 import { ENCRYPTION_KEYS_VARIABLE, EncryptionKeyError, type KeyRing } from './keys.js';
 
 export const ENCODING_ENCRYPTED = 'binary/encrypted';
 export const METADATA_KEY_ID = 'encryption-key-id';
 export const METADATA_CIPHER = 'encryption-cipher';
 export const METADATA_COMPRESSION = 'compression';
+const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 const CIPHER = 'AES256GCM';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -36,7 +38,7 @@ export class EncryptionCodec implements PayloadCodec {
     if (!keys) return payloads;
     return Promise.all(
       payloads.map(async (payload) => {
-        const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+        const plain = PayloadMessage.encode(payload).finish();
         const compressed = await gzipAsync(plain);
         const { id, key } = keys.current;
         const iv = randomBytes(IV_BYTES);
@@ -93,7 +95,7 @@ export class EncryptionCodec implements PayloadCodec {
     }
     const compression = text(payload.metadata?.[METADATA_COMPRESSION]);
     const serialised = compression === 'gzip' ? await gunzipAsync(plain) : plain;
-    return temporal.api.common.v1.Payload.decode(serialised);
+    return PayloadMessage.decode(serialised);
   }
 }
 
