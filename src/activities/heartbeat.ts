@@ -2,9 +2,10 @@
 import type { Context } from '@temporalio/activity';
 import { HEARTBEAT_INTERVAL_MS } from '../core/policies.js';
 
-/** Heartbeats every `heartbeatInterval(ctx)` until the returned function is called. */
-export function startHeartbeat(ctx: Context): () => void {
-  const beat = setInterval(() => ctx.heartbeat(), heartbeatInterval(ctx));
+/** Heartbeats every `heartbeatInterval(ctx)` until the returned function is called; each beat carries what
+ * `details` returns then (the model call's progress), if anything. */
+export function startHeartbeat(ctx: Context, details?: () => unknown): () => void {
+  const beat = setInterval(() => ctx.heartbeat(details?.()), heartbeatInterval(ctx));
   return () => clearInterval(beat);
 }
 

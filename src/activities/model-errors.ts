@@ -2,6 +2,7 @@
 // for) or not retried, with a message that names the cause and the fix.
 import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
+import { StreamIdleError, StreamInterruptedError } from './stream.js';
 
 /** Statuses retrying cannot fix: the request or the credentials must change. */
 const NON_RETRYABLE_STATUSES = new Set([400, 401, 402, 403, 404, 413, 422]);
@@ -34,6 +35,19 @@ export function classifyModelError(err: unknown, baseURL = 'https://api.anthropi
       type: err.constructor.name,
       message: `cannot reach the Messages API at ${baseURL} (${err.message}); check the network and ANTHROPIC_BASE_URL`,
       cause: err,
+    });
+  }
+  if (err instanceof StreamInterruptedError || err instanceof StreamIdleError) {
+    // A reply cut off mid-stream is thrown away whole; the call is made again (retryable, with backoff).
+    return ApplicationFailure.create({ type: err.name, message: err.message, cause: err });
+  }
+  if (err instanceof Anthropic.APIError && err.status === undefined && err.error !== undefined) {
+    // An `error` event inside a stream that had started (e.g. overloaded_error): the API's own mid-stream
+    // failure, transient by nature, so retried like a 5xx.
+    const type = err.type ?? 'api_error';
+    return ApplicationFailure.create({
+      type: 'StreamErrorEvent',
+      message: `Anthropic API stream error (${type}): ${err.apiMessage ?? err.message}; the call is retried as a whole`,
     });
   }
   if (!(err instanceof Anthropic.APIError) || err.status === undefined) {

@@ -1,22 +1,27 @@
-// callModel: one Messages API request. Thin: read the transcript, send it, return the reply.
+// callModel: one Messages API request, streamed. Thin: read the transcript, send it, return the reply.
 import Anthropic from '@anthropic-ai/sdk';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { startHeartbeat } from './heartbeat.js';
-import type { ModelCallInput, ModelReply, Usage } from '../core/types.js';
+import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
+import type { ModelCallInput, ModelCallProgress, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
 import { assertFitsInHistory } from './payload-limit.js';
 import { buildModelRequest } from './request.js';
 import type { Semaphore } from './semaphore.js';
+import { streamMessage } from './stream.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 export interface ModelConnection {
   /** Read by the worker from its environment; never part of workflow input or history. */
   apiKey?: string;
   baseURL?: string;
-  /** Per-request timeout; explicit so the SDK never refuses a large max_tokens without streaming. */
+  /** How long to wait for the response to start (status and headers; default MODEL_RESPONSE_START_TIMEOUT_MS).
+   * Calls stream, so this does not bound the whole call: one that is still producing tokens is never cut. */
   timeoutMs?: number;
+  /** A stream silent for this long is abandoned and the call retried (default STREAM_IDLE_TIMEOUT_MS). */
+  streamIdleTimeoutMs?: number;
 }
 
 export interface ModelCallDeps {
@@ -35,15 +40,16 @@ export function createCallModel(deps: ModelCallDeps) {
       baseURL: deps.connection.baseURL,
       // Temporal's retry policy is the one in force, so every attempt shows in the history and the UI.
       maxRetries: 0,
-      timeout: deps.connection.timeoutMs ?? 9 * 60_000,
+      timeout: deps.connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
     }));
 
   return async function callModel(input: ModelCallInput): Promise<ModelReply> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();
-    // Heartbeats tell the server this worker is alive during a long call (or a wait for a slot), and carry
-    // cancellation to it.
-    const stopHeartbeat = startHeartbeat(ctx);
+    // Heartbeats tell the server this worker is alive during a long call (or a wait for a slot), carry
+    // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI).
+    let progress: ModelCallProgress | undefined;
+    const stopHeartbeat = startHeartbeat(ctx, () => progress);
     const release = await deps.limiter?.acquire(ctx.cancellationSignal).catch((err) => {
       stopHeartbeat();
       throw err;
@@ -51,7 +57,11 @@ export function createCallModel(deps: ModelCallDeps) {
     try {
       const messages = await deps.transcripts.read(input.transcript);
       const request = buildModelRequest(input, messages, toolDefinitions(deps.tools, input.tools));
-      const message = await anthropic().messages.create(request, { signal: ctx.cancellationSignal });
+      const message = await streamMessage(anthropic(), request, {
+        signal: ctx.cancellationSignal,
+        idleTimeoutMs: deps.connection.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,
+        onProgress: (p) => void (progress = p),
+      });
       const reply: ModelReply = {
         id: message.id,
         model: message.model,

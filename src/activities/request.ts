@@ -5,7 +5,8 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { submitAnswerTool } from '../core/finish-tool.js';
 import type { MessageParam, ModelCallInput } from '../core/types.js';
 
-type Request = Anthropic.MessageCreateParamsNonStreaming;
+/** Sent with `messages.stream` (the SDK adds `stream: true`). */
+type Request = Anthropic.MessageStreamParams;
 
 export function buildModelRequest(input: ModelCallInput, messages: MessageParam[], tools: Anthropic.Tool[]): Request {
   const finish = input.outputSchema ? submitAnswerTool(input.outputSchema) : null;

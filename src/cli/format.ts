@@ -1,5 +1,7 @@
 // Text helpers shared by the readable outputs of `status`, `transcript`, `watch` and `list`.
 import { oneLine, totalTokens } from '../core/transcript.js';
+import type { ModelCallInFlight } from '../client/model-progress.js';
+import { formatDuration } from '../core/duration.js';
 import type { ContentBlockParam, MessageParam, ToolCallView, Usage } from '../core/types.js';
 
 export function blocksOf(content: MessageParam['content']): ContentBlockParam[] {
@@ -40,3 +42,16 @@ export function indent(text: string): string {
     .join('\n');
 }
 
+
+/** A model call in flight, in one line: `attempt 2 · text · ~312 output tokens · 1m4s`, and what it has said so
+ * far (the last words its heartbeat carried), when there is something to show. */
+export function modelCallText(call: ModelCallInFlight): { line: string; words?: string } {
+  const parts = [`attempt ${call.attempt}`];
+  const p = call.progress;
+  if (call.state !== 'started') parts.push(call.state);
+  if (p) {
+    parts.push(p.producing, `~${p.outputTokens.toLocaleString('en-US')} output tokens`, formatDuration(p.elapsedMs));
+  } else if (call.state === 'started') parts.push('waiting for the first words');
+  if (call.attempt > 1 && call.lastFailure) parts.push(`retried after: ${oneLine(call.lastFailure, 120)}`);
+  return { line: parts.join(' · '), words: p?.lastWords || undefined };
+}

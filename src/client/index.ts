@@ -22,6 +22,7 @@ import { codecsEncrypt } from '../codec/encryption-codec.js';
 
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
 export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
+export { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
 export { approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
 export { defaultSettings } from '../core/settings.js';
 

@@ -4,6 +4,7 @@ import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { AgentStatusView, MessageParam } from '../core/types.js';
 import * as SA from '../core/search-attributes.js';
 import { AGENT_WORKFLOW, agentStatus, transcriptPage } from '../workflows/definitions.js';
+import { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
 
 /** How long to wait for a worker to answer a query before saying the live details are unavailable. */
 export const QUERY_TIMEOUT_MS = 3_000;
@@ -18,7 +19,7 @@ export interface SearchAttributeValues {
   model?: string;
 }
 
-export type StatusReport =
+export type StatusReport = (
   | { live: true; view: AgentStatusView }
   | {
       live: false;
@@ -32,16 +33,21 @@ export type StatusReport =
       closeTime?: Date;
       historyLength: number;
       attributes: SearchAttributeValues;
-    };
+    }
+) & {
+  /** The model call in flight, with what it has streamed so far (from the server's description: no worker). */
+  modelCalls: ModelCallInFlight[];
+};
 
 /** Live state from the `agentStatus` query; when no worker answers within the timeout (a run started with
  * `start` and no worker up), `describe()` and the search attributes instead of hanging. */
 export async function getStatus(client: Client, workflowId: string, timeoutMs = QUERY_TIMEOUT_MS): Promise<StatusReport> {
   const handle = client.workflow.getHandle(workflowId);
   const description = await handle.describe(); // WorkflowNotFoundError for an unknown id
+  const modelCalls = await modelCallsInFlight(client, description);
   try {
     const view = await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus));
-    return { live: true, view };
+    return { live: true, view, modelCalls };
   } catch (err) {
     return {
       live: false,
@@ -53,6 +59,7 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
       closeTime: description.closeTime,
       historyLength: description.historyLength,
       attributes: searchAttributesOf(description),
+      modelCalls,
     };
   }
 }

@@ -6,7 +6,10 @@ import type { GuardName } from './types.js';
  * attempt is visible in the Temporal UI. Non-retryable provider errors (400, 401, ...) are marked as such by
  * the activity itself. */
 export const MODEL_CALL_OPTIONS = {
-  startToCloseTimeout: '10 minutes',
+  // A backstop only: every call streams, so a call that is still producing tokens is never cut by a request
+  // timeout, and a dead connection is noticed by STREAM_IDLE_TIMEOUT_MS, a dead worker by the heartbeat timeout.
+  // An hour leaves room for the longest replies (128k output tokens at ~50 tokens/s is ~45 minutes).
+  startToCloseTimeout: '60 minutes',
   // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 30 s, not 10 min.
   heartbeatTimeout: '30 seconds',
   retry: {
@@ -29,6 +32,19 @@ export const TOOL_CALL_OPTIONS = {
     maximumAttempts: 3,
   },
 } satisfies ActivityOptions;
+
+/** A model call's stream that delivers no event (not even a `ping`) for this long is abandoned and the call is
+ * retried as a whole. The real API sends pings while the model works, so minutes of silence mean a dead
+ * connection; it is below Node's own 300 s body timeout, so the failure names the cause. */
+export const STREAM_IDLE_TIMEOUT_MS = 180_000;
+
+/** How long a model call waits for the response to start (status and headers). With streaming, this is the
+ * SDK's `timeout`: it no longer bounds the whole call, only the time to the first byte (Node gives up at 300 s
+ * anyway). */
+export const MODEL_RESPONSE_START_TIMEOUT_MS = 300_000;
+
+/** The last words of a streaming reply carried in the model call's heartbeat details (characters). */
+export const MODEL_PROGRESS_WORDS = 160;
 
 /** How often a running activity heartbeats (well inside the 30 s heartbeat timeout). */
 export const HEARTBEAT_INTERVAL_MS = 5_000;

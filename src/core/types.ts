@@ -90,6 +90,23 @@ export interface ApprovalAck {
 }
 
 /** One page of a transcript, as served by the `transcriptPage` query. */
+/** What a model call in flight has produced so far: the activity's heartbeat details (a small JSON object),
+ * read back by `status` and `watch` from the pending activity (`describe()`), and shown by the Temporal UI on
+ * the pending activity. Never part of the workflow's state; a call that finally times out leaves its last one in
+ * the timeout failure. */
+export interface ModelCallProgress {
+  /** Output tokens so far: estimated from the streamed characters (about 4 a token) until the final count. */
+  outputTokens: number;
+  /** The last words of the text (or thinking) streamed so far, at most MODEL_PROGRESS_WORDS characters. */
+  lastWords: string;
+  /** What the model is producing now: `text`, `thinking`, `tool_use <name>`, ...; `waiting` before the first. */
+  producing: string;
+  /** Stream events received so far. */
+  events: number;
+  /** Milliseconds since the request was sent (this attempt). */
+  elapsedMs: number;
+}
+
 export interface TranscriptPage {
   messages: MessageParam[];
   /** Index of the first message of the page. */

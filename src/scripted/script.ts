@@ -44,7 +44,16 @@ interface TurnTiming {
   delayMs?: number;
 }
 
-export interface ReplyTurn extends TurnTiming {
+/** How a streamed (SSE) reply is delivered; a JSON (non-streaming) reply ignores it. */
+export interface StreamShape {
+  /** Wait this long before each event: a slow stream, like a long reply being generated. */
+  eventDelayMs?: number;
+  /** End the connection abruptly after this many events, on the first `times` (default 1) streamed answers of
+   * this turn index (counted by the server), so a retry gets the whole reply. */
+  cut?: { afterEvents: number; times?: number };
+}
+
+export interface ReplyTurn extends TurnTiming, StreamShape {
   content: ScriptBlock[];
   stop_reason: StopReason;
   stop_sequence?: string | null;
@@ -129,6 +138,19 @@ function blockProblem(block: unknown): string | null {
   }
 }
 
+function streamShapeProblem(turn: Record<string, unknown>): string | null {
+  if (turn.eventDelayMs !== undefined && !(typeof turn.eventDelayMs === 'number' && turn.eventDelayMs >= 0)) {
+    return '"eventDelayMs" must be a number >= 0';
+  }
+  if (turn.cut === undefined) return null;
+  const cut = turn.cut;
+  if (!isObject(cut) || !(Number.isInteger(cut.afterEvents) && (cut.afterEvents as number) >= 0)) {
+    return '"cut" must be {"afterEvents": <integer >= 0>, "times"?: <integer >= 1>}';
+  }
+  if (cut.times !== undefined && !(Number.isInteger(cut.times) && (cut.times as number) >= 1)) return 'cut.times must be an integer >= 1';
+  return null;
+}
+
 function timingProblem(turn: Record<string, unknown>): string | null {
   if (turn.hold !== undefined && typeof turn.hold !== 'boolean') return '"hold" must be a boolean';
   if (turn.delayMs !== undefined && !(typeof turn.delayMs === 'number' && turn.delayMs >= 0)) {
@@ -179,7 +201,7 @@ export function scriptTurnProblem(turn: unknown, knownStopReasonsOnly = true): s
       if (!(Number.isInteger(v) && (v as number) >= 0)) return `usage.${k} must be an integer >= 0`;
     }
   }
-  return timingProblem(turn);
+  return streamShapeProblem(turn) ?? timingProblem(turn);
 }
 
 /** Checks a parsed JSON script; throws naming `source` and the first bad index. */

@@ -36,10 +36,13 @@ export interface RecordedRequest {
   turn: number | null;
   stream: boolean;
   requestId: string;
-  /** Response status; null while the request is pending (held or delayed); 499 when the client went away. */
+  /** Response status; null while the request is pending (held or delayed); 499 when the client went away before
+   * the answer was complete. */
   status: number | null;
   /** Id of the returned message, for 200 answers. */
   messageId?: string;
+  /** Set when the scripted stream was cut on purpose (`cut`): how many events were sent first. */
+  cutAfterEvents?: number;
 }
 
 export interface ScriptedModel {
@@ -118,6 +121,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const cache = new PromptCache();
   const returned = new ReturnedContent();
   const failCounts = new Map<number, number>();
+  const cutCounts = new Map<number, number>();
   const held: Array<{ turn: number; wake: () => void }> = [];
   const releasedTurns = new Set<number>();
   let releasedAll = false;
@@ -158,7 +162,9 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     res.on('close', () => {
       if (!res.writableFinished) {
         clientGone = true;
-        if (record.status === null) record.status = 499;
+        // A client that goes away before the answer is complete (even mid-stream) is a 499, unless the script
+        // cut the stream itself.
+        if (record.cutAfterEvents === undefined) record.status = 499;
       }
     });
     const fail = (status: number, type: string, message: string, extra?: Record<string, string>) => {
@@ -213,8 +219,14 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     record.status = 200;
     record.messageId = message.id as string;
     const responseHeaders = { 'request-id': requestId };
-    if (record.stream) writeSse(res, messageEvents(message), responseHeaders);
-    else sendJson(res, 200, message, responseHeaders);
+    if (!record.stream) return sendJson(res, 200, message, responseHeaders);
+    const cuts = cutCounts.get(turn) ?? 0;
+    const cutAfterEvents = answer.cut && cuts < (answer.cut.times ?? 1) ? answer.cut.afterEvents : undefined;
+    if (cutAfterEvents !== undefined) {
+      cutCounts.set(turn, cuts + 1);
+      record.cutAfterEvents = cutAfterEvents;
+    }
+    await writeSse(res, messageEvents(message), responseHeaders, { eventDelayMs: answer.eventDelayMs, cutAfterEvents });
   }
 
   const server = createServer((req, res) => {

@@ -91,14 +91,46 @@ export function messageEvents(message: Record<string, unknown>): SseEvent[] {
   return events;
 }
 
-/** Writes the response headers and every event, then ends the response. */
-export function writeSse(res: ServerResponse, events: SseEvent[], headers: Record<string, string>): void {
+export interface SseDelivery {
+  /** Wait this long before each event. */
+  eventDelayMs?: number;
+  /** Destroy the connection after this many events instead of finishing the response. */
+  cutAfterEvents?: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Writes the response headers and the events (slowly, or cut short, when asked), then ends the response.
+ * Resolves with how the delivery ended: `complete`, `cut`, or `client_gone` (the client disconnected). */
+export async function writeSse(
+  res: ServerResponse,
+  events: SseEvent[],
+  headers: Record<string, string>,
+  delivery: SseDelivery = {},
+): Promise<'complete' | 'cut' | 'client_gone'> {
   res.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   });
-  for (const { event, data } of events) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  // The real API answers with its headers at once, before the first event.
+  res.flushHeaders();
+  let gone = false;
+  res.on('close', () => void (gone = !res.writableFinished));
+  for (const [i, { event, data }] of events.entries()) {
+    if (i === delivery.cutAfterEvents) {
+      // Abruptly, as a dropped connection looks to the client: no final chunk, no message_stop.
+      res.destroy();
+      return 'cut';
+    }
+    if (delivery.eventDelayMs) await sleep(delivery.eventDelayMs);
+    if (gone) return 'client_gone';
+    const chunk = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    // Before a cut, each event is flushed first, so exactly `cutAfterEvents` events reach the client.
+    if (delivery.cutAfterEvents === undefined) res.write(chunk);
+    else await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
+  }
   res.end();
+  return 'complete';
 }

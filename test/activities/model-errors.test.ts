@@ -4,6 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { classifyModelError, missingApiKeyFailure, retryAfterMs } from '../../src/activities/model-errors.js';
+import { StreamIdleError, StreamInterruptedError } from '../../src/activities/stream.js';
 
 const apiError = (status: number, message: string, headers: Record<string, string> = {}) =>
   Anthropic.APIError.generate(
@@ -128,6 +129,29 @@ describe('classifyModelError: transient failures are retried', () => {
     const wrapped = classifyModelError('a string');
     expect(wrapped).toBeInstanceOf(Error);
     expect(wrapped.message).toBe('a string');
+  });
+});
+
+describe('classifyModelError: streams that break off', () => {
+  it('a stream cut mid-message or gone silent is retried as a whole call', () => {
+    for (const err of [
+      new StreamInterruptedError('the response stream broke off after 5 events (terminated); the call is retried as a whole'),
+      new StreamIdleError('the response stream sent nothing for 180 s after 12 events; the call is retried as a whole'),
+    ]) {
+      const failure = classify(err);
+      expect(failure.nonRetryable).toBe(false);
+      expect(failure.type).toBe(err.name);
+      expect(failure.message).toBe(err.message);
+    }
+  });
+
+  it('an error event inside a started stream (overloaded_error) is retried, naming the API error type', () => {
+    // What the SDK throws for `event: error` in an SSE stream: an APIError without a status.
+    const err = new Anthropic.APIError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers(), 'overloaded_error');
+    const failure = classify(err);
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.type).toBe('StreamErrorEvent');
+    expect(failure.message).toMatch(/stream error \(overloaded_error\): .*Overloaded/);
   });
 });
 

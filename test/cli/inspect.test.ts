@@ -205,6 +205,34 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
     }
   });
 
+  it('status and watch show the words of a streaming model call while it runs (its heartbeat details)', async ({ expect }) => {
+    const s = cli.session();
+    let worker: CliProcess | undefined;
+    try {
+      const answer = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
+      // About 40 events, 500 ms apart: a reply that takes ~20 s to stream. Heartbeats every ~3 s.
+      worker = await s.worker([{ ...endTurn(answer), eventDelayMs: 500 }]);
+      const id = await s.startedId(['talk slowly', '--heartbeat-timeout', '10s']);
+      const watch = s.spawn(['watch', id]);
+      const [progressLine, watchedWords] = await watch.waitForStdout(/^ {2}… model call attempt \d+ · text · ~\d+ output tokens · [^:]+: (.+)$/m);
+      expect(answer).toContain(watchedWords.replace(/^…/, ''));
+
+      const status = await s.cli(['status', id]);
+      expectExit(status, 0);
+      expect(status.stdout).toMatch(/^model call: +attempt \d+ · text · ~\d+ output tokens · /m);
+      const [, statusWords] = status.stdout.match(/^ {2}"(.+)"$/m) ?? [];
+      expect(answer).toContain(statusWords.replace(/^…/, ''));
+
+      const exit = await watch.exited;
+      expectExit(exit, 0);
+      expect(exit.stdout).toContain(progressLine);
+      // The progress lines come before the step they belong to, which then shows the whole reply.
+      expect(exit.stdout.indexOf(progressLine)).toBeLessThan(exit.stdout.search(/^step 1 · model call · end_turn/m));
+    } finally {
+      await stopWorker(worker);
+    }
+  });
+
   it('watch shows approvals waiting and a guard, and exits 3 for a stopped run', async ({ expect }) => {
     const s = cli.session();
     let worker: CliProcess | undefined;

@@ -10,6 +10,7 @@ import { defaultSettings, getAgentResult, startAgent } from '../../src/client/in
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import { startScriptedModel, type ScriptedModel, type Script } from '../../src/scripted/index.js';
 import type { AgentTool } from '../../src/tools/types.js';
+import type { ModelConnection } from '../../src/activities/index.js';
 import { createAgentWorker, type AgentWorker } from '../../src/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import type { DataConverter } from '@temporalio/common';
@@ -81,7 +82,14 @@ export interface AgentHarness {
 /** Runs `fn` with a scripted model and a worker that lives for the duration of `fn`. */
 export async function withAgent<T>(
   env: TestEnv,
-  options: { script: Script; tools?: AgentTool[]; apiKey?: string | null; maxModelCalls?: number },
+  options: {
+    script: Script;
+    tools?: AgentTool[];
+    apiKey?: string | null;
+    maxModelCalls?: number;
+    /** Timeouts of the model connection (response start, stream idle). */
+    modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
+  },
   fn: (h: AgentHarness) => Promise<T>,
 ): Promise<T> {
   const model = await startScriptedModel({ script: options.script });
@@ -91,7 +99,11 @@ export async function withAgent<T>(
     client: env.client,
     taskQueue,
     tools: options.tools,
-    model: { apiKey: options.apiKey === null ? undefined : (options.apiKey ?? 'test-key'), baseURL: model.url },
+    model: {
+      apiKey: options.apiKey === null ? undefined : (options.apiKey ?? 'test-key'),
+      baseURL: model.url,
+      ...options.modelConnection,
+    },
     workflowBundlePath: inject('workflowBundlePath') || undefined,
     maxModelCalls: options.maxModelCalls,
     dataConverter: env.dataConverter,

@@ -2,7 +2,7 @@
 import Anthropic, { AuthenticationError, BadRequestError, InternalServerError, OverloadedError, RateLimitError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, failTimes, reply, startScriptedModel, text, thinking, toolUse, type Script, type ScriptedModel } from '../../src/scripted/index.js';
+import { apiError, failTimes, reply, scriptTurnProblem, startScriptedModel, text, thinking, toolUse, type Script, type ScriptedModel } from '../../src/scripted/index.js';
 
 const servers: ScriptedModel[] = [];
 afterEach(async () => {
@@ -248,5 +248,35 @@ describe('hold and failTimes', () => {
     const { server, client } = await start([failTimes(2, error, reply([text('ok')]))], 2);
     expect((await client.messages.create(base([user('go')]))).content).toEqual([{ type: 'text', text: 'ok' }]);
     expect(server.requests.map((r) => r.status)).toEqual([429, 429, 200]);
+  });
+});
+
+describe('stream shapes', () => {
+  it('eventDelayMs spaces the SSE events out; cut ends the connection after N events once, then the turn streams whole', async () => {
+    const turn = { ...reply([text('a reply long enough to take several text_delta events to stream')]), eventDelayMs: 40, cut: { afterEvents: 4 } };
+    const { server, client } = await start([turn]);
+    const seen: number[] = [];
+    const cut = client.messages.stream(base([user('go')]));
+    cut.on('streamEvent', () => seen.push(Date.now()));
+    await expect(cut.finalMessage()).rejects.toThrow();
+    // message_start, content_block_start, (ping: not surfaced by the SDK), one text_delta: then the cut.
+    expect(seen).toHaveLength(3);
+    expect(server.requests[0]).toMatchObject({ stream: true, status: 200, cutAfterEvents: 4 });
+
+    const arrivals: number[] = [];
+    const whole = client.messages.stream(base([user('go')]));
+    whole.on('streamEvent', () => arrivals.push(Date.now()));
+    const message = await whole.finalMessage();
+    expect(message.content).toEqual(turn.content);
+    expect(server.requests[1].cutAfterEvents).toBeUndefined();
+    const gaps = arrivals.slice(1).map((t, i) => t - arrivals[i]);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(30);
+  });
+
+  it('validates eventDelayMs and cut in script files', () => {
+    expect(scriptTurnProblem({ ...reply([text('x')]), eventDelayMs: -1 })).toMatch(/eventDelayMs/);
+    expect(scriptTurnProblem({ ...reply([text('x')]), cut: { afterEvents: 'two' } })).toMatch(/"cut" must be/);
+    expect(scriptTurnProblem({ ...reply([text('x')]), cut: { afterEvents: 2, times: 0 } })).toMatch(/cut.times/);
+    expect(scriptTurnProblem({ ...reply([text('x')]), eventDelayMs: 5, cut: { afterEvents: 2, times: 3 } })).toBeNull();
   });
 });

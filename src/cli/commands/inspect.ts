@@ -5,7 +5,7 @@ import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
 import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus } from '../../core/types.js';
 import { expectPositionals, parseArgs } from '../args.js';
-import { blocksOf, callText, indent, plural, timeText, tokensText, toolResultText } from '../format.js';
+import { blocksOf, callText, indent, modelCallText, plural, timeText, tokensText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
 import { withTemporal } from '../temporal.js';
 
@@ -48,6 +48,7 @@ export function formatStatus(report: StatusReport, now: number): string {
     row('last stop reason', v.stopReason ?? '— (no model call has completed)');
     row('guard', v.guard ?? 'none');
     row('in flight', v.inFlight.length === 0 ? 'none' : v.inFlight.map(callText).join('; '));
+    modelCallRows(report, row, lines);
     if (v.pendingApprovals.length === 0) row('pending approvals', 'none');
     else {
       row('pending approvals', String(v.pendingApprovals.length));
@@ -78,8 +79,18 @@ export function formatStatus(report: StatusReport, now: number): string {
     if (a.costUsd !== undefined) row('cost', `$${a.costUsd.toFixed(4)}`);
     row('last stop reason', a.stopReason ?? '—');
     row('guard', a.guard ?? 'none');
+    modelCallRows(report, row, lines);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The model call in flight and its words so far (from its heartbeat details). */
+function modelCallRows(report: StatusReport, row: (label: string, value: string) => void, lines: string[]): void {
+  for (const call of report.modelCalls) {
+    const { line, words } = modelCallText(call);
+    row('model call', line);
+    if (words) lines.push(`  "${words}"`);
+  }
 }
 
 function timeLeft(v: AgentStatusView, now: number): string {

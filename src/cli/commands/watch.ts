@@ -4,7 +4,8 @@ import { QUERY_TIMEOUT_MS } from '../../client/inspect.js';
 import { oneLine, totalTokens } from '../../core/transcript.js';
 import type { AgentStatusView, MessageParam } from '../../core/types.js';
 import { expectPositionals, parseArgs } from '../args.js';
-import { blocksOf, callText, toolResultText } from '../format.js';
+import type { ModelCallInFlight } from '../../client/model-progress.js';
+import { blocksOf, callText, modelCallText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
 import { exitCodeFor, formatResult } from '../output.js';
 import { withTemporal } from '../temporal.js';
@@ -44,6 +45,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
         }
       }
       watcher.status(view);
+      watcher.modelCalls(report.modelCalls);
       if (TERMINAL.includes(view.status)) break;
       await sleep(WATCH_INTERVAL_MS);
     }
@@ -62,6 +64,7 @@ class Watcher {
   readonly #approvals = new Set<string>();
   #guard: string | null = null;
   #waiting = false;
+  #lastProgress = '';
 
   constructor(
     readonly workflowId: string,
@@ -112,6 +115,17 @@ class Watcher {
       }
     }
     this.printed = upTo;
+  }
+
+  /** One line each time a model call in flight reports new words (its heartbeat, every few seconds). */
+  modelCalls(calls: readonly ModelCallInFlight[]): void {
+    for (const call of calls) {
+      const key = `${call.activityId}/${call.attempt}/${call.progress?.events ?? 0}`;
+      if (!call.progress || key === this.#lastProgress) continue;
+      this.#lastProgress = key;
+      const { line, words } = modelCallText(call);
+      this.out(`  … model call ${line}${words ? `: ${words}` : ''}`);
+    }
   }
 
   status(view: AgentStatusView): void {
