@@ -1,5 +1,6 @@
 // The shape of a tool-module config file (`durable-agent.config.js`, or `--config FILE`): the tools a worker
 // registers and the MCP servers whose tools it offers. Shared by the CLI, the worker and the plugin.
+import type { Script } from '../scripted/script.js';
 import type { AgentTool } from '../tools/types.js';
 
 /** An MCP server spawned by the worker and spoken to over stdio. */
@@ -26,6 +27,9 @@ export interface AgentConfig {
   tools?: AgentTool[];
   /** MCP servers by name; their tools are offered to the model as `<name>__<tool>`. */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Replies of the offline scripted model for this config's tools (an example's stand-in for Claude): used by
+   * `--scripted`, and by `run` when ANTHROPIC_API_KEY is unset. `AGENT_SCRIPT` overrides it. */
+  scriptedModel?: Script;
 }
 
 /** Types a config file's default export; a plain object works the same. */
