@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { validateScriptTurns, type Script } from '../scripted/script.js';
 import { builtinTools, createToolRegistry } from '../tools/registry.js';
 import type { AgentTool } from '../tools/types.js';
 import type { AgentConfig, McpServerConfig } from './types.js';
@@ -97,14 +98,28 @@ export function checkConfig(value: unknown, shown: string): AgentConfig {
   if (!isObject(value)) {
     throw new ConfigError(`the default export of ${shown} must be an object, defineConfig({ tools, mcpServers }) (got ${describe(value)})`);
   }
-  const unknownKeys = Object.keys(value).filter((key) => key !== 'tools' && key !== 'mcpServers');
+  const unknownKeys = Object.keys(value).filter((key) => !CONFIG_KEYS.includes(key));
   if (unknownKeys.length > 0) {
-    throw new ConfigError(`${shown}: unknown config key ${unknownKeys.map((k) => `"${k}"`).join(', ')} (expected tools, mcpServers)`);
+    throw new ConfigError(`${shown}: unknown config key ${unknownKeys.map((k) => `"${k}"`).join(', ')} (expected ${CONFIG_KEYS.join(', ')})`);
   }
   const config: AgentConfig = {};
   if (value.tools !== undefined) config.tools = checkTools(value.tools, shown);
   if (value.mcpServers !== undefined) config.mcpServers = checkMcpServers(value.mcpServers, shown);
+  if (value.scriptedModel !== undefined) config.scriptedModel = checkScript(value.scriptedModel, shown);
   return config;
+}
+
+const CONFIG_KEYS = ['tools', 'mcpServers', 'scriptedModel'];
+
+/** A script for the scripted model: a function of the request, or an array of turns (checked as a script file is). */
+function checkScript(script: unknown, shown: string): Script {
+  if (typeof script === 'function') return script as Script;
+  try {
+    return validateScriptTurns(script, `${shown}: scriptedModel`);
+  } catch (err) {
+    const problem = (err as Error).message;
+    throw new ConfigError(Array.isArray(script) ? problem : `${shown}: scriptedModel must be a function (request, turn) => turn, or an array of turns (got ${describe(script)})`);
+  }
 }
 
 function checkTools(tools: unknown, shown: string): AgentTool[] {

@@ -86,11 +86,24 @@ describe('loadConfig', () => {
   it('refuses what the worker would refuse later: an invalid name, a duplicate, an unknown key, an ill-formed MCP server', async () => {
     expect((await loadError(`export default { tools: [{ ...${echoTool}, name: 'has space' }] };`)).message).toMatch(/Invalid tool name "has space"/);
     expect((await loadError(`export default { tools: [${echoTool}, ${echoTool}] };`)).message).toMatch(/Duplicate tool name "echo"/);
-    expect((await loadError('export default { tool: [] };')).message).toMatch(/unknown config key "tool" \(expected tools, mcpServers\)/);
+    expect((await loadError('export default { tool: [] };')).message).toMatch(/unknown config key "tool" \(expected tools, mcpServers, scriptedModel\)/);
     expect((await loadError(`export default { mcpServers: { gh: { args: ['x'] } } };`)).message).toMatch(
       /mcpServers\.gh needs either command .* or url/,
     );
     expect((await loadError(`export default { mcpServers: { 'a__b': { url: 'http://x' } } };`)).message).toMatch(/MCP server name "a__b"/);
+  });
+
+  it('takes a scriptedModel function or array of turns, and refuses anything else naming the problem', async () => {
+    const fn = await configFile('export default { scriptedModel: () => ({ content: [], stop_reason: "end_turn" }) };');
+    expect(typeof (await loadConfig({ file: fn, cwd: dir })).config.scriptedModel).toBe('function');
+    const turns = await configFile('export default { scriptedModel: [{ content: [{ type: "text", text: "hi" }], stop_reason: "end_turn" }] };');
+    expect((await loadConfig({ file: turns, cwd: dir })).config.scriptedModel).toEqual([{ content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn' }]);
+    expect((await loadError('export default { scriptedModel: 42 };')).message).toMatch(
+      /: scriptedModel must be a function \(request, turn\) => turn, or an array of turns \(got number 42\)$/,
+    );
+    expect((await loadError('export default { scriptedModel: [{ content: [] }] };')).message).toMatch(
+      /: scriptedModel: turn 0: "stop_reason" must be a string$/,
+    );
   });
 
   it('a module that throws while loading is a one-line error naming the file', async () => {

@@ -27,8 +27,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (!task.trim() && !flags.id) throw new UsageError('the task is empty');
   const { config } = await loadCliConfig(flags.config);
   const settings = settingsFromFlags(flags, toolCatalog(config));
-  const scripted = flags.scripted ?? false;
-  requireModelAccess(scripted);
+  const scripted = useScriptedModel(flags.scripted, config);
   return runWithWorker({
     scripted,
     config,
@@ -47,9 +46,23 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
     reattach: (workflowId, embedded) =>
       embedded
-        ? `npm run agent -- run --id ${workflowId ?? '<id>'}${scripted ? ' --scripted' : ''}`
+        ? `npm run agent -- run --id ${workflowId ?? '<id>'}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`
         : `npm run agent -- result ${workflowId ?? '<id>'}`,
   });
+}
+
+/** Whether `run` / `resume` use the scripted model: with --scripted; or, without ANTHROPIC_API_KEY, when the
+ * config file ships a script (an example's stand-in for Claude), saying so as `demo` does. Otherwise the key
+ * is required. */
+export function useScriptedModel(flag: boolean | undefined, config: AgentConfig): boolean {
+  if (flag) return true;
+  if (!process.env.ANTHROPIC_API_KEY && config.scriptedModel) {
+    logLine("ANTHROPIC_API_KEY is not set: running on the offline SCRIPTED model with the config file's scriptedModel, not on Claude.");
+    logLine('Set ANTHROPIC_API_KEY to run the same task against Claude.');
+    return true;
+  }
+  requireModelAccess(false);
+  return false;
 }
 
 /** `run` and `resume` call the model from this process: without --scripted, they need the API key. */
@@ -81,7 +94,7 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
   installCliRuntime('WARN');
   const temporal = await openTemporal({ allowEmbedded: true });
   const scripted = options.scripted
-    ? await openScriptedModel().catch(async (err) => {
+    ? await openScriptedModel(options.config).catch(async (err) => {
         await temporal.close();
         throw err;
       })

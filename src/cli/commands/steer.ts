@@ -15,7 +15,7 @@ import { expectPositionals, parseArgs, UsageError } from '../args.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { withTemporal } from '../temporal.js';
-import { requireModelAccess, runWithWorker, taskQueue } from './run.js';
+import { runWithWorker, taskQueue, useScriptedModel } from './run.js';
 
 /** After this long without an answer to an update, say that it needs a worker (and keep waiting). */
 const WORKER_NOTICE_MS = 5_000;
@@ -119,9 +119,8 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]',
   );
   const deadlineMs = flags.deadline !== undefined ? durationFlag('deadline', flags.deadline) : undefined;
-  const scripted = flags.scripted ?? false;
-  requireModelAccess(scripted);
   const { config } = await loadCliConfig(flags.config);
+  const scripted = useScriptedModel(flags.scripted, config);
   return runWithWorker({
     scripted,
     config,
@@ -154,7 +153,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     },
     reattach: (id, embedded) =>
       embedded
-        ? `npm run agent -- run --id ${id ?? workflowId}${scripted ? ' --scripted' : ''}`
+        ? `npm run agent -- run --id ${id ?? workflowId}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`
         : `npm run agent -- result ${id ?? workflowId}`,
   });
 }

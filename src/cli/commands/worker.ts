@@ -30,7 +30,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', requestStop);
   process.on('SIGTERM', requestStop);
   const temporal = await openTemporal({ allowEmbedded: false });
-  const scripted = flags.scripted ? await openScriptedModel().catch(async (err) => {
+  const scripted = flags.scripted ? await openScriptedModel(config).catch(async (err) => {
     await temporal.close();
     throw err;
   }) : undefined;

@@ -2,8 +2,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { triageTools } from '../../../examples/triage/tools/index.js';
-import { isToolError, type ToolContext } from '../../../src/tools/types.js';
+import type { ToolContext } from '../../../src/tools/types.js';
 import { freshStore, type StoreFixture } from './fixture.js';
+
+/** A ToolError (by name: the example imports it from the built package, this test from the source). */
+const isToolError = (e: unknown) => e instanceof Error && e.name === 'ToolError';
 
 let fixture: StoreFixture;
 afterEach(() => fixture?.remove());
