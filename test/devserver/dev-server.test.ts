@@ -5,20 +5,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_SEARCH_ATTRIBUTES } from '../../src/core/search-attributes.js';
 import { findTemporalCli } from '../../src/devserver/find-temporal.js';
 import { findFreePort, isServerReachable, startDevServer, type DevServer } from '../../src/devserver/dev-server.js';
 
-// temporal.api.enums.v1.IndexedValueType numbers (@temporalio/proto is not a direct dependency).
+// What the server reports for each SDK search attribute type.
+const { IndexedValueType } = temporal.api.enums.v1;
 const INDEXED: Record<string, number> = {
-  [SearchAttributeType.TEXT]: 1,
-  [SearchAttributeType.KEYWORD]: 2,
-  [SearchAttributeType.INT]: 3,
-  [SearchAttributeType.DOUBLE]: 4,
-  [SearchAttributeType.BOOL]: 5,
-  [SearchAttributeType.DATETIME]: 6,
-  [SearchAttributeType.KEYWORD_LIST]: 7,
+  [SearchAttributeType.TEXT]: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
+  [SearchAttributeType.KEYWORD]: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  [SearchAttributeType.INT]: IndexedValueType.INDEXED_VALUE_TYPE_INT,
+  [SearchAttributeType.DOUBLE]: IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
+  [SearchAttributeType.BOOL]: IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
+  [SearchAttributeType.DATETIME]: IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
+  [SearchAttributeType.KEYWORD_LIST]: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
 };
 
 let cliPath: string;
