@@ -62,7 +62,7 @@ export const triageScript = (request) => {
   if (effects.length > 0) return endTurn(triageSummary(number, title, all, effects));
 
   const search = all.find((e) => e.name === 'search_issues' && !e.isError);
-  if (!search) return toolTurn(`"${title}". Let me look for earlier reports of this.`, [['search_issues', { query: title }]]);
+  if (!search) return toolTurn(`#${number} is "${title}". Let me look for earlier reports of it.`, [['search_issues', { query: title }]]);
 
   // Read the best older matches one by one; the first whose title is close enough is the original.
   const candidates = [...search.text.matchAll(/^#(\d+) \[(\w+)\] (.*)$/gm)]

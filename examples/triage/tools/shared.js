@@ -20,7 +20,7 @@ export function issuePage(issue) {
     '',
     issue.body,
     '',
-    `comments (${issue.comments.length}):`,
+    issue.comments.length > 0 ? `comments (${issue.comments.length}):` : 'comments: none',
     ...issue.comments.map((c) => `- ${c.author}, ${c.createdAt}: ${c.body}`),
   ];
   return lines.join('\n');
