@@ -1,6 +1,7 @@
 // The library's public API: define tools, run a worker with them, start runs and read their results.
 // An explicit list: internals stay internal.
 export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker.js';
+export { AgentPlugin, type AgentPluginOptions } from './plugin.js';
 export {
   AGENT_WORKFLOW,
   approveToolCall,
@@ -38,7 +39,16 @@ export { startCodecServer, type CodecServer, type CodecServerOptions } from './c
 export { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 export { calculator } from './tools/calculator.js';
 export { webSearch } from './tools/web-search.js';
-export { defineTool, ToolError, type AgentTool, type ToolContext, type ToolInputSchema } from './tools/types.js';
+export {
+  defineTool,
+  ToolError,
+  type AgentTool,
+  type InputOf,
+  type ObjectJsonSchema,
+  type ToolContext,
+  type ToolInputSchema,
+  type TypedToolDefinition,
+} from './tools/types.js';
 export { startDevServer, findTemporalCli, type DevServer } from './devserver/index.js';
 export { startScriptedModel, franceDemoScript, type Script, type ScriptTurn } from './scripted/index.js';
 export { DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';

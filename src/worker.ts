@@ -1,18 +1,19 @@
-// The one place that wires things together: a Temporal worker with the agent workflow, the model and tool
-// activities, and a tool registry.
+// A worker of its own for the agent: AgentPlugin (src/plugin.ts) on a Worker with the agent's task queue. Teams
+// with their own worker add the plugin to it instead.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleOption } from '@temporalio/worker';
+import type { ModelConnection, TranscriptStore } from './activities/index.js';
 import { agentDataConverter, FAILURE_CONVERTER_PATH } from './codec/data-converter.js';
 import { codecsEncrypt } from './codec/encryption-codec.js';
-import { createActivities, TranscriptStore, type ModelConnection } from './activities/index.js';
-import { transcriptPage } from './workflows/definitions.js';
-import { DEFAULTS, HEARTBEAT_INTERVAL_MS } from './core/policies.js';
-import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
-import type { AgentTool } from './tools/types.js';
 import type { McpServerConfig } from './config/types.js';
+import { DEFAULTS } from './core/policies.js';
+import { AGENT_WORKFLOWS_PATH, AgentPlugin, PREBUILT_BUNDLE } from './plugin.js';
+import type { ToolRegistry } from './tools/registry.js';
+import type { AgentTool } from './tools/types.js';
+
+export { modelConnectionFromEnv } from './plugin.js';
 
 export interface AgentWorkerOptions {
   /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
@@ -23,8 +24,7 @@ export interface AgentWorkerOptions {
   taskQueue?: string;
   /** The tools this worker can run. Default: the built-in calculator and web_search. */
   tools?: AgentTool[];
-  /** MCP servers by name whose tools this worker offers as `<name>__<tool>`.
-   * SEAM: accepted and carried here; connecting to the servers is src/mcp's (not wired in yet). */
+  /** MCP servers by name whose tools this worker offers as `<name>__<tool>` (see AgentPluginOptions). */
   mcpServers?: Record<string, McpServerConfig>;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
@@ -36,7 +36,7 @@ export interface AgentWorkerOptions {
   /** Payload codecs and failure converter. Default: `agentDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
    * The client must decode what this worker encodes: give it the same converter. */
   dataConverter?: DataConverter;
-  /** Anything else for `Worker.create`. */
+  /** Anything else for `Worker.create` (plugins given here run after the agent's). */
   workerOptions?: Partial<WorkerOptions>;
 }
 
@@ -47,37 +47,26 @@ export interface AgentWorker {
   transcripts: TranscriptStore;
 }
 
-export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): ModelConnection {
-  return { apiKey: env.ANTHROPIC_API_KEY || undefined, baseURL: env.ANTHROPIC_BASE_URL || undefined };
-}
-
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
-  const registry = createToolRegistry(options.tools ?? builtinTools);
-  const { client } = options;
   const dataConverter = options.dataConverter ?? agentDataConverter();
-  assertClientDecodes(client, dataConverter);
-  const transcripts = new TranscriptStore((ref, from, to) =>
-    client.workflow.getHandle(ref.workflowId, ref.runId).query(transcriptPage, from, to),
-  );
-  const activities = createActivities({
-    connection: options.model ?? modelConnectionFromEnv(),
-    tools: registry,
-    transcripts,
+  assertClientDecodes(options.client, dataConverter);
+  const plugin = new AgentPlugin({
+    tools: options.tools,
+    mcpServers: options.mcpServers,
+    model: options.model,
     maxModelCalls: options.maxModelCalls,
+    client: options.client,
+    workflowBundle: await workflowBundle(options.workflowBundlePath),
   });
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? options.client.options.namespace,
     taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
-    workflowBundle: await workflowBundle(options.workflowBundlePath),
-    activities,
     dataConverter,
-    // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled
-    // call (deadline, `cancel`) would learn of it that late.
-    maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
     ...options.workerOptions,
+    plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
   });
-  return { worker, registry, transcripts };
+  return { worker, registry: plugin.registry, transcripts: plugin.transcripts };
 }
 
 /** The model activity reads transcripts through `client`: when this worker encrypts, a client that does not
@@ -92,17 +81,14 @@ function assertClientDecodes(client: Client, dataConverter: DataConverter): void
   }
 }
 
-const PREBUILT_BUNDLE = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
 let bundledOnce: Promise<{ code: string }> | undefined;
 
-async function workflowBundle(path?: string): Promise<{ codePath: string } | { code: string }> {
+async function workflowBundle(path?: string): Promise<WorkflowBundleOption> {
   if (path) return { codePath: path };
   if (existsSync(PREBUILT_BUNDLE)) return { codePath: PREBUILT_BUNDLE };
   // Running from source (tsx, tests): bundle once per process rather than on every Worker.create.
   bundledOnce ??= bundleWorkflowCode({
-    workflowsPath: ['./workflows/index.ts', './workflows/index.js']
-      .map((p) => fileURLToPath(new URL(p, import.meta.url)))
-      .find((p) => existsSync(p))!,
+    workflowsPath: AGENT_WORKFLOWS_PATH,
     failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: quietBundlerLogger,
   }).then(({ code }) => ({ code }));

@@ -1,5 +1,6 @@
 // What a tool is: a plain async function with a name, a description and a JSON Schema for its input.
 // No Temporal imports here: the worker wraps each call in an activity (retries, heartbeats, cancellation).
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
 /** A JSON Schema for a tool's input. The Messages API requires the top level to be an object schema. */
 export interface ToolInputSchema {
@@ -36,7 +37,27 @@ export class ToolError extends Error {
   override name = 'ToolError';
 }
 
-/** Declares a tool with its input type checked against `execute`. */
-export function defineTool<Input>(tool: AgentTool<Input>): AgentTool<Input> {
+/** An object JSON Schema as written in the source, from which a tool's input type is derived. */
+export type ObjectJsonSchema = { readonly type: 'object' };
+
+/** The input type a JSON Schema describes (json-schema-to-ts: types only, nothing at runtime). */
+export type InputOf<Schema extends ObjectJsonSchema> =
+  // A schema typed as a whole (e.g. ToolInputSchema, not a literal) says nothing about the input.
+  string extends keyof Schema ? any : Schema extends JSONSchema ? FromSchema<Schema> : never;
+
+/** A tool whose `execute` input type is derived from its `inputSchema`. */
+export type TypedToolDefinition<Schema extends ObjectJsonSchema> = Omit<AgentTool<InputOf<Schema>>, 'inputSchema'> & {
+  inputSchema: Schema;
+};
+
+/**
+ * Declares a tool. Written with its schema inline (or a schema declared `as const`), the type of `execute`'s
+ * input is derived from the schema: `required` properties are required, `enum`s become unions, and so on.
+ * Ajv still validates every call against the same schema at run time, so the type and the check cannot drift.
+ * `defineTool<{ city: string }>({...})` states the type instead, checked against `execute` only.
+ */
+export function defineTool<const Schema extends ObjectJsonSchema>(tool: TypedToolDefinition<Schema>): AgentTool<InputOf<Schema>>;
+export function defineTool<Input>(tool: AgentTool<Input>): AgentTool<Input>;
+export function defineTool(tool: AgentTool): AgentTool {
   return tool;
 }

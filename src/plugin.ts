@@ -1,0 +1,157 @@
+// AgentPlugin: the agent workflow, its activities and its tools added to any Temporal worker (the team's own,
+// on its own task queue), the way Temporal's integrations plug in: `Worker.create({ ..., plugins: [plugin] })`.
+// createAgentWorker (src/worker.ts) is this plugin on a worker of its own.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@temporalio/client';
+import { SimplePlugin } from '@temporalio/plugin';
+import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, WorkerOptions, WorkerPlugin, WorkflowBundleOption } from '@temporalio/worker';
+import { createActivities, TranscriptStore, type ModelConnection } from './activities/index.js';
+import { agentDataConverter } from './codec/data-converter.js';
+import type { McpServerConfig } from './config/types.js';
+import { HEARTBEAT_INTERVAL_MS } from './core/policies.js';
+import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
+import type { AgentTool } from './tools/types.js';
+import { transcriptPage } from './workflows/definitions.js';
+
+export interface AgentPluginOptions {
+  /** The tools the agent can run on this worker. Default: the built-in calculator and web_search. */
+  tools?: AgentTool[];
+  /** MCP servers by name whose tools this worker offers as `<name>__<tool>`.
+   * SEAM: accepted and carried here; connecting to the servers is src/mcp's (not wired in yet). */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
+  model?: ModelConnection;
+  /** At most this many model calls at once on this worker; tool calls are not held back by it. */
+  maxModelCalls?: number;
+  /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
+   * and namespace. */
+  client?: Client;
+  /** The agent workflow code to use when the worker has no workflows of its own. Default: the bundle
+   * `npm run build` wrote (dist/workflow-bundle.js), else the workflow source, bundled by Worker.create. */
+  workflowBundle?: WorkflowBundleOption;
+}
+
+/** The activity types the agent workflow calls; a worker that already has one of these names cannot host it. */
+const AGENT_ACTIVITIES = ['callModel', 'runTool'] as const;
+
+export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
+  readonly name = 'durable-agent';
+  /** The tools this plugin registers, by name. */
+  readonly registry: ToolRegistry;
+  readonly mcpServers: Record<string, McpServerConfig> | undefined;
+  #transcripts: TranscriptStore | undefined;
+
+  constructor(private readonly options: AgentPluginOptions = {}) {
+    // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
+    this.registry = createToolRegistry(options.tools ?? builtinTools);
+    this.mcpServers = options.mcpServers;
+    if (options.client) this.#transcripts = transcriptStore(options.client);
+  }
+
+  /** The model activity's transcript cache (its stats show when the query fallback ran); exists once the
+   * plugin has configured a worker, or from the start when a client was given. */
+  get transcripts(): TranscriptStore {
+    if (!this.#transcripts) throw new Error('AgentPlugin.transcripts exists once a worker has been created with the plugin');
+    return this.#transcripts;
+  }
+
+  configureWorker(options: WorkerOptions): WorkerOptions {
+    const taken = AGENT_ACTIVITIES.filter((name) => name in ((options.activities ?? {}) as object));
+    if (taken.length > 0) {
+      throw new Error(
+        `AgentPlugin: this worker already registers an activity named ${taken.map((n) => `"${n}"`).join(' and ')}, ` +
+          'which the agent workflow calls: rename yours, or run the agent on a worker of its own (createAgentWorker)',
+      );
+    }
+    // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
+    // team's converter is theirs to keep, and clients of agent runs must use it too.
+    const dataConverter = options.dataConverter ?? agentDataConverter();
+    this.#transcripts ??= transcriptStore(
+      new Client({ connection: options.connection, namespace: options.namespace, dataConverter }),
+    );
+    const activities = createActivities({
+      connection: this.options.model ?? modelConnectionFromEnv(),
+      tools: this.registry,
+      transcripts: this.#transcripts,
+      maxModelCalls: this.options.maxModelCalls,
+    });
+    return new SimplePlugin({ name: this.name, activities, ...this.workflowSource(options) }).configureWorker({
+      // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled call
+      // (deadline, `cancel`) would learn of it that late.
+      maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
+      ...options,
+      dataConverter,
+    });
+  }
+
+  /** Replaying histories of the team's worker: the agent workflow is there too. */
+  configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    return new SimplePlugin({ name: this.name, ...this.workflowSource(options) }).configureReplayWorker(options);
+  }
+
+  /** `bundleWorkflowCode({ workflowsPath, plugins: [agentPlugin] })`: a prebuilt bundle with the team's workflows
+   * and the agent workflow, for a worker given `workflowBundle`. */
+  configureBundler(options: BundleOptions): BundleOptions {
+    return new SimplePlugin({ name: this.name, workflowsPath: withAgentWorkflows }).configureBundler(options);
+  }
+
+  /** Where the worker's workflow code comes from, with the agent workflow added. A worker has one workflow
+   * source: the team's `workflowsPath` becomes a generated module exporting both; a prebuilt `workflowBundle` is
+   * left as is (build it with this plugin, see configureBundler); a worker without workflows gets ours. */
+  private workflowSource(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>) {
+    if (options.workflowBundle) return {};
+    if (options.workflowsPath) return { workflowsPath: withAgentWorkflows };
+    if (this.options.workflowBundle) return { workflowBundle: this.options.workflowBundle };
+    if (existsSync(PREBUILT_BUNDLE)) return { workflowBundle: { codePath: PREBUILT_BUNDLE } };
+    return { workflowsPath: AGENT_WORKFLOWS_PATH };
+  }
+}
+
+export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): ModelConnection {
+  return { apiKey: env.ANTHROPIC_API_KEY || undefined, baseURL: env.ANTHROPIC_BASE_URL || undefined };
+}
+
+function transcriptStore(client: Client): TranscriptStore {
+  return new TranscriptStore((ref, from, to) => client.workflow.getHandle(ref.workflowId, ref.runId).query(transcriptPage, from, to));
+}
+
+/** The bundle `npm run build` writes next to the compiled modules. */
+export const PREBUILT_BUNDLE = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
+
+/** The agent workflow's entry module: compiled (dist) or source (running from src, in tests). */
+export const AGENT_WORKFLOWS_PATH = ['./workflows/index.js', './workflows/index.ts']
+  .map((p) => fileURLToPath(new URL(p, import.meta.url)))
+  .find((p) => existsSync(p))!;
+
+const MERGED_DIR_NAME = 'durable-agent-workflows';
+
+/** A module exporting the workflows of `workflowsPath` and the agent workflow: the worker bundles it instead. */
+export function withAgentWorkflows(workflowsPath: string | undefined): string {
+  if (!workflowsPath || workflowsPath === AGENT_WORKFLOWS_PATH) return AGENT_WORKFLOWS_PATH;
+  if (path.basename(path.dirname(workflowsPath)) === MERGED_DIR_NAME) return workflowsPath; // merged already
+  const source =
+    "// Generated by durable-agent's AgentPlugin: the worker's workflows and the agent workflow, in one bundle.\n" +
+    `export * from ${JSON.stringify(path.resolve(workflowsPath))};\n` +
+    `export * from ${JSON.stringify(AGENT_WORKFLOWS_PATH)};\n`;
+  const dir = mergedDir(path.resolve(workflowsPath));
+  const file = path.join(dir, `${createHash('sha256').update(source).digest('hex').slice(0, 16)}.js`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, source);
+  return file;
+}
+
+/** Temporal's bundler resolves `@temporalio/workflow` from the entry module's folder, so the generated entry goes
+ * where the team's workflows find it: `node_modules/.cache/` of the nearest folder above them that has it. */
+function mergedDir(workflowsPath: string): string {
+  for (const start of [workflowsPath, AGENT_WORKFLOWS_PATH]) {
+    for (let dir = path.dirname(start); ; dir = path.dirname(dir)) {
+      const modules = path.join(dir, 'node_modules');
+      if (existsSync(path.join(modules, '@temporalio', 'workflow'))) return path.join(modules, '.cache', MERGED_DIR_NAME);
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  throw new Error(`AgentPlugin: @temporalio/workflow is not installed above ${workflowsPath}: npm install @temporalio/workflow`);
+}

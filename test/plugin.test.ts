@@ -1,0 +1,79 @@
+// AgentPlugin on a team's own worker: one Worker.create with the team's workflowsPath, its activities and the
+// plugin runs both the team's workflow and agent runs on the team's task queue, against the real dev server.
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, it } from 'vitest';
+import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
+import { AgentPlugin } from '../src/plugin.js';
+import { startScriptedModel } from '../src/scripted/index.js';
+import { calculator } from '../src/tools/calculator.js';
+import { defineTool } from '../src/tools/types.js';
+import { scheduledActivities, useTestEnv } from './helpers/harness.js';
+
+const env = useTestEnv();
+const TEAM_WORKFLOWS = fileURLToPath(new URL('./fixtures/plugin/team-workflows.ts', import.meta.url));
+
+const shout = defineTool({
+  name: 'shout',
+  description: 'Upper-cases a text.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  async execute({ text }) {
+    return text.toUpperCase();
+  },
+});
+
+describe('AgentPlugin', () => {
+  it('adds the agent workflow, its activities and tools to a worker that also runs the team’s own workflow', async () => {
+    const model = await startScriptedModel({
+      script: [
+        { content: [{ type: 'tool_use', name: 'shout', input: { text: 'hello plugin' } }], stop_reason: 'tool_use' },
+        { content: [{ type: 'text', text: 'It says HELLO PLUGIN.' }], stop_reason: 'end_turn' },
+      ],
+    });
+    const taskQueue = `team-${randomUUID()}`;
+    try {
+      const worker = await Worker.create({
+        connection: env.connection,
+        taskQueue,
+        workflowsPath: TEAM_WORKFLOWS,
+        activities: { greet: async (name: string) => `hello, ${name}` },
+        plugins: [new AgentPlugin({ tools: [calculator, shout], model: { apiKey: 'test-key', baseURL: model.url } })],
+      });
+      const [greeting, result] = await worker.runUntil(async () => {
+        const greetingRun = env.client.workflow.execute('greetingWorkflow', {
+          taskQueue,
+          workflowId: `greeting-${randomUUID()}`,
+          args: ['team'],
+        });
+        const { workflowId } = await startAgent(env.client, {
+          task: 'Shout "hello plugin".',
+          settings: defaultSettings({ tools: ['shout'] }),
+          taskQueue,
+        });
+        return Promise.all([greetingRun, getAgentResult(env.client, workflowId)]);
+      });
+      expect(greeting).toBe('hello, team');
+      expect(result).toMatchObject({ status: 'completed', text: 'It says HELLO PLUGIN.', toolCalls: 1 });
+      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['callModel', 'runTool', 'callModel']);
+      // The model's second request carried the tool's real output: the plugin's tool ran on this worker.
+      const body = model.requests[1].body as { messages: Array<{ content: Array<{ type: string; content?: unknown }> }> };
+      const toolResult = body.messages.at(-1)!.content;
+      expect(toolResult).toEqual([expect.objectContaining({ type: 'tool_result', content: 'HELLO PLUGIN' })]);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('refuses a worker that already has an activity named like one of the agent’s, naming it', async () => {
+    await expect(
+      Worker.create({
+        connection: env.connection,
+        taskQueue: `team-${randomUUID()}`,
+        workflowsPath: TEAM_WORKFLOWS,
+        activities: { runTool: async () => 'theirs' },
+        plugins: [new AgentPlugin()],
+      }),
+    ).rejects.toThrow(/already registers an activity named "runTool", which the agent workflow calls/);
+  });
+});
