@@ -1,0 +1,69 @@
+// Encryption from the command line: AGENT_ENCRYPTION_KEYS turns it on for every command; a malformed, missing
+// or wrong key is one line naming the variable, exit 2; a rotated key list still reads old runs; `codec-server`
+// serves the UI's protocol with the same keys.
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { expectExit, expectUsageError, jsonOf, useCli } from '../helpers/cli.js';
+import { findPlainText, rawHistory } from '../helpers/plaintext.js';
+
+const { session, client } = useCli();
+const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
+const TASK = 'Search for the population of France and calculate what 15% of that number is';
+
+describe.concurrent('AGENT_ENCRYPTION_KEYS on the command line', { timeout: 120_000 }, () => {
+  it('a malformed key list is exit 2 with one line naming the variable, for start, worker and codec-server alike', async () => {
+    const { cli } = session();
+    const short = `k1:${randomBytes(16).toString('base64')}`;
+    for (const args of [['start', 'a task'], ['worker', '--scripted'], ['codec-server', '--port', '0']]) {
+      const exit = await cli(args, { AGENT_ENCRYPTION_KEYS: short });
+      expectUsageError(exit, /^error: AGENT_ENCRYPTION_KEYS entry 1 \(key id "k1"\): the key is 16 bytes, AES-256 needs 32/m);
+      expect(exit.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expectUsageError(await cli(['codec-server']), /AGENT_ENCRYPTION_KEYS is not set: the codec server needs the keys/);
+  });
+
+  it('a run with keys stores nothing readable; reading it without its key, or with a wrong one, is exit 2 naming the variable; after a rotation it reads', async () => {
+    const { cli } = session();
+    const [oldKey, otherKey, newKey] = [key('k1'), key('k1'), key('k2')];
+    const run = await cli(['run', '--scripted', '--json', TASK], { AGENT_ENCRYPTION_KEYS: oldKey });
+    expectExit(run, 0);
+    const doc = jsonOf<{ workflowId: string; status: string; text: string }>(run);
+    expect(doc.status).toBe('completed');
+    expect(doc.workflowId).not.toMatch(/population|france/i);
+    expect(findPlainText(await rawHistory(client(), doc.workflowId), [TASK, 'population of France', '10,290,900'])).toEqual([]);
+
+    const without = await cli(['result', '--json', doc.workflowId]);
+    expectUsageError(without, /^error: this run's data is encrypted \(key id "k1"\) and AGENT_ENCRYPTION_KEYS is not set here/m);
+    expect(without.stderr.trim().split('\n')).toHaveLength(1);
+    const wrong = await cli(['result', '--json', doc.workflowId], { AGENT_ENCRYPTION_KEYS: otherKey });
+    expectUsageError(wrong, /^error: data encrypted with key id "k1" does not decrypt with the key "k1" of AGENT_ENCRYPTION_KEYS: the key is wrong/m);
+    expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
+    const rotatedAway = await cli(['result', '--json', doc.workflowId], { AGENT_ENCRYPTION_KEYS: newKey });
+    expectUsageError(rotatedAway, /key id "k1", which AGENT_ENCRYPTION_KEYS does not list \(it lists k2\)/);
+
+    const rotated = await cli(['result', '--json', doc.workflowId], { AGENT_ENCRYPTION_KEYS: `${newKey},${oldKey}` });
+    expectExit(rotated, 0);
+    expect(jsonOf(rotated)).toEqual(doc);
+  });
+
+  it('codec-server prints its address, decodes for the Web UI origin, refuses other origins, and exits 0 on SIGTERM', async () => {
+    const keys = key('k1');
+    const { spawn } = session();
+    const server = spawn(['codec-server', '--port', '0'], { AGENT_ENCRYPTION_KEYS: keys });
+    const [, url] = await server.waitForStdout(/Codec server: (http:\/\/127\.0\.0\.1:\d+)\n/);
+    await server.waitForStderr(/Web UI origins allowed: http:\/\/localhost:8233, http:\/\/127\.0\.0\.1:8233;/);
+    const plain = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"hello"').toString('base64') };
+    const post = (path: string, body: unknown, origin = 'http://localhost:8233') =>
+      fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(body) });
+    const encoded = await post('/encode', { payloads: [plain] });
+    expect(encoded.status).toBe(200);
+    expect(encoded.headers.get('access-control-allow-origin')).toBe('http://localhost:8233');
+    const decoded = await post('/decode', await encoded.json());
+    expect(((await decoded.json()) as { payloads: unknown[] }).payloads).toEqual([plain]);
+    expect((await post('/decode', { payloads: [] }, 'http://attacker.test')).status).toBe(403);
+    server.kill('SIGTERM');
+    const exit = await server.exited;
+    expectExit(exit, 0);
+    expect(exit.stdout).toBe(`Codec server: ${url}\n`);
+  });
+});
