@@ -55,7 +55,11 @@ commands:
                           --max-steps N and --budget-tokens N add to what it used, --deadline D from now,
                           --scripted, --json
   worker                  run a worker until interrupted
-  server                  run the embedded Temporal dev server with its Web UI
+  server                  run the embedded Temporal dev server with its Web UI (and, with
+                          AGENT_ENCRYPTION_KEYS set, a codec server the UI decrypts through)
+  codec-server            decrypt payloads for the Web UI with AGENT_ENCRYPTION_KEYS (Temporal's codec-server
+                          protocol): --port N (8888), --host ADDRESS (127.0.0.1), --allow-origin URL,...
+                          (default: the UI on http://localhost:8233)
 
 options of run and start:
   --json                  print one JSON document
@@ -90,7 +94,8 @@ options of run and start:
 
 options of worker: --scripted, --max-model-calls N (concurrent model calls on this worker), --config FILE
 
-options of server: --port N (7233), --ui-port N (8233), --db FILE (.durable-agent/temporal.db)
+options of server: --port N (7233), --ui-port N (8233), --db FILE (.durable-agent/temporal.db),
+  --codec-port N (8888, with AGENT_ENCRYPTION_KEYS)
 
 exit codes: 0 completed, 1 failed, 2 usage or configuration error, 3 stopped, 4 cancelled, 130 detached
 `;
