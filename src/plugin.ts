@@ -11,7 +11,7 @@ import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, WorkerOptions, 
 import { createActivities, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import type { McpServerConfig } from './config/types.js';
-import { HEARTBEAT_INTERVAL_MS } from './core/policies.js';
+import { HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AgentTool } from './tools/types.js';
 import { transcriptPage } from './workflows/definitions.js';
@@ -82,6 +82,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled call
       // (deadline, `cancel`) would learn of it that late.
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
+      // A dead worker's runs move to another worker after this instead of the SDK's 10 s ("Recovery time").
+      stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
       ...options,
       dataConverter,
     });

@@ -10,8 +10,9 @@ export const MODEL_CALL_OPTIONS = {
   // timeout, and a dead connection is noticed by STREAM_IDLE_TIMEOUT_MS, a dead worker by the heartbeat timeout.
   // An hour leaves room for the longest replies (128k output tokens at ~50 tokens/s is ~45 minutes).
   startToCloseTimeout: '60 minutes',
-  // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 30 s, not 10 min.
-  heartbeatTimeout: '30 seconds',
+  // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 8 s, not 60 min
+  // ("Recovery time" in the README: the call completes on another worker about 11 s after the crash).
+  heartbeatTimeout: '8 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
@@ -24,7 +25,7 @@ export const MODEL_CALL_OPTIONS = {
  * is retried here is infrastructure: a crash, a timeout, a network error inside the tool. */
 export const TOOL_CALL_OPTIONS = {
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '30 seconds',
+  heartbeatTimeout: '8 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
@@ -46,8 +47,15 @@ export const MODEL_RESPONSE_START_TIMEOUT_MS = 300_000;
 /** The last words of a streaming reply carried in the model call's heartbeat details (characters). */
 export const MODEL_PROGRESS_WORDS = 160;
 
-/** How often a running activity heartbeats (well inside the 30 s heartbeat timeout). */
-export const HEARTBEAT_INTERVAL_MS = 5_000;
+/** How often a running activity heartbeats: about three beats per 8 s heartbeat timeout, so two can be lost in a
+ * row before the server gives up on the worker. Also how soon a cancellation reaches a running call. */
+export const HEARTBEAT_INTERVAL_MS = 3_000;
+
+/** A workflow task meant for the worker that has the run cached (its sticky queue) goes to any worker after
+ * this long. The SDK's default is 10 s; when that worker has died, this is what the next step waits, and what a query
+ * (the transcript read of a model call retried elsewhere) waits before the server tries another worker. The cost
+ * of a shorter one: a worker too busy to take the task within 3 s makes another worker replay the run. */
+export const STICKY_QUEUE_TIMEOUT = '3 seconds';
 
 /** Tool output beyond this many characters is truncated with a note to the model: far under Temporal's 2 MB
  * payload limit, and about 25k tokens, so one tool result cannot crowd the context window. */
