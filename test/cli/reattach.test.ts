@@ -47,11 +47,15 @@ describe('run on the embedded server', () => {
       });
       // Wait until the second model call is in flight (the slow turn).
       const client = await waitForServer();
-      await waitFor(async () => {
-        const history = await client.workflow.getHandle(id).fetchHistory().catch(() => undefined);
-        const names = (history?.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-        return names.length === 3;
-      });
+      await expect
+        .poll(
+          async () => {
+            const history = await client.workflow.getHandle(id).fetchHistory().catch(() => undefined);
+            return (history?.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []).length;
+          },
+          { timeout: 60_000, interval: 200, message: 'the second model call is scheduled' },
+        )
+        .toBe(3);
       await client.connection.close();
       first.child.kill('SIGINT');
       const detached = await first.exited;
@@ -73,14 +77,7 @@ describe('run on the embedded server', () => {
 });
 
 async function waitForServer(): Promise<Client> {
-  await waitFor(() => isServerReachable('localhost:7233', 1000));
+  await expect.poll(() => isServerReachable('localhost:7233', 1000), { timeout: 60_000, interval: 200, message: 'the server answers' }).toBe(true);
   return new Client({ connection: await Connection.connect({ address: 'localhost:7233' }) });
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

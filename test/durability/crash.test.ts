@@ -83,14 +83,6 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function cleanup(s: Scenario): Promise<void> {
   for (const w of s.workers) if (w.exitCode === null && w.signalCode === null) await kill(w);
   await s.model.close();
@@ -146,7 +138,7 @@ describe('a worker killed with SIGKILL', () => {
       expect(await getTranscript(env.client, id)).toEqual(expected);
       // The new worker started with an empty cache: its first call read the transcript by query (all three
       // messages), and sent exactly the request the killed attempt had sent.
-      await waitFor('the new worker to report its cache stats', () => existsSync(join(s.dir, `stats-${second.pid}.json`)));
+      await expect.poll(() => existsSync(join(s.dir, `stats-${second.pid}.json`)), { timeout: 20_000, message: 'the new worker reports its cache stats' }).toBe(true);
       const stats = JSON.parse(readFileSync(join(s.dir, `stats-${second.pid}.json`), 'utf8'));
       expect(stats.queries).toBeGreaterThanOrEqual(1);
       expect(stats.queriedMessages).toBeGreaterThanOrEqual(3);
@@ -171,7 +163,7 @@ describe('a worker killed with SIGKILL', () => {
     try {
       const first = await startWorker(s);
       const id = await start(s);
-      await waitFor('step 1 to start', () => s.executions().some((l) => l.startsWith('start 1')));
+      await expect.poll(() => s.executions().some((l) => l.startsWith('start 1')), { timeout: 20_000, message: 'step 1 starts' }).toBe(true);
       await kill(first);
       expect(s.executions().filter((l) => l.startsWith('done')).map((l) => l.split(' ')[1])).toEqual(['0']);
       rmSync(join(s.dir, 'hold-tool-1'));
@@ -199,7 +191,7 @@ describe('a worker killed with SIGKILL', () => {
       const first = await startWorker(s);
       const id = await start(s);
       // Step 1's result is in history (the turn is complete) before the kill.
-      await waitFor('step 1 to be recorded', async () => (await activityEvents(id)).completedTools >= 4);
+      await expect.poll(async () => (await activityEvents(id)).completedTools, { timeout: 20_000, message: 'step 1 is recorded' }).toBeGreaterThanOrEqual(4);
       await kill(first);
       const before = await activityEvents(id);
       expect(before.scheduled.slice(0, 4)).toEqual(['callModel', 'runTool', 'callModel', 'runTool']);

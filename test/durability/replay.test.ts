@@ -23,10 +23,6 @@ afterAll(async () => {
   await env?.close();
 });
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 50));
-}
-
 interface Scenario {
   name: string;
   script: Script;
@@ -46,10 +42,10 @@ const SCENARIOS: Scenario[] = [
     script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])],
     settings: { approve: ['calculator'] },
     drive: async (h, id) => {
-      await until(async () => {
+      await expect.poll(async () => {
         const s = await getStatus(h.env.client, id);
         return s.live && s.view.pendingApprovals.length === 1;
-      });
+      }, { timeout: 10_000 }).toBe(true);
       await approveToolCall(h.env.client, id);
     },
   },
@@ -58,15 +54,15 @@ const SCENARIOS: Scenario[] = [
     script: [reply([text('Hello.')]), reply([text('Goodbye.')])],
     settings: { chat: true },
     drive: async (h, id) => {
-      await until(async () => {
+      await expect.poll(async () => {
         const s = await getStatus(h.env.client, id);
         return s.live && s.view.waitingForMessage;
-      });
+      }, { timeout: 10_000 }).toBe(true);
       await sendFollowUp(h.env.client, id, 'and now?');
-      await until(async () => {
+      await expect.poll(async () => {
         const s = await getStatus(h.env.client, id);
         return s.live && s.view.waitingForMessage && s.view.steps === 2;
-      });
+      }, { timeout: 10_000 }).toBe(true);
       await closeChatRun(h.env.client, id);
     },
   },

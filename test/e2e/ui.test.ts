@@ -1,7 +1,7 @@
 // The Temporal Web UI, driven by a real headless Chromium: a finished France run must be readable there (the
 // task as the run's summary, the model and tools in its details, a summary on every activity in the event
 // history and its timeline). This test changes server settings (the UI is on), so it starts its own server.
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,18 @@ import { findFreePort, startDevServer, type DevServer } from '../../src/devserve
 import { franceDemoScript, startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
 import { createAgentWorker } from '../../src/worker.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** Chromium found the way `.ci/run` looks for it before installing it: `chromium`, else `chromium-browser`, on
+ * PATH. */
+function findChromium(): string | null {
+  try {
+    const found = execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
+    return found.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+const CHROMIUM = findChromium();
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -31,9 +42,9 @@ const SCREENSHOT = path.join(ROOT, 'test-output', 'ui-run.png');
 const METADATA_SCREENSHOT = path.join(ROOT, 'test-output', 'ui-run-metadata.png');
 const README_SCREENSHOT = path.join(ROOT, 'docs', 'ui-run.png');
 
-const haveChromium = existsSync(CHROMIUM);
+const haveChromium = CHROMIUM !== null;
 if (!haveChromium) {
-  console.warn(`test/e2e/ui.test.ts: ${CHROMIUM} not found, so the Web UI test is skipped (install it: apt-get install -y chromium)`);
+  console.warn('test/e2e/ui.test.ts: neither chromium nor chromium-browser is on PATH, so the Web UI test is skipped (install it: apt-get install -y chromium)');
 }
 
 describe('Temporal Web UI', () => {
@@ -71,7 +82,7 @@ describe('Temporal Web UI', () => {
           const result = await getAgentResult(c, started.workflowId);
           expect(result.status).toBe('completed');
 
-          browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+          browser = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
           const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
           // UI 2.42: a workflow id without a run id opens the latest run's event history.
           await page.goto(`${uiUrl}/namespaces/default/workflows/${encodeURIComponent(result.workflowId)}`);

@@ -251,11 +251,7 @@ export function jsonOf<T = unknown>(exit: Exit): T {
 
 /** Polls `condition` every 100 ms until it holds. */
 export async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await expect.poll(condition, { timeout: timeoutMs, interval: 100, message: `waiting until ${what}` }).toBe(true);
 }
 
 /** Stops a worker started by a test (SIGTERM, then waits for it to end). */
