@@ -2,7 +2,6 @@
 // dev server, its Web UI and a codec server the UI decrypts through; a real headless Chromium shows the run's
 // task and tool calls in clear, while the history the server stores has none of it.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,13 +14,15 @@ import { defaultSettings, getAgentResult, startAgent } from '../../src/client/in
 import { findFreePort } from '../../src/devserver/index.js';
 import { franceDemoScript, startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
 import { createAgentWorker } from '../../src/worker.js';
+import { findChromium, NO_CHROMIUM } from '../helpers/chromium.js';
 import { CliProcess, ROOT } from '../helpers/cli.js';
 import { findPlainText, rawHistory } from '../helpers/plaintext.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = findChromium();
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOT = path.join(ROOT, 'test-output', 'ui-encrypted-run.png');
-const haveChromium = existsSync(CHROMIUM);
+const haveChromium = CHROMIUM !== null;
+if (!haveChromium) console.warn(`test/e2e/ui-encrypted.test.ts: ${NO_CHROMIUM}`);
 
 describe('Temporal Web UI with encryption', () => {
   it.skipIf(!haveChromium)(
@@ -70,7 +71,7 @@ describe('Temporal Web UI with encryption', () => {
           const raw = new Client({ connection: c.connection });
           expect(findPlainText(await rawHistory(raw, result.workflowId), [task, `case ${tag}`, 'population of France', '68606000'])).toEqual([]);
 
-          browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+          browser = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
           const page = await browser.newPage({ viewport: { width: 1600, height: 1200 } });
           await page.goto(`${uiUrl}/namespaces/default/workflows/${encodeURIComponent(result.workflowId)}`);
           await page.waitForURL(new RegExp(`/workflows/${result.workflowId}/${result.runId}/history`), { timeout: 30_000 });

@@ -1,7 +1,6 @@
 // The Temporal Web UI, driven by a real headless Chromium: a finished France run must be readable there (the
 // task as the run's summary, the model and tools in its details, a summary on every activity in the event
 // history and its timeline). This test changes server settings (the UI is on), so it starts its own server.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,17 +12,7 @@ import { defaultSettings, getAgentResult, startAgent } from '../../src/client/in
 import { findFreePort, startDevServer, type DevServer } from '../../src/devserver/index.js';
 import { franceDemoScript, startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
 import { createAgentWorker } from '../../src/worker.js';
-
-/** Chromium found the way `.ci/run` looks for it before installing it: `chromium`, else `chromium-browser`, on
- * PATH. */
-function findChromium(): string | null {
-  try {
-    const found = execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
-    return found.trim() || null;
-  } catch {
-    return null;
-  }
-}
+import { findChromium, NO_CHROMIUM } from '../helpers/chromium.js';
 
 const CHROMIUM = findChromium();
 const CHROMIUM_ARGS = [
@@ -44,7 +33,7 @@ const README_SCREENSHOT = path.join(ROOT, 'docs', 'ui-run.png');
 
 const haveChromium = CHROMIUM !== null;
 if (!haveChromium) {
-  console.warn('test/e2e/ui.test.ts: neither chromium nor chromium-browser is on PATH, so the Web UI test is skipped (install it: apt-get install -y chromium)');
+  console.warn(`test/e2e/ui.test.ts: ${NO_CHROMIUM}`);
 }
 
 describe('Temporal Web UI', () => {
