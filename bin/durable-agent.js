@@ -7,5 +7,6 @@ if (!existsSync(entry)) {
   process.stderr.write('durable-agent is not built yet: run `npm ci` (or `npm run build`) in the project first.\n');
   process.exit(2);
 }
-const { main } = await import(entry.href);
-process.exit(await main(process.argv.slice(2)));
+const { runCli } = await import(entry.href);
+// Exits once every byte of output has reached its reader (a bare process.exit would cut piped output at 64 KB).
+await runCli(process.argv.slice(2));

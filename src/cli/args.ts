@@ -1,16 +1,26 @@
 // A small, strict command-line parser: `--k v` or `--k=v`, flags before or after positionals, `--` ends
 // flags. Anything it does not understand is a UsageError (exit code 2) that names the problem.
+import { nearest } from './suggest.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export type FlagSpec =
-  | { type: 'boolean' }
-  | { type: 'string'; choices?: readonly string[] }
-  | { type: 'int'; min?: number; max?: number }
-  | { type: 'number'; min?: number }
-  | { type: 'list' };
+/** What every flag carries besides its type: the one line `<command> --help` shows for it, and the name of its
+ * value there (`--max-steps N`; by default N for numbers, TEXT for strings, a,b for lists). */
+interface FlagDoc {
+  help: string;
+  value?: string;
+}
+
+export type FlagSpec = FlagDoc &
+  (
+    | { type: 'boolean' }
+    | { type: 'string'; choices?: readonly string[] }
+    | { type: 'int'; min?: number; max?: number }
+    | { type: 'number'; min?: number }
+    | { type: 'list' }
+  );
 
 export type FlagValue<S extends FlagSpec> = S extends { type: 'boolean' }
   ? boolean
@@ -36,7 +46,8 @@ export function parseArgs<F extends Record<string, FlagSpec>>(argv: readonly str
     }
     if (!arg.startsWith('--') || arg === '--') {
       if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
-        throw new UsageError(`unknown option ${arg} (options are written --name)`);
+        const guess = nearest(arg.replace(/^-+/, '').split('=')[0], Object.keys(spec));
+        throw new UsageError(`unknown option ${arg} (options are written --name${guess ? `: did you mean --${guess}?` : ''})`);
       }
       positionals.push(arg);
       continue;
@@ -44,10 +55,7 @@ export function parseArgs<F extends Record<string, FlagSpec>>(argv: readonly str
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
     const flag = spec[name];
-    if (!flag) {
-      const known = Object.keys(spec).map((k) => `--${k}`);
-      throw new UsageError(`unknown option --${name}${known.length ? ` (expected one of: ${known.join(', ')})` : ''}`);
-    }
+    if (!flag) throw unknownFlag(name, Object.keys(spec));
     if (name in flags) throw new UsageError(`--${name} was given twice`);
     let raw: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
     if (flag.type === 'boolean') {
@@ -90,15 +98,30 @@ function convert(name: string, flag: FlagSpec, raw: string): unknown {
       if (flag.min !== undefined && n < flag.min) throw new UsageError(`--${name} must be at least ${flag.min} (got ${n})`);
       return n;
     }
-    case 'list':
-      return raw
+    case 'list': {
+      const items = raw
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
+      // `--tools ""` would otherwise mean "none" by accident (an unset shell variable): say so instead.
+      if (items.length === 0) throw new UsageError(`--${name} needs at least one name (got "${raw}")`);
+      return items;
+    }
     case 'boolean':
       throw new Error('unreachable: boolean flags are handled by the caller');
   }
 }
+
+/** An unknown flag: the nearest known one when it is a likely typo, else the list of known ones. */
+function unknownFlag(name: string, known: string[]): UsageError {
+  const guess = nearest(name, known);
+  if (guess) return new UsageError(`unknown option --${name} (did you mean --${guess}?)`);
+  const list = known.map((k) => `--${k}`);
+  return new UsageError(`unknown option --${name}${list.length ? ` (expected one of: ${list.join(', ')})` : ''}`);
+}
+
+/** Positionals whose last one is free text (a task, a message): extra words then most likely belong to it. */
+const FREE_TEXT = new Set(['task', 'text']);
 
 /** Exactly `count` positionals, or a UsageError naming what is missing or extra. */
 export function expectPositionals(positionals: string[], names: readonly string[], usage: string): string[] {
@@ -107,7 +130,26 @@ export function expectPositionals(positionals: string[], names: readonly string[
   }
   if (positionals.length > names.length) {
     const extra = positionals.slice(names.length).map((p) => JSON.stringify(p));
-    throw new UsageError(`unexpected argument ${extra.join(' ')} (quote a task that has spaces)\nusage: ${usage}`);
+    const last = names[names.length - 1];
+    const hint = last !== undefined && FREE_TEXT.has(last) ? ` (quote a ${last === 'task' ? 'task' : 'message'} that has spaces)` : '';
+    throw new UsageError(`unexpected argument ${extra.join(' ')}${hint}\nusage: ${usage}`);
   }
   return positionals;
+}
+
+/** The name of a flag's value in help: `--max-steps N`, `--tools a,b`, `--json` (none). */
+export function flagValueName(spec: FlagSpec): string {
+  if (spec.value !== undefined) return spec.value;
+  switch (spec.type) {
+    case 'boolean':
+      return '';
+    case 'int':
+      return 'N';
+    case 'number':
+      return 'X';
+    case 'list':
+      return 'a,b';
+    case 'string':
+      return spec.choices ? spec.choices.join('|') : 'TEXT';
+  }
 }

@@ -5,7 +5,13 @@ import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
 import { UsageError, type FlagSpec } from './args.js';
 import { logLine } from './log.js';
 
-export const CONFIG_FLAG = { config: { type: 'string' } } satisfies Record<string, FlagSpec>;
+export const CONFIG_FLAG = {
+  config: {
+    type: 'string',
+    value: 'FILE',
+    help: 'an ES module whose default export is defineConfig({ tools, mcpServers }) (default: durable-agent.config.js or .mjs here)',
+  },
+} satisfies Record<string, FlagSpec>;
 
 export async function loadCliConfig(file: string | undefined): Promise<LoadedConfig> {
   let loaded: LoadedConfig;

@@ -1,6 +1,8 @@
-// What the CLI prints for a result, and the exit code that goes with it.
+// What the CLI prints (a result, text for a person, JSON for a program), the exit code that goes with it, and
+// the exit itself, which waits until everything printed has reached the reader.
 import { totalTokens } from '../core/transcript.js';
 import type { AgentResult, RunStatus } from '../core/types.js';
+import { terminalSafe } from './terminal-text.js';
 
 export const EXIT = {
   completed: 0,
@@ -13,6 +15,22 @@ export const EXIT = {
 
 export function exitCodeFor(status: RunStatus): number {
   return EXIT[status];
+}
+
+/** Text for a person on stdout: model and tool text in it cannot drive the terminal. */
+export function printText(text: string): void {
+  process.stdout.write(terminalSafe(text));
+}
+
+/** Exactly one JSON document on stdout, byte-exact (JSON escapes control characters itself). */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A result as `run`, `result` and `watch` print it. */
+export function printResult(result: AgentResult, json: boolean): void {
+  if (json) printJson(result);
+  else printText(formatResult(result, false));
 }
 
 /** The answer, then one line a person can read. With --json: exactly one JSON document. */
@@ -28,4 +46,19 @@ export function formatResult(result: AgentResult, json: boolean): string {
   const error = result.error ? `\nerror: ${result.error}` : '';
   const partial = result.status === 'stopped' && result.text ? ' (partial answer)' : '';
   return `${answer}\n${error}\n— ${result.status}${why}${partial} · ${parts.join(' · ')} · ${result.workflowId}\n`;
+}
+
+/** Resolves once everything written to `stream` so far has been handed to the reader (or the reader is gone).
+ * A pipe takes 64 KB at a time: the rest waits in the stream's buffer, and `process.exit` would drop it. */
+export function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableLength === 0) return Promise.resolve();
+  // Writes complete in order: the callback of an empty write runs after every earlier one (or with an error,
+  // such as EPIPE when the reader closed early: then there is nothing left to wait for either).
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+/** Exits with `code` once stdout and stderr have been flushed. */
+export async function exitWhenFlushed(code: number): Promise<never> {
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
 }

@@ -12,33 +12,37 @@ import { UsageError, type FlagSpec, type Parsed } from './args.js';
 import { CONFIG_FLAG } from './config.js';
 
 export const START_FLAGS = {
-  json: { type: 'boolean' },
-  model: { type: 'string' },
-  'max-steps': { type: 'int', min: 1, max: 10_000 },
-  'max-output-tokens': { type: 'int', min: 1, max: 128_000 },
-  system: { type: 'string' },
-  tools: { type: 'list' },
-  id: { type: 'string' },
-  'budget-tokens': { type: 'int', min: 1 },
-  'budget-usd': { type: 'number', min: 0 },
-  prices: { type: 'string' },
-  deadline: { type: 'string' },
-  'summary-on': { type: 'list' },
-  'output-schema': { type: 'string' },
-  effort: { type: 'string', choices: EFFORTS },
-  thinking: { type: 'int', min: 1024 },
-  'no-prompt-cache': { type: 'boolean' },
-  approve: { type: 'list' },
-  chat: { type: 'boolean' },
-  'idle-timeout': { type: 'string' },
-  'heartbeat-timeout': { type: 'string' },
-  'continue-as-new-after': { type: 'int', min: 1 },
-  'max-tool-output': { type: 'int', min: 100, max: 1_500_000 },
-  'context-clear-at': { type: 'int', min: 1000 },
+  json: { type: 'boolean', help: 'print exactly one JSON document' },
+  model: { type: 'string', value: 'ID', help: 'model id (default: $AGENT_MODEL or claude-sonnet-5-5)' },
+  'max-steps': { type: 'int', min: 1, max: 10_000, help: 'step cap: model calls before the run stops (default 20); a summary call may follow' },
+  'max-output-tokens': { type: 'int', min: 1, max: 128_000, help: 'max_tokens of each model call (default 4096)' },
+  system: { type: 'string', help: 'system prompt' },
+  tools: { type: 'list', help: "tools the model may use (default: all: built-ins, the config's tools, each MCP server's as <server>__*)" },
+  id: { type: 'string', value: 'ID', help: 'workflow id; when a run with it exists, attach to it instead of starting another' },
+  'task-file': { type: 'string', value: 'FILE', help: 'read the task from FILE (- for standard input) instead of the argument' },
+  'budget-tokens': { type: 'int', min: 1, help: 'stop when input+output+cache tokens, over the whole job, reach N' },
+  'budget-usd': { type: 'number', min: 0, help: 'stop when the cost reaches X dollars (price table; see --prices)' },
+  prices: { type: 'string', value: 'FILE', help: 'JSON prices (USD per million tokens) overriding the built-in table' },
+  deadline: { type: 'string', value: 'D', help: 'wall-clock limit of the job: 90s, 10m, 2h, 1h30m' },
+  'summary-on': { type: 'list', help: 'guards followed by a last tool-less summary call (default max_steps,repetition,error_streak; or none)' },
+  'output-schema': { type: 'string', value: 'FILE', help: 'JSON Schema of the final answer: adds a submit_answer tool; the result carries output' },
+  effort: { type: 'string', choices: EFFORTS, value: 'LEVEL', help: `output_config.effort: ${EFFORTS.join(', ')}` },
+  thinking: { type: 'int', min: 1024, help: 'extended thinking budget in tokens (>= 1024, < --max-output-tokens)' },
+  'no-prompt-cache': { type: 'boolean', help: 'do not mark the conversation prefix for prompt caching' },
+  approve: { type: 'list', help: 'tools whose every call waits for `approve` or `deny`' },
+  chat: { type: 'boolean', help: 'keep the run open after its answer for follow-ups (`send`), until `close`' },
+  'idle-timeout': { type: 'string', value: 'D', help: 'with --chat: end the run after D without a message (default 1h)' },
+  'heartbeat-timeout': { type: 'string', value: 'D', help: 'how soon a worker that died mid-call is noticed and the call retried (default 30s)' },
+  'continue-as-new-after': { type: 'int', min: 1, help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
+  'max-tool-output': { type: 'int', min: 100, max: 1_500_000, help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
+  'context-clear-at': { type: 'int', min: 1000, help: 'clear old tool results from requests once a prompt reaches N tokens (default 150000)' },
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
-export const RUN_FLAGS = { ...START_FLAGS, scripted: { type: 'boolean' } } satisfies Record<string, FlagSpec>;
+export const RUN_FLAGS = {
+  ...START_FLAGS,
+  scripted: { type: 'boolean', help: 'use the offline scripted model (AGENT_SCRIPT, else the France demo) instead of Claude' },
+} satisfies Record<string, FlagSpec>;
 
 /** The guards after which a summary call can be made: budget and deadline stop because the money or the
  * time ran out, so there is nothing left to spend on one. */

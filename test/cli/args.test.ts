@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { expectPositionals, parseArgs, UsageError, type FlagSpec } from '../../src/cli/args.js';
 
 const SPEC = {
-  json: { type: 'boolean' },
-  model: { type: 'string' },
-  mode: { type: 'string', choices: ['fast', 'slow'] },
-  'max-steps': { type: 'int', min: 1, max: 100 },
-  offset: { type: 'int' },
-  ratio: { type: 'number', min: 0 },
-  tools: { type: 'list' },
+  json: { type: 'boolean', help: 'json' },
+  model: { type: 'string', help: 'model' },
+  mode: { type: 'string', choices: ['fast', 'slow'], help: 'mode' },
+  'max-steps': { type: 'int', min: 1, max: 100, help: 'steps' },
+  offset: { type: 'int', help: 'offset' },
+  ratio: { type: 'number', min: 0, help: 'ratio' },
+  tools: { type: 'list', help: 'tools' },
 } satisfies Record<string, FlagSpec>;
 
 const parse = (...argv: string[]) => parseArgs(argv, SPEC);
@@ -92,8 +92,16 @@ describe('parseArgs: errors are UsageErrors that name the problem', () => {
     expect(usageError(() => parse('--max-steps=1', 'x', '--max-steps', '2')).message).toMatch(/--max-steps was given twice/);
   });
 
-  it('rejects an unknown flag and lists every known one in the message', () => {
+  it('suggests the nearest flag for a likely typo, a missing letter, swapped letters or a unique prefix', () => {
+    expect(usageError(() => parse('--max-step', '3')).message).toBe('unknown option --max-step (did you mean --max-steps?)');
+    expect(usageError(() => parse('--modle', 'x')).message).toBe('unknown option --modle (did you mean --model?)');
+    expect(usageError(() => parse('--rat=1')).message).toBe('unknown option --rat (did you mean --ratio?)');
+    expect(usageError(() => parse('-json')).message).toMatch(/unknown option -json \(options are written --name: did you mean --json\?\)/);
+  });
+
+  it('rejects an unknown flag that resembles none and lists every known one in the message', () => {
     const err = usageError(() => parse('task', '--bogus'));
+    expect(err.message).not.toMatch(/did you mean/);
     expect(err.message).toMatch(/unknown option --bogus/);
     for (const name of Object.keys(SPEC)) expect(err.message).toContain(`--${name}`);
   });
@@ -177,6 +185,11 @@ describe('parseArgs: number, string-with-choices, list and boolean flags', () =>
     expect(parse('--tools', 'one').flags.tools).toEqual(['one']);
   });
 
+  it('refuses a list with no names in it (an unset shell variable), rather than meaning "none"', () => {
+    expect(usageError(() => parse('--tools', '')).message).toBe('--tools needs at least one name (got "")');
+    expect(usageError(() => parse('--tools= , ')).message).toBe('--tools needs at least one name (got " , ")');
+  });
+
   it('sets a boolean flag to true when given bare, and reads =true / =false', () => {
     expect(parse('--json').flags.json).toBe(true);
     expect(parse('--json=true').flags.json).toBe(true);
@@ -210,6 +223,15 @@ describe('expectPositionals', () => {
   it('quotes the extra arguments and hints at quoting a task with spaces', () => {
     const err = usageError(() => expectPositionals(['search', 'for', 'France'], ['task'], USAGE));
     expect(err.message).toBe(`unexpected argument "for" "France" (quote a task that has spaces)\nusage: ${USAGE}`);
+    const send = usageError(() => expectPositionals(['id', 'hello', 'there'], ['workflowId', 'text'], 'send'));
+    expect(send.message).toMatch(/^unexpected argument "there" \(quote a message that has spaces\)/);
+  });
+
+  it('gives no quoting hint when the extra word cannot be part of a task (an id, or a command without arguments)', () => {
+    expect(usageError(() => expectPositionals(['id', 'extra'], ['workflowId'], 'result <workflowId>')).message).toBe(
+      'unexpected argument "extra"\nusage: result <workflowId>',
+    );
+    expect(usageError(() => expectPositionals(['x'], [], 'worker')).message).not.toMatch(/quote/);
   });
 
   it('rejects any positional for a command that takes none', () => {

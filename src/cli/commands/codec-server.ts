@@ -3,20 +3,33 @@
 import { agentDataConverter } from '../../codec/data-converter.js';
 import { DEFAULT_CODEC_PORT, DEFAULT_UI_ORIGINS, startCodecServer, type CodecServer } from '../../codec/codec-server.js';
 import { ENCRYPTION_KEYS_VARIABLE, keyRingFromEnv } from '../../codec/keys.js';
-import { expectPositionals, parseArgs, UsageError } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
+import { printText } from '../output.js';
 
 const USAGE = 'codec-server [--port N] [--host ADDRESS] [--allow-origin URL,...]';
 
-export async function codecServerCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, {
-    port: { type: 'int', min: 0, max: 65_535 },
-    host: { type: 'string' },
-    'allow-origin': { type: 'list' },
-  });
+const CODEC_SERVER_FLAGS = {
+  port: { type: 'int', min: 0, max: 65_535, help: 'port to listen on (default 8888)' },
+  host: { type: 'string', value: 'ADDRESS', help: 'address to listen on (default 127.0.0.1)' },
+  'allow-origin': { type: 'list', value: 'URL,...', help: 'origins of Web UIs allowed to call it (CORS)' },
+} satisfies Record<string, FlagSpec>;
+
+export const codecServer = defineCommand({
+  usage: USAGE,
+  description: `Decrypt and encrypt payloads for the Temporal Web UI (Temporal's codec-server protocol: /encode and
+/decode) with the keys of AGENT_ENCRYPTION_KEYS, until Ctrl-C. Point the Web UI at it (its "Configure data
+encoder" setting, or the dev server's --ui-codec-endpoint).`,
+  flags: CODEC_SERVER_FLAGS,
+  examples: ['codec-server', 'codec-server --port 8899 --allow-origin http://localhost:8080'],
+  run: codecServerCommand,
+});
+
+async function codecServerCommand({ flags, positionals }: Parsed<typeof CODEC_SERVER_FLAGS>): Promise<number> {
   expectPositionals(positionals, [], USAGE);
   const server = await openCodecServer({ port: flags.port, host: flags.host, allowedOrigins: flags['allow-origin'] });
-  process.stdout.write(`Codec server: ${server.url}\n`);
+  printText(`Codec server: ${server.url}\n`);
   logLine(`Web UI origins allowed: ${server.allowedOrigins.join(', ')}; Ctrl-C stops it`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

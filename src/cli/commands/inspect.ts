@@ -4,9 +4,11 @@ import { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport 
 import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
 import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus } from '../../core/types.js';
-import { expectPositionals, parseArgs } from '../args.js';
+import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
+import { defineCommand } from '../command.js';
 import { blocksOf, callText, indent, modelCallText, plural, timeText, tokensText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
+import { printJson, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
 
 export const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled'] satisfies RunStatus[];
@@ -15,8 +17,19 @@ const AGENT_STATUSES = ['running', 'awaiting_approval', ...TERMINAL] as const;
 // ---------------------------------------------------------------------------------------------------------------
 // status
 
-export async function statusCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { json: { type: 'boolean' } });
+const JSON_FLAG = { json: { type: 'boolean', help: 'print exactly one JSON document' } } satisfies Record<string, FlagSpec>;
+
+export const status = defineCommand({
+  usage: 'status <workflowId> [--json]',
+  description: `The live state of a run: status, model, steps, tokens, cost, last stop reason, guard, tools in
+flight, pending approvals, runs used, time left, last assistant text. When no worker answers within 3 s, the
+server's record of the run (its description and search attributes), saying live details are missing.`,
+  flags: JSON_FLAG,
+  examples: ['status agent-search-for-the-population-of-fra-s9aiw3', 'status nightly-report --json'],
+  run: statusCommand,
+});
+
+async function statusCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): Promise<number> {
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'status <workflowId> [--json]');
   return withTemporal(async (temporal) => {
     const report = await getStatus(temporal.client, workflowId);
@@ -28,7 +41,8 @@ export async function statusCommand(argv: string[]): Promise<number> {
             : 'The run has ended; `result` prints its outcome.'),
       );
     }
-    process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report, Date.now()));
+    if (flags.json) printJson(report);
+    else printText(formatStatus(report, Date.now()));
     return 0;
   });
 }
@@ -104,12 +118,21 @@ function timeLeft(v: AgentStatusView, now: number): string {
 // ---------------------------------------------------------------------------------------------------------------
 // transcript
 
-export async function transcriptCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { json: { type: 'boolean' } });
+export const transcript = defineCommand({
+  usage: 'transcript <workflowId> [--json]',
+  description: `The whole conversation of a run (across continue-as-new), one block per message; with --json, the
+array of messages (usable as a test fixture).`,
+  flags: JSON_FLAG,
+  examples: ['transcript agent-search-for-the-population-of-fra-s9aiw3', 'transcript nightly-report --json > messages.json'],
+  run: transcriptCommand,
+});
+
+async function transcriptCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): Promise<number> {
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'transcript <workflowId> [--json]');
   return withTemporal(async (temporal) => {
     const messages = await getTranscript(temporal.client, workflowId);
-    process.stdout.write(flags.json ? `${JSON.stringify(messages, null, 2)}\n` : formatTranscript(messages));
+    if (flags.json) printJson(messages);
+    else printText(formatTranscript(messages));
     return 0;
   });
 }
@@ -158,16 +181,26 @@ function toolNames(messages: readonly MessageParam[]): Map<string, string> {
 // ---------------------------------------------------------------------------------------------------------------
 // list
 
-export async function listCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, {
-    status: { type: 'string', choices: AGENT_STATUSES },
-    limit: { type: 'int', min: 1, max: 10_000 },
-    json: { type: 'boolean' },
-  });
+const LIST_FLAGS = {
+  status: { type: 'string', choices: AGENT_STATUSES, value: 'S', help: `only runs with this AgentStatus: ${AGENT_STATUSES.join(', ')}` },
+  limit: { type: 'int', min: 1, max: 10_000, help: 'at most N runs, newest first (default 20)' },
+  ...JSON_FLAG,
+} satisfies Record<string, FlagSpec>;
+
+export const list = defineCommand({
+  usage: 'list [--status S] [--limit N] [--json]',
+  description: 'Recent runs from the server\'s visibility store, with their search attributes as columns.',
+  flags: LIST_FLAGS,
+  examples: ['list', 'list --status awaiting_approval --limit 5'],
+  run: listCommand,
+});
+
+async function listCommand({ flags, positionals }: Parsed<typeof LIST_FLAGS>): Promise<number> {
   expectPositionals(positionals, [], 'list [--status S] [--limit N] [--json]');
   return withTemporal(async (temporal) => {
     const runs = await listRuns(temporal.client, { status: flags.status, limit: flags.limit ?? 20 });
-    process.stdout.write(flags.json ? `${JSON.stringify(runs, null, 2)}\n` : formatList(runs));
+    if (flags.json) printJson(runs);
+    else printText(formatList(runs));
     if (!flags.json && runs.length === 0) logLine(flags.status ? `no runs with AgentStatus ${flags.status}` : 'no runs');
     return 0;
   });

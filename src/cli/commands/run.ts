@@ -6,11 +6,13 @@ import type { AgentConfig } from '../../config/types.js';
 import { toolCatalog } from '../../config/tool-names.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
-import { expectPositionals, parseArgs, UsageError } from '../args.js';
+import { expectPositionals, UsageError, type Parsed } from '../args.js';
+import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
-import { EXIT, exitCodeFor, formatResult } from '../output.js';
+import { EXIT, exitCodeFor, exitWhenFlushed, printResult, printText } from '../output.js';
+import { readTask } from '../task.js';
 import { openScriptedModel } from '../scripted.js';
 import { RUN_FLAGS, settingsFromFlags, START_FLAGS } from '../settings.js';
 import { openTemporal, withTemporal, type TemporalSession } from '../temporal.js';
@@ -19,12 +21,28 @@ export function taskQueue(): string {
   return process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
 }
 
-export async function runCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, RUN_FLAGS);
-  const usage = 'run "<task>" [--json] [--scripted] [--id ID] [--model ID] ...  (or: run --id ID, to reattach)';
-  // `run --id ID` alone reattaches to an existing run; a new run needs its task.
-  const [task] = positionals.length === 0 && flags.id ? [''] : expectPositionals(positionals, ['task'], usage);
-  if (!task.trim() && !flags.id) throw new UsageError('the task is empty');
+const RUN_USAGE = 'run "<task>" [options]  (or: run --task-file FILE, run - < task.txt, run --id ID to reattach)';
+
+export const run = defineCommand({
+  usage: RUN_USAGE,
+  description: `Start a run and wait for it, with a worker in this process, then print its result (exit code: its
+status). When TEMPORAL_ADDRESS is unset and nothing answers on localhost:7233, an embedded Temporal server runs
+for the duration of the command (data in .durable-agent/temporal.db). Through a server outage it waits and says
+so. Ctrl-C detaches: the run goes on durably, and the command that reattaches is printed (exit 130).`,
+  flags: RUN_FLAGS,
+  examples: [
+    'run "Search for the population of France and calculate what 15% of that number is" --scripted',
+    'run --task-file task.md --max-steps 40 --budget-usd 2 --deadline 30m --json',
+    'run --id nightly-report   (reattach to the run with that id)',
+  ],
+  async run({ flags, positionals }) {
+    // `run --id ID` alone reattaches to an existing run; a new run needs its task.
+    const task = await readTask(positionals, flags['task-file'], RUN_USAGE, Boolean(flags.id));
+    return runTask(flags, task);
+  },
+});
+
+async function runTask(flags: Parsed<typeof RUN_FLAGS>['flags'], task: string): Promise<number> {
   const { config } = await loadCliConfig(flags.config);
   const settings = settingsFromFlags(flags, toolCatalog(config));
   const scripted = useScriptedModel(flags.scripted, config);
@@ -33,7 +51,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     config,
     json: flags.json ?? false,
     async begin(temporal) {
-      if (!task.trim() && !(await describeIfExists(temporal.client, flags.id!))) {
+      if (!task && !(await describeIfExists(temporal.client, flags.id!))) {
         throw new UsageError(`no run with id "${flags.id}" exists: give a task to start one`);
       }
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
@@ -109,7 +127,7 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
     // The embedded server is stopped gracefully, so its database is left clean for the next `run`.
     detaching = (async () => {
       await temporal.embedded?.stop().catch(() => undefined);
-      process.exit(EXIT.detached);
+      return exitWhenFlushed(EXIT.detached);
     })();
   };
   process.once('SIGINT', detach);
@@ -127,7 +145,7 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
       return getAgentResult(temporal.client, workflowId);
     });
     if (detaching) await detaching;
-    process.stdout.write(formatResult(result, options.json));
+    printResult(result, options.json);
     return exitCodeFor(result.status);
   } catch (err) {
     if (detaching) await detaching;
@@ -140,43 +158,62 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
   }
 }
 
-export async function startCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, START_FLAGS);
-  const [task] = expectPositionals(positionals, ['task'], 'start "<task>" [--json] [--id ID] [--model ID] ...');
-  if (!task.trim()) throw new UsageError('the task is empty');
-  const { config } = await loadCliConfig(flags.config);
-  const settings = settingsFromFlags(flags, toolCatalog(config));
-  return withTemporal(async (temporal) => {
-    const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
-    if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
-    process.stdout.write(
-      flags.json ? `${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n` : `${started.workflowId}\n`,
-    );
-    return 0;
-  });
-}
+const START_USAGE = 'start "<task>" [options]  (or: start --task-file FILE, start - < task.txt)';
 
-export async function resultCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, { json: { type: 'boolean' } });
-  const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
-  return withTemporal(async (temporal) => {
-    const result = await getAgentResult(temporal.client, workflowId);
-    process.stdout.write(formatResult(result, flags.json ?? false));
-    return exitCodeFor(result.status);
-  });
-}
+export const start = defineCommand({
+  usage: START_USAGE,
+  description: `Start a run and print its workflow id alone (--json: {"workflowId","runId"}). No worker runs in this
+process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --scripted (that is the worker's).`,
+  flags: START_FLAGS,
+  examples: ['start "Summarise the open incidents" --max-steps 30', 'start --task-file task.md --id weekly-digest --json'],
+  async run({ flags, positionals }) {
+    const task = await readTask(positionals, flags['task-file'], START_USAGE);
+    const { config } = await loadCliConfig(flags.config);
+    const settings = settingsFromFlags(flags, toolCatalog(config));
+    return withTemporal(async (temporal) => {
+      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
+      if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
+      if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
+      else printText(`${started.workflowId}\n`);
+      return 0;
+    });
+  },
+});
+
+export const result = defineCommand({
+  usage: 'result <workflowId> [--json]',
+  description: `Wait for a run to end and print its result exactly as \`run\` does, with the same exit code. Through a
+server outage it keeps waiting and says so on stderr.`,
+  flags: { json: { type: 'boolean', help: 'print exactly one JSON document' } },
+  examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json'],
+  async run({ flags, positionals }) {
+    const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
+    return withTemporal(async (temporal) => {
+      const outcome = await getAgentResult(temporal.client, workflowId);
+      printResult(outcome, flags.json ?? false);
+      return exitCodeFor(outcome.status);
+    });
+  },
+});
 
 /** The seed example ("Search for the population of France and calculate what 15% of that number is"), end to
  * end: with ANTHROPIC_API_KEY it calls Claude; without, it says so and uses the scripted model. */
 export const DEMO_TASK = 'Search for the population of France and calculate what 15% of that number is';
 
-export async function demoCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, RUN_FLAGS);
-  expectPositionals(positionals, [], 'demo [--json] [run options]');
-  const scripted = flags.scripted || !process.env.ANTHROPIC_API_KEY;
-  if (scripted && !flags.scripted) {
-    logLine('ANTHROPIC_API_KEY is not set: running the demo on the offline SCRIPTED model, not on Claude.');
-    logLine('Set ANTHROPIC_API_KEY to run the same task against Claude.');
-  }
-  return runCommand([...argv, ...(scripted && !flags.scripted ? ['--scripted'] : []), '--', DEMO_TASK]);
-}
+export const demo = defineCommand({
+  usage: 'demo [options of run]',
+  description: `The seed example end to end: "${DEMO_TASK}". With ANTHROPIC_API_KEY set it calls
+Claude; without, it says so and uses the offline scripted model (as with --scripted).`,
+  flags: RUN_FLAGS,
+  examples: ['demo', 'demo --json'],
+  async run({ flags, positionals }) {
+    expectPositionals(positionals, [], 'demo [--json] [run options]');
+    if (flags['task-file'] !== undefined) throw new UsageError('demo runs its own task: use `run --task-file FILE` for yours');
+    const scripted = flags.scripted || !process.env.ANTHROPIC_API_KEY;
+    if (scripted && !flags.scripted) {
+      logLine('ANTHROPIC_API_KEY is not set: running the demo on the offline SCRIPTED model, not on Claude.');
+      logLine('Set ANTHROPIC_API_KEY to run the same task against Claude.');
+    }
+    return runTask({ ...flags, scripted }, DEMO_TASK);
+  },
+});

@@ -11,9 +11,11 @@ import {
   sendFollowUp,
 } from '../../client/index.js';
 import { durationFlag } from '../settings.js';
-import { expectPositionals, parseArgs, UsageError } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
+import { printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
 import { runWithWorker, taskQueue, useScriptedModel } from './run.js';
 
@@ -23,19 +25,28 @@ const WORKER_NOTICE_MS = 5_000;
 // ---------------------------------------------------------------------------------------------------------------
 // approve, deny
 
-export function approveCommand(argv: string[]): Promise<number> {
-  return decide(argv, true);
-}
+export const approve = defineCommand({
+  usage: 'approve <workflowId> [<toolUseId>]',
+  description: `Approve a tool call that waits for a decision (a tool named in --approve); the toolUseId may be left
+out when only one call is waiting. \`status\` and \`watch\` show the waiting calls.`,
+  flags: {},
+  examples: ['approve nightly-report', 'approve nightly-report toolu_01A09q90qw90lq917835lq9'],
+  run: ({ positionals }) => decide(positionals, true),
+});
 
-export function denyCommand(argv: string[]): Promise<number> {
-  return decide(argv, false);
-}
+const DENY_FLAGS = { reason: { type: 'string', help: 'why: the model gets it in the error result' } } satisfies Record<string, FlagSpec>;
 
-async function decide(argv: string[], approve: boolean): Promise<number> {
+export const deny = defineCommand({
+  usage: 'deny <workflowId> [<toolUseId>] [--reason TEXT]',
+  description: 'Deny a tool call that waits for a decision: the model gets an error result carrying the reason.',
+  flags: DENY_FLAGS,
+  examples: ['deny nightly-report --reason "do not email customers"'],
+  run: ({ flags, positionals }) => decide(positionals, false, flags.reason),
+});
+
+async function decide(positionals: string[], approve: boolean, reason?: string): Promise<number> {
   const usage = approve ? 'approve <workflowId> [<toolUseId>]' : 'deny <workflowId> [<toolUseId>] [--reason TEXT]';
-  const { flags, positionals } = parseArgs(argv, approve ? {} : { reason: { type: 'string' } });
   const [workflowId, toolUseId] = oneOrTwo(positionals, usage);
-  const reason = (flags as { reason?: string }).reason;
   return withTemporal(async (temporal) => {
     const queue = await requireRunning(temporal.client, workflowId, approve ? 'approve' : 'deny');
     const ack = await rejectionIsUsage(() =>
@@ -46,7 +57,7 @@ async function decide(argv: string[], approve: boolean): Promise<number> {
         queue,
       ),
     );
-    process.stdout.write(`${ack.approved ? 'approved' : 'denied'} ${ack.toolUseId}\n`);
+    printText(`${ack.approved ? 'approved' : 'denied'} ${ack.toolUseId}\n`);
     return 0;
   });
 }
@@ -63,8 +74,16 @@ function oneOrTwo(positionals: string[], usage: string): [string, string | undef
 // ---------------------------------------------------------------------------------------------------------------
 // send, close, cancel
 
-export async function sendCommand(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs(argv, {});
+export const send = defineCommand({
+  usage: 'send <workflowId> "<text>"',
+  description: `A follow-up message: a running run takes it at its next turn (with the tool results), a --chat run
+waiting after its answer takes it at once.`,
+  flags: {},
+  examples: ['send nightly-report "Also list the three largest cities."'],
+  run: sendCommand,
+});
+
+async function sendCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
   const [workflowId, text] = expectPositionals(positionals, ['workflowId', 'text'], 'send <workflowId> "<text>"');
   if (!text.trim()) throw new UsageError('the message is empty');
   return withTemporal(async (temporal) => {
@@ -75,8 +94,15 @@ export async function sendCommand(argv: string[]): Promise<number> {
   });
 }
 
-export async function closeCommand(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs(argv, {});
+export const close = defineCommand({
+  usage: 'close <workflowId>',
+  description: 'End a --chat run once it waits for its next message (its result is then final).',
+  flags: {},
+  examples: ['close support-chat-42'],
+  run: closeCommand,
+});
+
+async function closeCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'close <workflowId>');
   return withTemporal(async (temporal) => {
     await requireRunning(temporal.client, workflowId, 'close');
@@ -86,8 +112,15 @@ export async function closeCommand(argv: string[]): Promise<number> {
   });
 }
 
-export async function cancelCommand(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs(argv, {});
+export const cancel = defineCommand({
+  usage: 'cancel <workflowId>',
+  description: 'Cancel a run: in-flight calls are cancelled; it ends with status cancelled and its partial answer.',
+  flags: {},
+  examples: ['cancel nightly-report'],
+  run: cancelCommand,
+});
+
+async function cancelCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'cancel <workflowId>');
   return withTemporal(async (temporal) => {
     await requireRunning(temporal.client, workflowId, 'cancel');
@@ -103,16 +136,24 @@ export async function cancelCommand(argv: string[]): Promise<number> {
 // resume
 
 const RESUME_FLAGS = {
-  json: { type: 'boolean' },
-  scripted: { type: 'boolean' },
-  'max-steps': { type: 'int', min: 1, max: 10_000 },
-  'budget-tokens': { type: 'int', min: 1 },
-  deadline: { type: 'string' },
+  json: { type: 'boolean', help: 'print exactly one JSON document' },
+  scripted: { type: 'boolean', help: 'use the offline scripted model instead of Claude' },
+  'max-steps': { type: 'int', min: 1, max: 10_000, help: 'model calls allowed in addition to those already used' },
+  'budget-tokens': { type: 'int', min: 1, help: 'tokens allowed in addition to those already used' },
+  deadline: { type: 'string', value: 'D', help: 'wall-clock limit from now (without it, the resumed run has none)' },
   ...CONFIG_FLAG,
-} as const;
+} satisfies Record<string, FlagSpec>;
 
-export async function resumeCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, RESUME_FLAGS);
+export const resume = defineCommand({
+  usage: 'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]',
+  description: `Go on with a stopped, failed or cancelled run, in a new run of the same workflow id, from its
+transcript and guard state, with a worker in this process (like \`run\`). A completed run cannot be resumed.`,
+  flags: RESUME_FLAGS,
+  examples: ['resume nightly-report --max-steps 10', 'resume nightly-report --budget-tokens 200000 --deadline 20m'],
+  run: resumeCommand,
+});
+
+async function resumeCommand({ flags, positionals }: Parsed<typeof RESUME_FLAGS>): Promise<number> {
   const [workflowId] = expectPositionals(
     positionals,
     ['workflowId'],

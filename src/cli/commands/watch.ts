@@ -3,20 +3,29 @@ import { getAgentResult, getStatus, getTranscript } from '../../client/index.js'
 import { QUERY_TIMEOUT_MS } from '../../client/inspect.js';
 import { oneLine, totalTokens } from '../../core/transcript.js';
 import type { AgentStatusView, MessageParam } from '../../core/types.js';
-import { expectPositionals, parseArgs } from '../args.js';
+import { expectPositionals, type Parsed } from '../args.js';
 import type { ModelCallInFlight } from '../../client/model-progress.js';
+import { defineCommand } from '../command.js';
 import { blocksOf, callText, modelCallText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
-import { exitCodeFor, formatResult } from '../output.js';
+import { exitCodeFor, printResult, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
 import { TERMINAL } from './inspect.js';
 
 const WATCH_INTERVAL_MS = 500;
 
-export async function watchCommand(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs(argv, {});
+export const watch = defineCommand({
+  usage: 'watch <workflowId>',
+  description: `Follow a run live, one line per step (model calls, tool calls and results, approvals, guards), until it
+ends; then print its result, with the exit code \`result\` gives. Through a server outage it waits and says so.`,
+  flags: {},
+  examples: ['watch agent-search-for-the-population-of-fra-s9aiw3'],
+  run: watchCommand,
+});
+
+async function watchCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'watch <workflowId>');
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const out = (line: string) => printText(`${line}\n`);
   return withTemporal(async (temporal) => {
     const watcher = new Watcher(workflowId, out);
     let offline = false;
@@ -50,7 +59,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
       await sleep(WATCH_INTERVAL_MS);
     }
     const result = await getAgentResult(temporal.client, workflowId);
-    process.stdout.write(formatResult(result, false));
+    printResult(result, false);
     return exitCodeFor(result.status);
   });
 }

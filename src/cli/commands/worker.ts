@@ -3,19 +3,30 @@
 import { DEFAULTS } from '../../core/policies.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
-import { expectPositionals, parseArgs } from '../args.js';
+import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
+import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
 import { openScriptedModel } from '../scripted.js';
 import { openTemporal } from '../temporal.js';
 
-export async function workerCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(argv, {
-    scripted: { type: 'boolean' },
-    'max-model-calls': { type: 'int', min: 1, max: 10_000 },
-    ...CONFIG_FLAG,
-  });
+const WORKER_FLAGS = {
+  scripted: { type: 'boolean', help: 'answer model calls from the offline scripted model (AGENT_SCRIPT, else the France demo)' },
+  'max-model-calls': { type: 'int', min: 1, max: 10_000, help: 'at most N model calls at once on this worker (tool calls are not held back)' },
+  ...CONFIG_FLAG,
+} satisfies Record<string, FlagSpec>;
+
+export const worker = defineCommand({
+  usage: 'worker [--scripted] [--max-model-calls N] [--config FILE]',
+  description: `Run a worker on the task queue (AGENT_TASK_QUEUE, default durable-agent) until SIGINT or SIGTERM, then
+shut down cleanly. It calls Claude with ANTHROPIC_API_KEY from its environment (never from the run).`,
+  flags: WORKER_FLAGS,
+  examples: ['worker', 'worker --max-model-calls 4 --config durable-agent.config.js', 'worker --scripted'],
+  run: workerCommand,
+});
+
+async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>): Promise<number> {
   expectPositionals(positionals, [], 'worker [--scripted] [--max-model-calls N] [--config FILE]');
   const { config } = await loadCliConfig(flags.config);
   const model = modelConnectionFromEnv();
