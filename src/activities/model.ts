@@ -7,6 +7,7 @@ import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core
 import type { ModelCallInput, ModelCallProgress, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
+import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
 import { buildModelRequest } from './request.js';
 import type { Semaphore } from './semaphore.js';
@@ -62,6 +63,8 @@ export function createCallModel(deps: ModelCallDeps) {
         idleTimeoutMs: deps.connection.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,
         onProgress: (p) => void (progress = p),
       });
+      const problem = messageShapeProblem(message);
+      if (problem) throw notMessagesApiFailure(problem, deps.connection.baseURL);
       const reply: ModelReply = {
         id: message.id,
         model: message.model,
@@ -76,6 +79,7 @@ export function createCallModel(deps: ModelCallDeps) {
       // A cancelled call must surface as a cancellation, not as a provider error to retry.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       if (err instanceof ApplicationFailure) throw err;
+      if (err instanceof NotMessagesApiError) throw notMessagesApiFailure(err.problem, deps.connection.baseURL);
       throw classifyModelError(err, deps.connection.baseURL);
     } finally {
       release?.();

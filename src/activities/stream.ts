@@ -5,6 +5,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { MODEL_PROGRESS_WORDS } from '../core/policies.js';
 import type { ModelCallProgress } from '../core/types.js';
+import { NotMessagesApiError, streamResponseProblem } from './model-response.js';
 
 export interface StreamOptions {
   /** The activity's cancellation. */
@@ -34,6 +35,7 @@ export async function streamMessage(client: Anthropic, request: Anthropic.Messag
   else options.signal.addEventListener('abort', onCancel, { once: true });
 
   let responseStarted = false;
+  let notMessagesApi: NotMessagesApiError | undefined;
   let idle: StreamIdleError | undefined;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const armIdleTimer = () => {
@@ -51,6 +53,14 @@ export async function streamMessage(client: Anthropic, request: Anthropic.Messag
   const watchedFetch: typeof fetch = async (url, init) => {
     const response = await fetch(url, init);
     responseStarted = true;
+    if (response.ok) {
+      // A 200 that is not an event stream (an HTML page, `{}`) would end as "no message" and be retried forever.
+      const contentType = response.headers.get('content-type');
+      if (!/text\/event-stream/i.test(contentType ?? '')) {
+        notMessagesApi = new NotMessagesApiError(streamResponseProblem(contentType, await response.text()) ?? 'no event stream');
+        throw notMessagesApi;
+      }
+    }
     armIdleTimer();
     if (!response.body) return response;
     const body = response.body.pipeThrough(
@@ -74,6 +84,7 @@ export async function streamMessage(client: Anthropic, request: Anthropic.Messag
   } catch (err) {
     if (options.signal.aborted) throw options.signal.reason ?? err;
     if (idle) throw idle;
+    if (notMessagesApi) throw notMessagesApi;
     // An API error (an HTTP error status, or an `error` event inside the stream) is classified by its type.
     if (err instanceof Anthropic.APIError || !responseStarted) throw err;
     const why = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);

@@ -1,12 +1,13 @@
 // Finding the Temporal server for a CLI command, and starting the embedded one when `run` has none.
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
+import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { connectClient, resolveTemporalTarget, withAddress, type TemporalTarget } from '../client/connection.js';
 import { keyRingFromEnv } from '../codec/keys.js';
 import { isServerReachable, startDevServer, type DevServer } from '../devserver/index.js';
 import { UsageError } from './args.js';
 import { logLine } from './log.js';
+import { isPortFree } from './ports.js';
 
 /** Where `run` keeps the embedded server's data, so a job outlives the command and can be resumed. */
 export const EMBEDDED_DB = path.join('.durable-agent', 'temporal.db');
@@ -42,12 +43,25 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
       );
     }
     const port = Number(target.address.split(':').pop()) || 7233;
+    if (!(await isPortFree(port))) {
+      throw new UsageError(
+        `something listens on port ${port} but does not answer as a Temporal server: stop it, ` +
+          'or set TEMPORAL_ADDRESS to your Temporal server',
+      );
+    }
+    // The UI's usual port may be taken (another tool, a second project): then any free one will do.
+    const uiPort = (await isPortFree(port + 1000)) ? port + 1000 : undefined;
     logLine(`no Temporal server at ${target.address}: starting the embedded dev server (data in ${EMBEDDED_DB})…`);
-    embedded = await startDevServer({ port, uiPort: port + 1000, dbFile: EMBEDDED_DB, log: logLine });
+    embedded = await startDevServer({ port, uiPort, dbFile: EMBEDDED_DB, namespace: target.namespace, log: logLine });
     logLine(`embedded Temporal server on ${embedded.address}; Web UI ${embedded.uiUrl} (stops when this command ends)`);
     target = withAddress(target, embedded.address);
   }
   const client = await connectClient(target);
+  await requireNamespace(client, target).catch(async (err) => {
+    await client.connection.close().catch(() => {});
+    await embedded?.stop();
+    throw err;
+  });
   let native: NativeConnection | undefined;
   return {
     target,
@@ -63,6 +77,23 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
       await embedded?.stop();
     },
   };
+}
+
+const GRPC_NOT_FOUND = 5;
+
+/** A namespace that does not exist would otherwise surface later as a raw gRPC `Status{…}` dump. */
+async function requireNamespace(client: Client, target: TemporalTarget): Promise<void> {
+  try {
+    await client.workflowService.describeNamespace({ namespace: target.namespace });
+  } catch (err) {
+    if (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND) {
+      throw new UsageError(
+        `namespace "${target.namespace}" does not exist on the Temporal server at ${target.address}: ` +
+          `set TEMPORAL_NAMESPACE to one that does, or create it (temporal operator namespace create --namespace ${target.namespace})`,
+      );
+    }
+    throw err;
+  }
 }
 
 /** The configured target; a broken profile or config file is a configuration error (exit 2), not a crash. */

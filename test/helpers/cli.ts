@@ -44,8 +44,15 @@ export class CliProcess {
     readonly args: string[],
     env: NodeJS.ProcessEnv,
     timeoutMs = PROCESS_TIMEOUT_MS,
+    /** Written to the child's standard input, which is then closed (no stdin at all when undefined). */
+    input?: string,
   ) {
-    this.child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (input !== undefined) this.child.stdin!.end(input);
     live.add(this.child);
     const notify = () => {
       for (const w of this.waiters) w();
@@ -140,8 +147,8 @@ type EnvOverrides = Record<string, string | undefined>;
 
 export interface CliSession {
   taskQueue: string;
-  /** Runs a command to its end. */
-  cli(args: string[], extra?: EnvOverrides): Promise<Exit>;
+  /** Runs a command to its end (`input`: its standard input). */
+  cli(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
   /** Starts a long-lived command (worker, watch, a run to interrupt); the caller ends it. */
   spawn(args: string[], extra?: EnvOverrides): CliProcess;
   /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue. */
@@ -199,7 +206,8 @@ export function useCli(): CliEnv {
       return env;
     };
     const spawnCli = (args: string[], extra?: EnvOverrides) => new CliProcess(args, envFor(extra));
-    const cli = (args: string[], extra?: EnvOverrides) => withSlot(() => new CliProcess(args, envFor(extra)).exited);
+    const cli = (args: string[], extra?: EnvOverrides, input?: string) =>
+      withSlot(() => new CliProcess(args, envFor(extra), PROCESS_TIMEOUT_MS, input).exited);
     return {
       taskQueue,
       cli,

@@ -13,7 +13,7 @@ import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
 import { EXIT, exitCodeFor, exitWhenFlushed, printResult, printText } from '../output.js';
 import { readTask } from '../task.js';
-import { openScriptedModel } from '../scripted.js';
+import { loadScript, openScriptedModel } from '../scripted.js';
 import { RUN_FLAGS, settingsFromFlags, START_FLAGS } from '../settings.js';
 import { openTemporal, withTemporal, type TemporalSession } from '../temporal.js';
 
@@ -110,9 +110,10 @@ export interface WorkerRunOptions {
 export async function runWithWorker(options: WorkerRunOptions): Promise<number> {
   // The in-process worker's INFO lines would drown the run's own messages on stderr.
   installCliRuntime('WARN');
+  const script = options.scripted ? await loadScript(options.config) : undefined;
   const temporal = await openTemporal({ allowEmbedded: true });
-  const scripted = options.scripted
-    ? await openScriptedModel(options.config).catch(async (err) => {
+  const scripted = script
+    ? await openScriptedModel(script).catch(async (err) => {
         await temporal.close();
         throw err;
       })

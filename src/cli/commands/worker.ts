@@ -8,7 +8,7 @@ import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
-import { openScriptedModel } from '../scripted.js';
+import { loadScript, openScriptedModel } from '../scripted.js';
 import { openTemporal } from '../temporal.js';
 
 const WORKER_FLAGS = {
@@ -40,8 +40,9 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
   const requestStop = () => void (stopRequested = true);
   process.on('SIGINT', requestStop);
   process.on('SIGTERM', requestStop);
+  const script = flags.scripted ? await loadScript(config) : undefined;
   const temporal = await openTemporal({ allowEmbedded: false });
-  const scripted = flags.scripted ? await openScriptedModel(config).catch(async (err) => {
+  const scripted = script ? await openScriptedModel(script).catch(async (err) => {
     await temporal.close();
     throw err;
   }) : undefined;
