@@ -69,6 +69,15 @@ describe('--config', () => {
     expect(await toolOutcomes(doc.workflowId)).toEqual([{ isError: false, content: '4 words' }]);
   });
 
+  it('the README’s command: examples/tools/durable-agent.config.mjs runs on its scriptedModel without a key, calling word_count', async () => {
+    const { cli } = session();
+    const exit = await cli(['run', '--config', 'examples/tools/durable-agent.config.mjs', 'How many words are in "the quick brown fox"?']);
+    expectExit(exit, 0);
+    expect(exit.stdout).toMatch(/^"the quick brown fox" has 4 words\.\n\n— completed on end_turn · 2 model calls · 1 tool call · /);
+    const workflowId = exit.stdout.match(/(agent-how-many-words\S+)\n$/)![1];
+    expect(await toolOutcomes(workflowId)).toEqual([{ isError: false, content: '4 words' }]);
+  });
+
   it('worker --config registers the tool next to the built-ins, and start --config may name it in --tools', async () => {
     const { cli, spawn } = session();
     let worker: CliProcess | undefined;
