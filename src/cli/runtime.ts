@@ -1,6 +1,7 @@
 // The Temporal runtime of a CLI process: every log line, the SDK's and the native core's alike, goes to
 // stderr through one logger, so stdout carries only the command's output (`--json` stays parseable).
 import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogLevel } from '@temporalio/worker';
+import { redactPayloadBytes } from '../codec/redact-logs.js';
 
 let installed = false;
 
@@ -10,7 +11,8 @@ export function installCliRuntime(level: LogLevel): void {
   Runtime.install({
     logger: new DefaultLogger(level, (entry) => {
       const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
-      process.stderr.write(`${time} [${entry.level}] ${describe(entry.message, entry.meta)}\n`);
+      // The core logs undelivered results with their payload bytes (during an outage): never print those.
+      process.stderr.write(`${time} [${entry.level}] ${redactPayloadBytes(describe(entry.message, entry.meta))}\n`);
     }),
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: level, other: 'ERROR' }), forward: {} },
