@@ -15,6 +15,7 @@ import { HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from './core/policies.js'
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AgentTool } from './tools/types.js';
 import { transcriptPage } from './workflows/definitions.js';
+import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 
 export interface AgentPluginOptions {
   /** The tools the agent can run on this worker. Default: the built-in calculator and web_search. */
@@ -120,13 +121,8 @@ function transcriptStore(client: Client): TranscriptStore {
   return new TranscriptStore((ref, from, to) => client.workflow.getHandle(ref.workflowId, ref.runId).query(transcriptPage, from, to));
 }
 
-/** The bundle `npm run build` writes next to the compiled modules. */
-export const PREBUILT_BUNDLE = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
-
-/** The agent workflow's entry module: compiled (dist) or source (running from src, in tests). */
-export const AGENT_WORKFLOWS_PATH = ['./workflows/index.js', './workflows/index.ts']
-  .map((p) => fileURLToPath(new URL(p, import.meta.url)))
-  .find((p) => existsSync(p))!;
+// Where the agent's workflow code is (one definition, shared with the worker and the history reader).
+export { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE };
 
 const MERGED_DIR_NAME = 'durable-agent-workflows';
 

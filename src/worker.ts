@@ -1,17 +1,17 @@
 // A worker of its own for the agent: AgentPlugin (src/plugin.ts) on a Worker with the agent's task queue. Teams
 // with their own worker add the plugin to it instead.
-import { existsSync } from 'node:fs';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleOption } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ModelConnection, TranscriptStore } from './activities/index.js';
-import { agentDataConverter, FAILURE_CONVERTER_PATH } from './codec/data-converter.js';
+import { agentDataConverter } from './codec/data-converter.js';
 import { codecsEncrypt } from './codec/encryption-codec.js';
 import type { McpServerConfig } from './config/types.js';
 import { DEFAULTS } from './core/policies.js';
-import { AGENT_WORKFLOWS_PATH, AgentPlugin, PREBUILT_BUNDLE } from './plugin.js';
+import { AgentPlugin } from './plugin.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { AgentTool } from './tools/types.js';
+import { workflowBundle } from './workflow-code.js';
 
 export { modelConnectionFromEnv } from './plugin.js';
 
@@ -80,30 +80,3 @@ function assertClientDecodes(client: Client, dataConverter: DataConverter): void
     );
   }
 }
-
-let bundledOnce: Promise<{ code: string }> | undefined;
-
-async function workflowBundle(path?: string): Promise<WorkflowBundleOption> {
-  if (path) return { codePath: path };
-  if (existsSync(PREBUILT_BUNDLE)) return { codePath: PREBUILT_BUNDLE };
-  // Running from source (tsx, tests): bundle once per process rather than on every Worker.create.
-  bundledOnce ??= bundleWorkflowCode({
-    workflowsPath: AGENT_WORKFLOWS_PATH,
-    failureConverterPath: FAILURE_CONVERTER_PATH,
-    logger: quietBundlerLogger,
-  }).then(({ code }) => ({ code }));
-  return bundledOnce;
-}
-
-const quietBundlerLogger = {
-  log() {},
-  trace() {},
-  debug() {},
-  info() {},
-  warn(message: string) {
-    process.stderr.write(`workflow bundler: ${message}\n`);
-  },
-  error(message: string) {
-    process.stderr.write(`workflow bundler: ${message}\n`);
-  },
-};
