@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, WorkerOptions, WorkerPlugin, WorkflowBundleOption } from '@temporalio/worker';

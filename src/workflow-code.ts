@@ -14,9 +14,16 @@ export const AGENT_WORKFLOWS_PATH = ['./workflows/index.js', './workflows/index.
   .find((p) => existsSync(p))!;
 
 let bundledOnce: Promise<{ code: string }> | undefined;
+let defaultBundlePath: string | undefined;
+
+/** Use this bundle wherever none is given (tests build one for the whole suite, so that a process running from
+ * source does not run webpack again). */
+export function setDefaultWorkflowBundle(path: string | undefined): void {
+  defaultBundlePath = path || undefined;
+}
 
 export async function workflowBundle(path?: string): Promise<WorkflowBundleOption> {
-  if (path) return { codePath: path };
+  if (path ?? defaultBundlePath) return { codePath: (path ?? defaultBundlePath)! };
   if (existsSync(PREBUILT_BUNDLE)) return { codePath: PREBUILT_BUNDLE };
   // Running from source (tsx, tests): bundle once per process rather than on every Worker.create.
   bundledOnce ??= bundleWorkflowCode({

@@ -10,6 +10,9 @@ export const EXIT = {
   usage: 2,
   stopped: 3,
   cancelled: 4,
+  /** An operator terminated the run, or a workflow timeout closed it: a failure as far as the job goes. */
+  terminated: 1,
+  timed_out: 1,
   detached: 130,
 } as const;
 

@@ -8,6 +8,7 @@ import { isServerReachable, startDevServer, type DevServer } from '../devserver/
 import { UsageError } from './args.js';
 import { logLine } from './log.js';
 import { isPortFree } from './ports.js';
+import { installCliRuntime } from './runtime.js';
 
 /** Where `run` keeps the embedded server's data, so a job outlives the command and can be resumed. */
 export const EMBEDDED_DB = path.join('.durable-agent', 'temporal.db');
@@ -109,6 +110,9 @@ function targetFromEnvironment(): TemporalTarget {
 
 /** Runs `fn` with a session on the configured server (never the embedded one) and closes it after. */
 export async function withTemporal<T>(fn: (temporal: TemporalSession) => Promise<T>): Promise<T> {
+  // Reading a run from its history replays it on a worker inside this process: its lines go to stderr, and
+  // only warnings.
+  installCliRuntime('WARN');
   const temporal = await openTemporal({ allowEmbedded: false });
   try {
     return await fn(temporal);

@@ -10,14 +10,15 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { DEFAULTS } from '../core/policies.js';
+import { notRunResults } from '../core/run-state.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
-import type { AgentInput, AgentResult, AgentSettings, MessageParam } from '../core/types.js';
+import type { AgentInput, AgentResult, AgentSettings, MessageParam, RunStatus } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
-import { AGENT_WORKFLOW, runState } from '../workflows/definitions.js';
+import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import type { RunState } from '../core/durable-state.js';
 import { totalTokens } from '../core/transcript.js';
-import { getTranscript } from './inspect.js';
+import { readRunFromHistory } from './history.js';
 import { codecsEncrypt } from '../codec/encryption-codec.js';
 
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
@@ -73,11 +74,13 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
   }
 }
 
-/** Waits for a run (across continue-as-new) and returns its AgentResult, whatever way it ended.
- * Throws `WorkflowNotFoundError` for an unknown id. */
+/** Waits for a run (across continue-as-new) and returns its AgentResult, whatever way it ended. A run the
+ * server closed (an operator's terminate, a workflow timeout) reads as `terminated` / `timed_out`, with the
+ * steps, usage, cost and last text its history holds and the operator's reason. Needs no worker once the run
+ * has ended. Throws `WorkflowNotFoundError` for an unknown id. */
 export async function getAgentResult(client: Client, workflowId: string): Promise<AgentResult> {
   const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
-  const { runId } = await handle.describe(); // fails fast with WorkflowNotFoundError
+  await handle.describe(); // fails fast with WorkflowNotFoundError
   try {
     return await handle.result();
   } catch (err) {
@@ -86,26 +89,39 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
     if (cause instanceof ApplicationFailure && cause.type === 'AgentRunFailed' && isAgentResult(cause.details?.[0])) {
       return cause.details[0];
     }
-    const status = cause instanceof CancelledFailure ? 'cancelled' : 'failed';
-    const why =
-      cause instanceof TerminatedFailure
-        ? `the run was terminated${cause.message ? `: ${cause.message}` : ''}`
+    // The run that failed is the latest of the chain (result() followed any continue-as-new).
+    const { runId } = await handle.describe();
+    const run = await readRunFromHistory(client, workflowId, runId).catch(() => undefined);
+    const status: RunStatus =
+      run?.endedByServer?.status ??
+      (cause instanceof TerminatedFailure
+        ? 'terminated'
         : cause instanceof TimeoutFailure
-          ? 'the run timed out'
+          ? 'timed_out'
+          : cause instanceof CancelledFailure
+            ? 'cancelled'
+            : 'failed');
+    const why =
+      status === 'terminated'
+        ? `terminated by an operator: ${run?.endedByServer?.reason ?? (cause?.message || '(no reason given)')}`
+        : status === 'timed_out'
+          ? (run?.endedByServer?.reason ?? 'the run timed out')
           : (cause?.message ?? err.message);
+    const view = run?.view;
     return {
       workflowId,
       runId,
       status,
-      stopReason: null,
-      guard: null,
-      text: '',
+      stopReason: view?.stopReason ?? null,
+      guard: view?.guard ?? null,
+      text: view?.lastText ?? '',
       partial: true,
-      steps: 0,
-      toolCalls: 0,
-      usage: { ...ZERO_USAGE },
-      costUsd: null,
+      steps: view?.steps ?? 0,
+      toolCalls: view?.toolCalls ?? 0,
+      usage: view?.usage ?? { ...ZERO_USAGE },
+      costUsd: view?.costUsd ?? null,
       error: status === 'cancelled' ? null : why,
+      ...(view && view.runsUsed > 1 ? { runsUsed: view.runsUsed } : {}),
     };
   }
 }
@@ -139,9 +155,9 @@ export interface ResumeOptions {
   taskQueue?: string;
 }
 
-/** Goes on with a failed or stopped run (a 401 fixed, a budget raised) in a new run of the same workflow id,
- * starting from its transcript and guard state. Its result names the run it continues. Needs a worker (the
- * old run's state is read with queries). */
+/** Goes on with a failed, stopped, cancelled, terminated or timed-out run (a 401 fixed, a budget raised) in a
+ * new run of the same workflow id, starting from its transcript and guard state (read from the old run's
+ * history: no worker needed to start it). Its result names the run it continues. */
 export async function resumeAgent(client: Client, workflowId: string, options: ResumeOptions = {}): Promise<StartedAgent> {
   const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   const description = await handle.describe();
@@ -153,8 +169,8 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
     throw new RunNotResumableError(`run ${workflowId} completed: only a failed, stopped or cancelled run can be resumed`);
   }
   const input = (await fetchFirstInput(client, workflowId, description.runId)) as AgentInput;
-  const state = await client.withDeadline(Date.now() + 10_000, () => handle.query(runState));
-  const messages = await getTranscript(client, workflowId);
+  // Read from the closed run's history: no worker needs to be up to resume it.
+  const { state, messages } = await readRunFromHistory(client, workflowId, description.runId);
   const settings: AgentSettings = { ...input.settings };
   if (options.moreSteps !== undefined) settings.maxSteps = state.loop.steps + options.moreSteps;
   if (options.moreBudgetTokens !== undefined) settings.budgetTokens = totalTokens(state.loop.usage) + options.moreBudgetTokens;
@@ -191,6 +207,10 @@ function withResumeNote(messages: MessageParam[], previous: AgentResult): Messag
   if (messages.at(-1)?.role !== 'assistant') return messages;
   const why = previous.guard ? `the ${previous.guard} guard` : (previous.error ?? previous.status);
   const note = `The run was stopped (${why}) and has now been resumed with new limits. Tools are available again: continue the task.`;
+  // A run the server closed mid-turn (terminated, timed out) left its tool calls unanswered: the API needs
+  // their results first.
+  const open = notRunResults(messages, `the run was ${previous.status}`);
+  if (open && Array.isArray(open.content)) return [...messages, { role: 'user', content: [...open.content, { type: 'text', text: note }] }];
   return [...messages, { role: 'user', content: note }];
 }
 

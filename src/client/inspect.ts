@@ -1,10 +1,12 @@
-// Reading runs: live status (a query, with a fallback when no worker answers), the whole transcript, and the
-// list of recent runs from visibility.
+// Reading runs: status and transcript (from a worker's answer to a query while a run is running and a worker
+// answers; from the run's history otherwise, with no worker at all), and the list of recent runs from
+// visibility.
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { AgentStatusView, MessageParam } from '../core/types.js';
 import * as SA from '../core/search-attributes.js';
 import { AGENT_WORKFLOW, agentStatus, transcriptPage } from '../workflows/definitions.js';
 import { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
+import { readRunFromHistory, type EndedByServer } from './history.js';
 
 /** How long to wait for a worker to answer a query before saying the live details are unavailable. */
 export const QUERY_TIMEOUT_MS = 3_000;
@@ -19,63 +21,104 @@ export interface SearchAttributeValues {
   model?: string;
 }
 
+/** What the server knows of a run without asking a worker: its description and search attributes. */
+export interface ServerRecord {
+  workflowId: string;
+  runId: string;
+  /** Temporal's own status of the execution: RUNNING, COMPLETED, FAILED, TERMINATED, TIMED_OUT, ... */
+  executionStatus: string;
+  startTime: Date;
+  closeTime?: Date;
+  historyLength: number;
+  attributes: SearchAttributeValues;
+}
+
 export type StatusReport = (
+  /** A worker answered the `agentStatus` query. */
   | { live: true; view: AgentStatusView }
-  | {
+  | (ServerRecord & {
       live: false;
-      /** Why the live details are missing (no worker answered in time, ...). */
+      /** Why no worker was asked or none answered (the run has ended, no worker within the timeout). */
       reason: string;
-      workflowId: string;
-      runId: string;
-      /** Temporal's own status of the execution: RUNNING, COMPLETED, FAILED, ... */
-      executionStatus: string;
-      startTime: Date;
-      closeTime?: Date;
-      historyLength: number;
-      attributes: SearchAttributeValues;
-    }
+      /** The same state, read from the run's history (no worker needed); absent only when the history could
+       * not be replayed, and `reason` says why. */
+      view?: AgentStatusView;
+      /** How the server closed a run the workflow did not end itself (terminate, timeout). */
+      endedByServer?: EndedByServer;
+    })
 ) & {
   /** The model call in flight, with what it has streamed so far (from the server's description: no worker). */
   modelCalls: ModelCallInFlight[];
 };
 
-/** Live state from the `agentStatus` query; when no worker answers within the timeout (a run started with
- * `start` and no worker up), `describe()` and the search attributes instead of hanging. */
+/** The state of a run. A running one: the `agentStatus` query, answered by a worker within the timeout. A
+ * closed one, or a running one that no worker answers for: its history, replayed here (no worker, no API
+ * key). Should even that fail, the server's description and search attributes. */
 export async function getStatus(client: Client, workflowId: string, timeoutMs = QUERY_TIMEOUT_MS): Promise<StatusReport> {
   const handle = client.workflow.getHandle(workflowId);
   const description = await handle.describe(); // WorkflowNotFoundError for an unknown id
   const modelCalls = await modelCallsInFlight(client, description);
+  let reason = `the run has ended (${description.status.name})`;
+  if (description.status.name === 'RUNNING') {
+    try {
+      const view = await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus));
+      return { live: true, view, modelCalls };
+    } catch (err) {
+      reason = `no worker answered the status query within ${timeoutMs} ms (${shortError(err)})`;
+    }
+  }
+  const record = { ...serverRecord(workflowId, description), modelCalls };
   try {
-    const view = await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus));
-    return { live: true, view, modelCalls };
+    const run = await readRunFromHistory(client, workflowId, description.runId);
+    return { ...record, live: false, reason, view: run.view, ...(run.endedByServer ? { endedByServer: run.endedByServer } : {}) };
   } catch (err) {
-    return {
-      live: false,
-      reason: `no worker answered the status query within ${timeoutMs} ms (${shortError(err)})`,
-      workflowId,
-      runId: description.runId,
-      executionStatus: description.status.name,
-      startTime: description.startTime,
-      closeTime: description.closeTime,
-      historyLength: description.historyLength,
-      attributes: searchAttributesOf(description),
-      modelCalls,
-    };
+    return { ...record, live: false, reason: `${reason}; its history could not be replayed: ${shortError(err)}` };
   }
 }
 
-/** The whole conversation of a run, read page by page from its latest run (which holds the transcript of
- * every run before it, carried through continue-as-new). Needs a worker to answer the query. */
-export async function getTranscript(client: Client, workflowId: string, timeoutMs = 10_000): Promise<MessageParam[]> {
+function serverRecord(workflowId: string, description: WorkflowExecutionDescription): ServerRecord {
+  return {
+    workflowId,
+    runId: description.runId,
+    executionStatus: description.status.name,
+    startTime: description.startTime,
+    closeTime: description.closeTime,
+    historyLength: description.historyLength,
+    attributes: searchAttributesOf(description),
+  };
+}
+
+/** The whole conversation of a job (its latest run holds the transcript of every run before it, carried
+ * through continue-as-new). A closed run is read from its history; a running one from the `transcriptPage`
+ * query, or from its history when no worker answers within the timeout. */
+export async function getTranscript(client: Client, workflowId: string, timeoutMs = QUERY_TIMEOUT_MS): Promise<MessageParam[]> {
   const handle = client.workflow.getHandle(workflowId);
-  await handle.describe();
+  const { runId, status } = await handle.describe();
+  const fromHistory = () => readRunFromHistory(client, workflowId, runId).then((run) => run.messages);
+  const fromQuery = () => queryTranscript(client, workflowId, runId, timeoutMs);
+  const [first, second] = status.name === 'RUNNING' ? [fromQuery, fromHistory] : [fromHistory, fromQuery];
+  try {
+    return await first();
+  } catch (firstErr) {
+    try {
+      return await second();
+    } catch (secondErr) {
+      const [queryErr, historyErr] = first === fromQuery ? [firstErr, secondErr] : [secondErr, firstErr];
+      throw new Error(
+        `the transcript of ${workflowId} could not be read: its history did not replay (${shortError(historyErr)}) ` +
+          `and no worker answered the query (${shortError(queryErr)})`,
+      );
+    }
+  }
+}
+
+async function queryTranscript(client: Client, workflowId: string, runId: string, timeoutMs: number): Promise<MessageParam[]> {
+  const handle = client.workflow.getHandle(workflowId, runId);
   const messages: MessageParam[] = [];
   for (;;) {
-    const page = await client
-      .withDeadline(Date.now() + timeoutMs, () => handle.query(transcriptPage, messages.length, Number.MAX_SAFE_INTEGER))
-      .catch((err) => {
-        throw new Error(`reading the transcript needs a running worker: ${shortError(err)} (start one with \`worker\`)`);
-      });
+    const page = await client.withDeadline(Date.now() + timeoutMs, () =>
+      handle.query(transcriptPage, messages.length, Number.MAX_SAFE_INTEGER),
+    );
     messages.push(...page.messages);
     if (messages.length >= page.total || page.messages.length === 0) return messages;
   }
@@ -84,17 +127,26 @@ export async function getTranscript(client: Client, workflowId: string, timeoutM
 export interface RunSummary {
   workflowId: string;
   runId: string;
+  /** Whether this is the current run of its workflow id (an id has earlier runs after continue-as-new,
+   * `resume` or `temporal workflow reset`; commands given the id act on the current one). */
+  current: boolean;
   executionStatus: string;
   startTime: Date;
   closeTime?: Date;
   attributes: SearchAttributeValues;
 }
 
-/** Recent agent runs from visibility, newest first; `status` filters on the AgentStatus search attribute. */
+/** `--status` values that are the server's, not the workflow's: it never sees its own terminate or timeout. */
+const EXECUTION_STATUS_FILTERS: Record<string, string> = { terminated: 'Terminated', timed_out: 'TimedOut' };
+
+/** Recent agent runs from visibility, newest first; `status` filters on the AgentStatus search attribute (or,
+ * for `terminated` and `timed_out`, on the execution status). */
 export async function listRuns(client: Client, options: { status?: string; limit?: number } = {}): Promise<RunSummary[]> {
   const filters = [`WorkflowType = '${AGENT_WORKFLOW}'`];
-  if (options.status) filters.push(`${SA.AgentStatus.name} = '${options.status.replace(/'/g, '')}'`);
-  const runs: RunSummary[] = [];
+  const status = options.status?.replace(/'/g, '');
+  if (status && EXECUTION_STATUS_FILTERS[status]) filters.push(`ExecutionStatus = '${EXECUTION_STATUS_FILTERS[status]}'`);
+  else if (status) filters.push(`${SA.AgentStatus.name} = '${status}'`);
+  const runs: Array<Omit<RunSummary, 'current'>> = [];
   for await (const info of client.workflow.list({ query: filters.join(' AND '), pageSize: 100 })) {
     runs.push({
       workflowId: info.workflowId,
@@ -106,7 +158,22 @@ export async function listRuns(client: Client, options: { status?: string; limit
     });
     if (runs.length >= (options.limit ?? 20)) break;
   }
-  return runs;
+  const current = await currentRunIds(client, [...new Set(runs.map((r) => r.workflowId))]);
+  return runs.map((r) => ({ ...r, current: current.get(r.workflowId) === r.runId }));
+}
+
+/** The current run of each workflow id (what `describe()` of the id answers), a few at a time. */
+async function currentRunIds(client: Client, workflowIds: string[]): Promise<Map<string, string>> {
+  const current = new Map<string, string>();
+  for (let i = 0; i < workflowIds.length; i += 8) {
+    await Promise.all(
+      workflowIds.slice(i, i + 8).map(async (id) => {
+        const description = await client.workflow.getHandle(id).describe().catch(() => undefined);
+        if (description) current.set(id, description.runId);
+      }),
+    );
+  }
+  return current;
 }
 
 function searchAttributesOf(info: Pick<WorkflowExecutionDescription, 'typedSearchAttributes'>): SearchAttributeValues {

@@ -10,7 +10,7 @@ import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { coresdk, temporal } from '@temporalio/proto';
 import type { Worker as WorkerType } from '@temporalio/worker';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../core/durable-state.js';
 import type { AgentStatusView, MessageParam, TranscriptPage } from '../core/types.js';
 import { agentStatus, runState, transcriptPage } from '../workflows/definitions.js';
 
@@ -32,7 +32,8 @@ export async function replayRunHistory(
   options: { workflowBundlePath?: string } = {},
 ): Promise<ReplayedRun> {
   const { Worker } = await import('@temporalio/worker');
-  const { coresdk } = await import('@temporalio/proto');
+  // A CommonJS package: Node's ESM loader exposes it as the default export only.
+  const { coresdk } = (await import('@temporalio/proto')).default;
   const { workflowBundle } = await import('../workflow-code.js');
   const converter = client.options.loadedDataConverter.payloadConverter;
   let answered: Promise<ReplayedRun> | undefined;

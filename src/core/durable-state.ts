@@ -78,7 +78,10 @@ export interface AgentSettings {
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 export const EFFORTS: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 
-export type RunStatus = 'completed' | 'stopped' | 'failed' | 'cancelled';
+/** How a run ended. The workflow writes the first four; `terminated` (an operator's `temporal workflow
+ * terminate`) and `timed_out` (a workflow timeout) are closes by the server, which the workflow never sees:
+ * the client reports them, read from the run's history. */
+export type RunStatus = 'completed' | 'stopped' | 'failed' | 'cancelled' | 'terminated' | 'timed_out';
 
 /** The harness guards. */
 export type GuardName = 'max_steps' | 'budget' | 'deadline' | 'repetition' | 'error_streak';

@@ -19,7 +19,7 @@ const { client, session, scriptFile } = useCli();
 // ---------------------------------------------------------------------------------------------------------------
 // What the output must look like
 
-const STATUSES = ['completed', 'stopped', 'failed', 'cancelled'];
+const STATUSES = ['completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
 interface ResultDoc {
   workflowId: string;
@@ -412,7 +412,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       expect(exit.stderr).toMatch(/worker stopped/);
     });
 
-    it('result of a terminated run prints status failed with the reason and exits 1', async ({ expect }) => {
+    it('result of a terminated run prints status terminated with the operator\'s reason and exits 1', async ({ expect }) => {
       const { cli } = session();
       const started = await cli(['start', 'to be terminated']);
       expectExit(started, 0);
@@ -421,8 +421,8 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       const exit = await cli(['result', workflowId, '--json']);
       expectExit(exit, 1);
       const doc = resultDoc(exit);
-      expect(doc.status).toBe('failed');
-      expect(doc.error).toMatch(/terminated.*stopped by the test/);
+      expect(doc.status).toBe('terminated');
+      expect(doc.error).toBe('terminated by an operator: stopped by the test');
     });
   });
 

@@ -11,7 +11,7 @@ import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
 
-export const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled'] satisfies RunStatus[];
+export const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'] satisfies RunStatus[];
 const AGENT_STATUSES = ['running', 'awaiting_approval', ...TERMINAL] as const;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -33,13 +33,13 @@ async function statusCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): 
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'status <workflowId> [--json]');
   return withTemporal(async (temporal) => {
     const report = await getStatus(temporal.client, workflowId);
-    if (!report.live) {
+    if (!report.live && report.executionStatus === 'RUNNING') {
       logLine(
-        `warning: live details unavailable for ${workflowId}: ${report.reason}. ` +
-          (report.executionStatus === 'RUNNING'
-            ? 'Is a worker running on its task queue? (`worker`)'
-            : 'The run has ended; `result` prints its outcome.'),
+        `note: ${report.reason}: ${report.view ? 'showing the state recorded in its history' : 'showing the server\'s record'}. ` +
+          'Is a worker running on its task queue? (`worker`)',
       );
+    } else if (!report.live && !report.view) {
+      logLine(`warning: ${report.reason}. \`result ${workflowId}\` prints its outcome.`);
     }
     if (flags.json) printJson(report);
     else printText(formatStatus(report, Date.now()));
@@ -51,10 +51,15 @@ async function statusCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): 
 export function formatStatus(report: StatusReport, now: number): string {
   const lines: string[] = [];
   const row = (label: string, value: string) => lines.push(`${`${label}:`.padEnd(19)}${value}`);
-  if (report.live) {
-    const v = report.view;
+  const v = report.view;
+  if (v) {
     lines.push(`${v.workflowId} · run ${v.runId}`);
+    if (!report.live) lines.push(`(read from the run's history: ${report.reason})`);
     row('status', v.status + (v.waitingForMessage ? ' (waiting for the next message: `send` or `close`)' : ''));
+    if (!report.live && report.endedByServer) {
+      const by = report.endedByServer.identity ? ` (by ${report.endedByServer.identity})` : '';
+      row(report.endedByServer.status === 'terminated' ? 'terminated' : 'timed out', report.endedByServer.reason + by);
+    }
     row('model', v.model);
     row('steps', `${plural(v.steps, 'model call')} · ${plural(v.toolCalls, 'tool call')}`);
     row('tokens', tokensText(v.usage));
@@ -77,10 +82,10 @@ export function formatStatus(report: StatusReport, now: number): string {
     row('messages', String(v.messages));
     lines.push('last assistant text:');
     lines.push(v.lastText ? indent(v.lastText) : '  (none yet)');
-  } else {
+  } else if (!report.live) {
     const a = report.attributes;
     lines.push(`${report.workflowId} · run ${report.runId}`);
-    lines.push(`live details unavailable: ${report.reason}`);
+    lines.push(`details unavailable: ${report.reason}`);
     lines.push('  (what follows is the server\'s record of the run: its description and search attributes)');
     row('execution', report.executionStatus);
     row('started', timeText(report.startTime));
@@ -171,6 +176,16 @@ function blockText(block: ContentBlockParam, names: Map<string, string>): string
 
 
 
+/** The run's status as the workflow last published it, unless the server closed the run without the workflow
+ * saying so (terminated, timed out) or the run went on in another (continue-as-new). */
+function statusCell(r: RunSummary): string {
+  const byServer: Record<string, string> = { TERMINATED: 'terminated', TIMED_OUT: 'timed_out', CONTINUED_AS_NEW: 'continued as new' };
+  if (byServer[r.executionStatus]) return byServer[r.executionStatus];
+  const a = r.attributes;
+  const closedUnsaid = r.executionStatus !== 'RUNNING' && (!a.status || !TERMINAL.includes(a.status));
+  return (a.status ?? '—') + (closedUnsaid ? ` (${r.executionStatus})` : '');
+}
+
 /** tool_use id → tool name, so a result can say which tool it answers. */
 function toolNames(messages: readonly MessageParam[]): Map<string, string> {
   const names = new Map<string, string>();
@@ -210,9 +225,7 @@ export function formatList(runs: readonly RunSummary[]): string {
   const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED'];
   const rows = runs.map((r) => {
     const a = r.attributes;
-    // A run that ended without the workflow saying so (terminated, timed out) keeps its last AgentStatus.
-    const closedUnsaid = r.executionStatus !== 'RUNNING' && (!a.status || !TERMINAL.includes(a.status));
-    const status = (a.status ?? '—') + (closedUnsaid ? ` (${r.executionStatus})` : '');
+    const status = `${statusCell(r)}${r.current ? '' : ' (earlier run)'}`;
     return [
       r.workflowId,
       status,

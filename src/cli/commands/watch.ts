@@ -31,21 +31,23 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
     let offline = false;
     for (;;) {
       const report = await getStatus(temporal.client, workflowId, QUERY_TIMEOUT_MS);
-      if (!report.live) {
-        if (report.executionStatus !== 'RUNNING') {
-          if (!offline) logLine(`live details unavailable (${report.reason}): the steps of the ended run are not shown`);
-          break;
-        }
+      const running = report.live || report.executionStatus === 'RUNNING';
+      if (!report.live && running) {
         if (!offline) {
-          logLine(`waiting: live details unavailable (${report.reason}); is a worker running on the run's task queue?`);
+          logLine(`waiting: ${report.reason}; following the run's history meanwhile. Is a worker running on its task queue?`);
           offline = true;
         }
+      } else if (offline && report.live) {
+        logLine('a worker answers again: following the run');
+        offline = false;
+      }
+      const view = report.view;
+      if (!view) {
+        // Not even the history could be read: nothing to show step by step.
+        if (!running) break;
         await sleep(WATCH_INTERVAL_MS);
         continue;
       }
-      if (offline) logLine('a worker answers again: following the run');
-      offline = false;
-      const view = report.view;
       if (view.messages > watcher.printed) {
         try {
           watcher.messages(await getTranscript(temporal.client, workflowId), view);
@@ -55,8 +57,9 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
       }
       watcher.status(view);
       watcher.modelCalls(report.modelCalls);
-      if (TERMINAL.includes(view.status)) break;
-      await sleep(WATCH_INTERVAL_MS);
+      if (TERMINAL.includes(view.status) || !running) break;
+      // Replaying the history costs more than a query: poll it less often.
+      await sleep(report.live ? WATCH_INTERVAL_MS : WATCH_INTERVAL_MS * 4);
     }
     const result = await getAgentResult(temporal.client, workflowId);
     printResult(result, false);
