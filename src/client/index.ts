@@ -9,6 +9,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { DEFAULTS } from '../core/policies.js';
 import { notRunResults } from '../core/run-state.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
@@ -219,7 +220,8 @@ async function fetchFirstInput(client: Client, workflowId: string, runId: string
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
   const payloads = started?.input?.payloads ?? [];
-  return client.options.loadedDataConverter.payloadConverter.fromPayload(payloads[0]);
+  // Through the payload codecs too: with encryption on, the input is stored encrypted.
+  return decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads);
 }
 
 /** The run's description, or undefined when no run has that id. */
