@@ -17,7 +17,7 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
     try {
       // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
       const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
-      const outcome = await executeTool(
+      const running = executeTool(
         registry,
         { name: input.name, input: input.input, allowedTools: input.allowedTools },
         {
@@ -27,6 +27,10 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
           signal: ctx.cancellationSignal,
         },
       );
+      // A cancelled call ends now, as cancelled, even if the tool does not stop at its signal: the workflow
+      // waits for this acknowledgement before it closes the run.
+      running.catch(() => undefined); // a tool failing after the cancel has nobody left to tell
+      const outcome = await Promise.race([running, ctx.cancelled]);
       const limited = { ...outcome, content: truncateForModel(outcome.content, input.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS) };
       assertFitsInHistory(limited, `result of tool "${input.name}"`);
       return limited;

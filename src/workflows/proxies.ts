@@ -1,6 +1,6 @@
 // The workflow's view of the activities: typed proxies, the options each call is scheduled with, and the
 // summary the Temporal UI shows for it.
-import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, patched, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { oneLine } from '../core/transcript.js';
@@ -8,9 +8,26 @@ import type { ModelCallInput, ModelReply, ToolCallInput, ToolOutcome } from '../
 
 const { callModel, runTool } = proxyActivities<ReturnType<typeof createActivities>>(MODEL_CALL_OPTIONS);
 
-// TRY_CANCEL: when the deadline fires or the run is cancelled, the workflow stops waiting at once instead of
-// waiting for an in-flight call to acknowledge the cancellation.
-const TRY_CANCEL = { cancellationType: ActivityCancellationType.TRY_CANCEL };
+/** Patch id: activities are scheduled with WAIT_CANCELLATION_COMPLETED instead of TRY_CANCEL. With TRY_CANCEL a
+ * cancelled run completed while its in-flight call was still pending on the server, and the closed run showed
+ * that call as pending forever (the worker's acknowledgement came too late to be recorded). Waiting costs at
+ * most a heartbeat interval: the cancellation reaches the call with its next heartbeat. A deadline still stops
+ * the run at once (it does not wait for the loop it cancels: see raceDeadline). Runs recorded before this patch
+ * replay with TRY_CANCEL. */
+export const WAIT_FOR_CANCELLED_CALLS = 'wait-for-cancelled-calls';
+
+/** Whether this run waits for a cancelled activity to acknowledge (see WAIT_FOR_CANCELLED_CALLS). */
+export function waitsForCancelledCalls(): boolean {
+  return patched(WAIT_FOR_CANCELLED_CALLS);
+}
+
+function cancellation() {
+  return {
+    cancellationType: waitsForCancelledCalls()
+      ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED
+      : ActivityCancellationType.TRY_CANCEL,
+  };
+}
 
 export function scheduleModelCall(
   input: ModelCallInput,
@@ -20,13 +37,13 @@ export function scheduleModelCall(
   const count = input.transcript.messageCount;
   const summary = options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
-  return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...TRY_CANCEL, ...heartbeat, summary }, [input]);
+  return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [input]);
 }
 
 export function scheduleToolCall(input: ToolCallInput, heartbeatTimeoutMs?: number): Promise<ToolOutcome> {
   const summary = oneLine(`${input.name}(${argsPreview(input.input)})`, 200);
   const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
-  return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...TRY_CANCEL, ...heartbeat, summary }, [input]);
+  return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [input]);
 }
 
 /** `web_search("population of France")` rather than `web_search({"query":"population of France"})`. */

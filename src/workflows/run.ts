@@ -32,7 +32,7 @@ import type {
   ToolUseBlock,
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
-import { scheduleModelCall, scheduleToolCall } from './proxies.js';
+import { scheduleModelCall, scheduleToolCall, waitsForCancelledCalls } from './proxies.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
@@ -208,41 +208,44 @@ export class AgentRun {
   runTools(calls: ToolUseBlock[], needsApproval: readonly string[]): Promise<ToolOutcome[]> {
     const approvalNeeded = new Set([...(this.settings.approve ?? []), ...needsApproval]);
     this.#progress = {};
-    return Promise.all(
-      calls.map(async (call): Promise<ToolOutcome> => {
-        const view = { toolUseId: call.id, name: call.name, input: call.input };
-        if (approvalNeeded.has(call.name)) {
-          const decision = await this.approvals.decisionFor(view, () => this.publish());
-          if (!decision.approve) return deniedOutcome(call.name, decision);
-        }
-        this.#inFlight.set(call.id, view);
-        this.#progress[call.id] = 'in_flight';
+    const outcomes = calls.map(async (call): Promise<ToolOutcome> => {
+      const view = { toolUseId: call.id, name: call.name, input: call.input };
+      if (approvalNeeded.has(call.name)) {
+        const decision = await this.approvals.decisionFor(view, () => this.publish());
+        if (!decision.approve) return deniedOutcome(call.name, decision);
+      }
+      this.#inFlight.set(call.id, view);
+      this.#progress[call.id] = 'in_flight';
+      this.publish();
+      try {
+        const outcome = await scheduleToolCall({
+          workflowId: this.workflowId,
+          toolUseId: call.id,
+          name: call.name,
+          input: call.input,
+          allowedTools: this.settings.outputSchema ? [...this.settings.tools, SUBMIT_ANSWER] : this.settings.tools,
+          outputSchema: call.name === SUBMIT_ANSWER ? this.settings.outputSchema : undefined,
+          maxOutputChars: this.settings.maxToolOutputChars,
+        }, this.settings.heartbeatTimeoutMs);
+        this.#progress[call.id] = outcome;
+        return outcome;
+      } catch (err) {
+        // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
+        if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
+        const failed = { isError: true, content: `Tool "${call.name}" failed: ${causeMessage(err)}` };
+        this.#progress[call.id] = failed;
+        return failed;
+      } finally {
+        this.state.loop.toolCalls++;
+        this.#inFlight.delete(call.id);
         this.publish();
-        try {
-          const outcome = await scheduleToolCall({
-            workflowId: this.workflowId,
-            toolUseId: call.id,
-            name: call.name,
-            input: call.input,
-            allowedTools: this.settings.outputSchema ? [...this.settings.tools, SUBMIT_ANSWER] : this.settings.tools,
-            outputSchema: call.name === SUBMIT_ANSWER ? this.settings.outputSchema : undefined,
-            maxOutputChars: this.settings.maxToolOutputChars,
-          }, this.settings.heartbeatTimeoutMs);
-          this.#progress[call.id] = outcome;
-          return outcome;
-        } catch (err) {
-          // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
-          if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
-          const failed = { isError: true, content: `Tool "${call.name}" failed: ${causeMessage(err)}` };
-          this.#progress[call.id] = failed;
-          return failed;
-        } finally {
-          this.state.loop.toolCalls++;
-          this.#inFlight.delete(call.id);
-          this.publish();
-        }
-      }),
-    );
+      }
+    });
+    // A cancel rejects a wait for approval at once, but a running call only once it has acknowledged: the turn
+    // ends when every call has settled, so the run never closes with a call still pending (patched: see
+    // WAIT_FOR_CANCELLED_CALLS).
+    if (waitsForCancelledCalls()) return Promise.allSettled(outcomes).then(() => Promise.all(outcomes));
+    return Promise.all(outcomes);
   }
 
   /** `sendMessage` validator: an empty message, or one that would never be read, is refused. */
