@@ -83,9 +83,10 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
       const [human, json] = await Promise.all([s.cli(['status', id]), s.cli(['status', id, '--json'])]);
       for (const exit of [human, json]) {
         expectExit(exit, 0);
-        // The query waits 3 s for a worker, then the history is read: ~4-5 s in all on an idle machine. The bound
-        // leaves room for a loaded one (process start and connection can take seconds there); a hang would not end.
-        expect(exit.ms).toBeLessThan(20_000);
+        // The query waits 3 s for a worker, then the history is read and replayed: ~4-5 s in all on an idle
+        // machine. The bound is a hang detector with room for a loaded machine (process start, connection and the
+        // replay can take seconds each there: 20.5 s measured at load average 25).
+        expect(exit.ms).toBeLessThan(30_000);
         expect(exit.stderr).toMatch(/no worker answered the status query within 3000 ms/);
         expect(exit.stderr).toMatch(/Is a worker running/);
       }
