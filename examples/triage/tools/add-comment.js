@@ -11,7 +11,9 @@ export function addComment(store) {
   return defineTool(
     /** @type {import('durable-agent').AgentTool<{ number: number, body: string }>} */ ({
       name: 'add_comment',
-      description: 'Posts a comment on an issue, as the triage bot. Everyone watching the issue is notified.',
+      description:
+        'Posts a comment on an issue, as the triage bot. Everyone watching the issue is notified. To mark an ' +
+        'issue as a duplicate, comment exactly "Duplicate of #<number of the original issue>".',
       inputSchema: {
         type: 'object',
         properties: {
