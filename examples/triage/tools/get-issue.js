@@ -5,21 +5,19 @@ import { findIssue, issuePage, rethrowForModel } from './shared.js';
 
 /** @param {import('../store.js').IssueStore} store */
 export function getIssue(store) {
-  return defineTool(
-    /** @type {import('durable-agent').AgentTool<{ number: number }>} */ ({
-      name: 'get_issue',
-      description: 'Reads one issue in full: title, state, author, labels, body and comments.',
-      inputSchema: {
-        type: 'object',
-        properties: { number: { type: 'integer', minimum: 1, description: 'The issue number, without "#"' } },
-        required: ['number'],
-        additionalProperties: false,
-      },
-      async execute({ number }) {
-        const issue = await store.read((data) => findIssue(data.issues, number)).catch(rethrowForModel);
-        if (typeof issue === 'string') throw new ToolError(issue);
-        return issuePage(issue);
-      },
-    }),
-  );
+  return defineTool({
+    name: 'get_issue',
+    description: 'Reads one issue in full: title, state, author, labels, body and comments.',
+    inputSchema: {
+      type: 'object',
+      properties: { number: { type: 'integer', minimum: 1, description: 'The issue number, without "#"' } },
+      required: ['number'],
+      additionalProperties: false,
+    },
+    async execute({ number }) {
+      const issue = await store.read((data) => findIssue(data.issues, number)).catch(rethrowForModel);
+      if (typeof issue === 'string') throw new ToolError(issue);
+      return issuePage(issue);
+    },
+  });
 }
