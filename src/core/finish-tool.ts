@@ -33,22 +33,28 @@ export function submittedAnswer(
 }
 
 // One tool object per schema, so its validator (compiled per tool object) is compiled once however many runs
-// use it. Only the activities call submitAnswerTool; the workflow never fills this cache.
+// use it; the most recently used FINISH_TOOLS_KEPT are kept, so a long-lived worker serving many different
+// schemas does not grow without bound. Only the activities call submitAnswerTool; the workflow never fills this
+// cache.
+export const FINISH_TOOLS_KEPT = 64;
 const bySchema = new Map<string, AgentTool>();
 
 /** The finish tool for this output schema. */
 export function submitAnswerTool(schema: Record<string, unknown>): AgentTool {
   const key = JSON.stringify(schema);
   let tool = bySchema.get(key);
-  if (!tool) {
+  if (tool) {
+    bySchema.delete(key); // re-inserted below: Map order is the recency order
+  } else {
     tool = {
       name: SUBMIT_ANSWER,
       description: DESCRIPTION,
       inputSchema: submitAnswerInputSchema(schema),
       execute: async () => 'Answer accepted: the run ends now.',
     };
-    bySchema.set(key, tool);
   }
+  bySchema.set(key, tool);
+  if (bySchema.size > FINISH_TOOLS_KEPT) bySchema.delete(bySchema.keys().next().value!);
   return tool;
 }
 

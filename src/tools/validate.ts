@@ -3,18 +3,24 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { AgentTool } from './types.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-
-// Keyed by the tool object: a tool's schema is compiled once per process, however many calls it serves.
+// Keyed by the tool object: a tool's schema is compiled once per process, however many calls it serves, and
+// its validator goes when the tool does.
 const compiled = new WeakMap<AgentTool, ValidateFunction>();
 
 function validatorFor(tool: AgentTool): ValidateFunction {
   let validate = compiled.get(tool);
   if (!validate) {
-    validate = ajv.compile(tool.inputSchema);
+    validate = compileAlone(tool.inputSchema);
     compiled.set(tool, validate);
   }
   return validate;
+}
+
+/** Each schema in an Ajv instance of its own: one instance keeps every schema it compiled by `$id`, so two
+ * different schemas sharing an `$id` (two runs' `--output-schema`, two tools) would collide, and the second
+ * would fail to compile on every call. */
+function compileAlone(schema: object | boolean): ValidateFunction {
+  return new Ajv({ allErrors: true, strict: false }).compile(schema);
 }
 
 function describeError(error: ErrorObject): string {
@@ -53,9 +59,7 @@ export function validateJsonSchema(schema: unknown): string | null {
     return `A JSON Schema must be an object or a boolean, got ${got}`;
   }
   try {
-    // A fresh instance each time: a schema with an $id, compiled twice into one instance, is rejected as a
-    // duplicate. This runs once per schema file, so the cost does not matter.
-    new Ajv({ allErrors: true, strict: false }).compile(schema as object | boolean);
+    compileAlone(schema as object | boolean);
     return null;
   } catch (error) {
     return `Invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,7 +1,7 @@
 // The finish tool: its input schema (object schemas as they are, others wrapped in `answer`), the output it
 // yields, and its validation through the tool layer.
 import { describe, expect, it } from 'vitest';
-import { outputFromInput, submitAnswerInputSchema, submitAnswerTool } from '../../src/core/finish-tool.js';
+import { FINISH_TOOLS_KEPT, outputFromInput, submitAnswerInputSchema, submitAnswerTool } from '../../src/core/finish-tool.js';
 import { validateToolInput } from '../../src/tools/validate.js';
 
 const objectSchema = {
@@ -65,5 +65,39 @@ describe('the submit_answer tool', () => {
     expect(validateToolInput(tool, { answer: [1] })).toMatch(/\/answer\/0 must be string/);
     expect(validateToolInput(tool, ['a'])).toMatch(/must be object/);
     expect(validateToolInput(tool, { answer: ['a'], extra: 1 })).toMatch(/additional properties \("extra"\)/);
+  });
+});
+
+describe('submit_answer across runs on one worker', () => {
+  it('two output schemas sharing an $id each validate against their own schema (no collision in a shared Ajv)', () => {
+    const id = 'https://example.com/answer.json';
+    const numbers = { $id: id, type: 'object', properties: { value: { type: 'number' } }, required: ['value'] };
+    const words = { $id: id, type: 'object', properties: { value: { type: 'string' } }, required: ['value'] };
+    const first = submitAnswerTool(numbers);
+    const second = submitAnswerTool(words);
+    expect(validateToolInput(first, { value: 42 })).toBeNull();
+    expect(validateToolInput(second, { value: 'forty-two' })).toBeNull();
+    expect(validateToolInput(second, { value: 42 })).toBe('Invalid input for tool "submit_answer": /value must be string');
+    expect(validateToolInput(first, { value: 'forty-two' })).toBe('Invalid input for tool "submit_answer": /value must be number');
+  });
+
+  it('the same $id in two wrapped (non-object) schemas works too', () => {
+    const a = submitAnswerTool({ $id: 'urn:answer', type: 'integer' });
+    const b = submitAnswerTool({ $id: 'urn:answer', type: 'boolean' });
+    expect(validateToolInput(a, { answer: 3 })).toBeNull();
+    expect(validateToolInput(b, { answer: true })).toBeNull();
+    expect(validateToolInput(b, { answer: 3 })).toMatch(/\/answer must be boolean/);
+  });
+
+  it('keeps the finish tools of the most recent FINISH_TOOLS_KEPT schemas: a recent one is reused, the oldest is rebuilt', () => {
+    const schemaNo = (n: number) => ({ type: 'object', properties: { [`field${n}`]: { type: 'number' } } });
+    const oldest = submitAnswerTool(schemaNo(0));
+    for (let n = 1; n <= FINISH_TOOLS_KEPT; n++) submitAnswerTool(schemaNo(n));
+    const recent = submitAnswerTool(schemaNo(FINISH_TOOLS_KEPT));
+    expect(submitAnswerTool(schemaNo(FINISH_TOOLS_KEPT))).toBe(recent);
+    // Schema 0 was pushed out by FINISH_TOOLS_KEPT newer ones: asking again builds a new tool (same behaviour).
+    const again = submitAnswerTool(schemaNo(0));
+    expect(again).not.toBe(oldest);
+    expect(again).toEqual({ ...oldest, execute: again.execute });
   });
 });

@@ -81,3 +81,24 @@ describe('validateJsonSchema', () => {
     expect(validateJsonSchema([])).toBe('A JSON Schema must be an object or a boolean, got an array');
   });
 });
+
+describe('tools whose schemas share an $id', () => {
+  it('each validates against its own schema', () => {
+    const $id = 'https://example.com/input.json';
+    const byId = defineTool<{ id: number }>({
+      name: 'by_id',
+      description: 'test tool',
+      inputSchema: { $id, type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
+      execute: async () => 'ok',
+    });
+    const byName = defineTool<{ name: string }>({
+      name: 'by_name',
+      description: 'test tool',
+      inputSchema: { $id, type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      execute: async () => 'ok',
+    });
+    expect(validateToolInput(byId, { id: 1 })).toBeNull();
+    expect(validateToolInput(byName, { name: 'x' })).toBeNull();
+    expect(validateToolInput(byName, { id: 1 })).toBe(`Invalid input for tool "by_name": must have required property 'name'`);
+  });
+});
