@@ -1,10 +1,13 @@
 // AgentPlugin on a team's own worker: one Worker.create with the team's workflowsPath, its activities and the
 // plugin runs both the team's workflow and agent runs on the team's task queue, against the real dev server.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
+import { agentDataConverter } from '../src/codec/data-converter.js';
 import { AgentPlugin } from '../src/plugin.js';
 import { startScriptedModel } from '../src/scripted/index.js';
 import { calculator } from '../src/tools/calculator.js';
@@ -63,6 +66,15 @@ describe('AgentPlugin', () => {
     } finally {
       await model.close();
     }
+  });
+
+  it('a team’s replay worker with the plugin replays a recorded agent history next to its own workflows', async () => {
+    const history = historyFromJSON(JSON.parse(readFileSync(new URL('./fixtures/histories/france.json', import.meta.url), 'utf8')));
+    await Worker.runReplayHistory(
+      { workflowsPath: TEAM_WORKFLOWS, dataConverter: agentDataConverter(), plugins: [new AgentPlugin()] },
+      history,
+      'france',
+    );
   });
 
   it('refuses a worker that already has an activity named like one of the agent’s, naming it', async () => {
