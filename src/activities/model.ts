@@ -89,12 +89,18 @@ export function createCallModel(deps: ModelCallDeps) {
 }
 
 function usageOf(u: Anthropic.Usage): Usage {
-  return {
+  const usage: Usage = {
     input_tokens: u.input_tokens,
     output_tokens: u.output_tokens,
     cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
     cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
   };
+  // Web searches are billed per search: kept, so the cost and the budget guard count them.
+  const server = u.server_tool_use;
+  if (server && (server.web_search_requests > 0 || server.web_fetch_requests > 0)) {
+    usage.server_tool_use = { web_search_requests: server.web_search_requests ?? 0, web_fetch_requests: server.web_fetch_requests ?? 0 };
+  }
+  return usage;
 }
 
 /** A run that names a tool this worker lacks cannot be fixed by retrying: fail it with the names. */

@@ -4,15 +4,20 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { submitAnswerTool } from '../core/finish-tool.js';
 import type { MessageParam, ModelCallInput } from '../core/types.js';
+import { serverToolDefinitions } from './server-tools.js';
 
 /** Sent with `messages.stream` (the SDK adds `stream: true`). */
 type Request = Anthropic.MessageStreamParams;
 
 export function buildModelRequest(input: ModelCallInput, messages: MessageParam[], tools: Anthropic.Tool[]): Request {
   const finish = input.outputSchema ? submitAnswerTool(input.outputSchema) : null;
-  const allTools = finish
+  const clientTools = finish
     ? [...tools, { name: finish.name, description: finish.description, input_schema: finish.inputSchema } as Anthropic.Tool]
     : tools;
+  const allTools: Anthropic.ToolUnion[] = [
+    ...clientTools,
+    ...serverToolDefinitions(input.serverTools, clientTools.map((t) => t.name)),
+  ];
   const visible = input.clearToolResultsBefore ? clearToolResults(messages, input.clearToolResultsBefore) : messages;
   const request: Request = {
     model: input.model,

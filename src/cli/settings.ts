@@ -10,6 +10,7 @@ import { allToolNames, describeUnknown, isAllowedBy, toolCatalog, unknownTools, 
 import { validateJsonSchema } from '../tools/validate.js';
 import { UsageError, type FlagSpec, type Parsed } from './args.js';
 import { CONFIG_FLAG } from './config.js';
+import { SERVER_TOOL_FLAGS, serverToolsFromFlags } from './server-tools.js';
 
 export const START_FLAGS = {
   json: { type: 'boolean', help: 'print exactly one JSON document' },
@@ -36,6 +37,7 @@ export const START_FLAGS = {
   'continue-as-new-after': { type: 'int', min: 1, help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
   'max-tool-output': { type: 'int', min: 100, max: 1_500_000, help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
   'context-clear-at': { type: 'int', min: 1000, help: 'clear old tool results from requests once a prompt reaches N tokens (default 150000)' },
+  ...SERVER_TOOL_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
@@ -54,10 +56,19 @@ export function settingsFromFlags(
   catalog: ToolCatalog = toolCatalog({}),
 ): AgentSettings {
   const known = allToolNames(catalog);
-  const tools = flags.tools ?? known;
+  const serverTools = serverToolsFromFlags(flags);
+  const serverNames: readonly string[] = serverTools?.tools ?? [];
+  // A server tool replaces a tool of the same name (the built-in web_search stub) when --tools is not given.
+  const tools = flags.tools ?? known.filter((t) => !serverNames.includes(t));
   const unknown = unknownTools(tools, catalog);
   if (unknown.length > 0) {
     throw new UsageError(`unknown tool ${describeUnknown(unknown)} in --tools (available: ${known.join(', ')})`);
+  }
+  const clash = tools.filter((t) => serverNames.includes(t));
+  if (clash.length > 0) {
+    throw new UsageError(
+      `${clash.join(', ')} is in both --tools and --server-tools; tool names must be unique: leave it out of --tools to use Claude's server tool`,
+    );
   }
   const model = flags.model ?? (process.env.AGENT_MODEL || DEFAULTS.model);
   const maxOutputTokens = flags['max-output-tokens'] ?? DEFAULTS.maxOutputTokens;
@@ -99,6 +110,7 @@ export function settingsFromFlags(
     continueAsNewAfterSteps: flags['continue-as-new-after'],
     maxToolOutputChars: flags['max-tool-output'],
     contextClearAtTokens: flags['context-clear-at'],
+    serverTools,
   });
 }
 

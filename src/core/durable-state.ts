@@ -73,6 +73,22 @@ export interface AgentSettings {
   /** How soon a worker that died in the middle of a call is noticed and the call retried elsewhere (ms);
    * default 30 s. Activities heartbeat at a third of it. */
   heartbeatTimeoutMs?: number;
+  /** Claude's server tools (run by Anthropic, not by a worker) the model may use. */
+  serverTools?: ServerToolSettings;
+}
+
+/** The Messages API's server tools this package offers (`--server-tools`). */
+export type ServerToolName = 'web_search' | 'web_fetch' | 'code_execution';
+export const SERVER_TOOL_NAMES: readonly ServerToolName[] = ['web_search', 'web_fetch', 'code_execution'];
+
+export interface ServerToolSettings {
+  tools: ServerToolName[];
+  /** `max_uses` of web_search: searches per request. */
+  webSearchMaxUses?: number;
+  /** Only these domains, for web_search and web_fetch (the API takes either this or blockedDomains). */
+  allowedDomains?: string[];
+  /** Never these domains, for web_search and web_fetch. */
+  blockedDomains?: string[];
 }
 
 export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
@@ -127,6 +143,14 @@ export interface Usage {
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  /** Server tool requests (`usage.server_tool_use`); present once a call used one. Web searches are billed per
+   * search, on top of the tokens. */
+  server_tool_use?: ServerToolUsage;
+}
+
+export interface ServerToolUsage {
+  web_search_requests: number;
+  web_fetch_requests: number;
 }
 
 /** The outcome of a run, as `result --json` prints it. */
@@ -180,6 +204,7 @@ export interface ModelCallInput {
   outputSchema?: Record<string, unknown>;
   /** Messages before this index have their tool results replaced by a short placeholder in the request. */
   clearToolResultsBefore?: number;
+  serverTools?: ServerToolSettings;
 }
 
 /** The part of a Messages API response the workflow keeps. */

@@ -31,6 +31,12 @@ export type PriceTable = Record<string, ModelPrice>;
 
 export const PRICES_AS_OF = '2026-10-10';
 
+/** Web search (server tool) is billed per search, on top of the tokens its results add: $10 per 1,000 searches,
+ * whatever the model. Source: Anthropic's pricing page (https://platform.claude.com/docs/en/about-claude/pricing,
+ * "Web search tool"), recorded 2026-12-01. Web fetch has no charge beyond its tokens; code execution is billed
+ * by container time, which the usage does not report (not modelled). */
+export const WEB_SEARCH_USD_PER_1000 = 10;
+
 const rates = (input: number, output: number, cacheWrite: number, cacheRead: number): Rates => ({
   input,
   output,
@@ -91,17 +97,19 @@ export function ratesFor(price: ModelPrice, promptTokens: number): Rates {
   return price.longPrompt && promptTokens > price.longPrompt.overTokens ? price.longPrompt : price;
 }
 
-/** The cost of ONE model call. Call it per call and add the results: a length-tiered price is decided by each
+/** The cost of ONE model call (its tokens, and its web searches). Call it per call and add the results: a length-tiered price is decided by each
  * request's prompt, so pricing a run's summed usage at once would apply the long-prompt rates wrongly. */
 export function costUsd(usage: Usage, price: ModelPrice): number {
   const prompt = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
   const r = ratesFor(price, prompt);
+  const searches = usage.server_tool_use?.web_search_requests ?? 0;
   return (
     (usage.input_tokens * r.input +
       usage.output_tokens * r.output +
       usage.cache_creation_input_tokens * r.cacheWrite +
       usage.cache_read_input_tokens * r.cacheRead) /
-    1_000_000
+      1_000_000 +
+    (searches * WEB_SEARCH_USD_PER_1000) / 1000
   );
 }
 

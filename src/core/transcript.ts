@@ -16,14 +16,22 @@ export const ZERO_USAGE: Usage = Object.freeze({
   cache_read_input_tokens: 0,
 });
 
-/** Two usages summed field by field. */
+/** Two usages summed field by field (server tool requests only once either has them, so runs without server
+ * tools keep the four-field shape). */
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
+  const sum: Usage = {
     input_tokens: a.input_tokens + b.input_tokens,
     output_tokens: a.output_tokens + b.output_tokens,
     cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
     cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
   };
+  if (a.server_tool_use || b.server_tool_use) {
+    sum.server_tool_use = {
+      web_search_requests: (a.server_tool_use?.web_search_requests ?? 0) + (b.server_tool_use?.web_search_requests ?? 0),
+      web_fetch_requests: (a.server_tool_use?.web_fetch_requests ?? 0) + (b.server_tool_use?.web_fetch_requests ?? 0),
+    };
+  }
+  return sum;
 }
 
 export function totalTokens(u: Usage): number {

@@ -24,12 +24,15 @@ export type {
   ModelReply,
   RunState,
   RunStatus,
+  ServerToolName,
+  ServerToolSettings,
+  ServerToolUsage,
   ToolCallInput,
   ToolOutcome,
   TranscriptRef,
   Usage,
 } from './durable-state.js';
-export { EFFORTS } from './durable-state.js';
+export { EFFORTS, SERVER_TOOL_NAMES } from './durable-state.js';
 
 /** Every stop_reason the SDK's `StopReason` union lists; the workflow's switch is checked against it. */
 export const STOP_REASONS = [

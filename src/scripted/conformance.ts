@@ -101,6 +101,8 @@ function checkTopLevel(body: Json): string | null {
     const names = new Set<string>();
     for (const [i, tool] of body.tools.entries()) {
       if (!isObject(tool)) return `tools.${i}: Input should be a valid dictionary`;
+      const serverTool = serverToolProblem(tool, i);
+      if (serverTool) return serverTool;
       if (typeof tool.name !== 'string') continue; // toolsets (browser, computer) carry no single name
       if (!/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name)) return `tools.${i}.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
       if (names.has(tool.name)) return 'tools: Tool names must be unique.';
@@ -112,6 +114,41 @@ function checkTopLevel(body: Json): string | null {
     if (!['auto', 'any', 'tool', 'none'].includes(type as string)) {
       return "tool_choice: Input tag does not match any of the expected tags: 'auto', 'any', 'tool', 'none'";
     }
+  }
+  return null;
+}
+
+/** The server tools whose definitions are checked (their `type` is `<name>_<YYYYMMDD>`), and the blocks that carry
+ * their results inside an assistant message. */
+const SERVER_TOOL_FAMILIES = ['web_search', 'web_fetch', 'code_execution'];
+const SERVER_RESULT_BLOCKS = new Set([
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+]);
+
+/** A web_search / web_fetch / code_execution definition the real API would reject. */
+function serverToolProblem(tool: Json, i: number): string | null {
+  if (typeof tool.type !== 'string') return null;
+  const family = SERVER_TOOL_FAMILIES.find((f) => tool.type === f || (tool.type as string).startsWith(`${f}_`));
+  if (!family) return null;
+  if (!new RegExp(`^${family}_\\d{8}$`).test(tool.type as string)) {
+    return `tools.${i}.type: Input tag '${tool.type}' found using 'type' does not match any of the expected tags`;
+  }
+  if (tool.name !== family) return `tools.${i}.name: Input should be '${family}'`;
+  if (tool.max_uses !== undefined && tool.max_uses !== null && !(Number.isInteger(tool.max_uses) && (tool.max_uses as number) > 0)) {
+    return `tools.${i}.max_uses: Input should be greater than 0`;
+  }
+  for (const key of ['allowed_domains', 'blocked_domains']) {
+    const v = tool[key];
+    if (v !== undefined && v !== null && !(Array.isArray(v) && v.every((d) => typeof d === 'string'))) {
+      return `tools.${i}.${key}: Input should be a valid list of strings`;
+    }
+  }
+  if (Array.isArray(tool.allowed_domains) && Array.isArray(tool.blocked_domains)) {
+    return `tools.${i}: cannot specify both allowed_domains and blocked_domains`;
   }
   return null;
 }
@@ -137,6 +174,13 @@ function checkMessageShapes(messages: unknown[]): string | null {
         }
         if (block.type === 'tool_result' && typeof block.tool_use_id !== 'string') {
           return `messages.${i}.content.${j}.tool_use_id: Field required`;
+        }
+        if (block.type === 'server_tool_use' && (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input))) {
+          return `messages.${i}.content.${j}: \`server_tool_use\` blocks need a string \`id\`, a string \`name\` and an object \`input\``;
+        }
+        if (SERVER_RESULT_BLOCKS.has(block.type)) {
+          if (message.role !== 'assistant') return `messages.${i}.content.${j}: \`${block.type}\` blocks are only allowed in assistant messages`;
+          if (typeof block.tool_use_id !== 'string') return `messages.${i}.content.${j}.tool_use_id: Field required`;
         }
       }
     }
@@ -206,6 +250,15 @@ export function checkRequest(body: unknown, returned: ReturnedContent): string |
   const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
   const usesClientTools = messages.some((m) => blocksOf(m.content).some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
   if (usesClientTools && tools.length === 0) return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
+  // A server tool call in the conversation needs that server tool defined (its name is the family's).
+  const definedServerTools = new Set(tools.filter((t) => typeof t.type === 'string' && t.type !== 'custom').map((t) => t.name));
+  for (const message of messages) {
+    for (const block of blocksOf(message.content)) {
+      if (block.type === 'server_tool_use' && SERVER_TOOL_FAMILIES.includes(block.name as string) && !definedServerTools.has(block.name)) {
+        return `Requests which include \`server_tool_use\` blocks for ${String(block.name)} must define the ${String(block.name)} server tool.`;
+      }
+    }
+  }
   const pairing = checkToolPairing(messages);
   if (pairing) return pairing;
   for (const [i, message] of messages.entries()) {

@@ -4,7 +4,19 @@
 // gets the same answer.
 import { readFile } from 'node:fs/promises';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { reply, text, toolUse, validateScriptTurns, type MessagesRequestBody, type ReplyTurn, type ScriptFunction, type ScriptTurn } from './script.js';
+import { mockSearch } from '../tools/web-search.js';
+import {
+  reply,
+  serverToolUse,
+  text,
+  toolUse,
+  validateScriptTurns,
+  webSearchResult,
+  type MessagesRequestBody,
+  type ReplyTurn,
+  type ScriptFunction,
+  type ScriptTurn,
+} from './script.js';
 
 type Block = Record<string, unknown>;
 
@@ -84,8 +96,11 @@ export const franceDemoScript: ScriptFunction = (request: MessagesRequestBody): 
   if (missing.length > 0) {
     return endTurn(`The France demo needs the tools web_search and calculator; this run does not offer ${missing.join(' and ')}.`);
   }
+  // `--server-tools web_search`: Claude's own web search, which runs inside the response.
+  const serverSearch = (request.tools ?? []).some((t) => String((t as { type?: unknown }).type ?? '').startsWith('web_search_'));
 
   const last = lastToolExchange(request.messages);
+  if (!last && serverSearch) return searchOnTheServer();
   if (!last) {
     return reply([text("I'll look up the current population of France first."), toolUse('web_search', { query: 'population of France' })]);
   }
@@ -109,6 +124,22 @@ export const franceDemoScript: ScriptFunction = (request: MessagesRequestBody): 
   }
   return endTurn(`The France demo does not use the tool ${last.name}.`);
 };
+
+/** With the web_search server tool, the search and its results arrive in the same reply as the next step, the
+ * calculator call (as the real API returns them). The figure is the offline stub's. */
+function searchOnTheServer(): ScriptTurn {
+  const query = 'population of France';
+  const population = firstLargeNumber(mockSearch(query));
+  return reply([
+    text("I'll look up the current population of France first."),
+    serverToolUse('web_search', { query }),
+    webSearchResult([
+      { url: 'https://www.insee.fr/en/statistiques/population-france', title: 'Population of France (INSEE)', page_age: 'January 2025' },
+    ]),
+    text(`The search says France has about ${format(population ?? 0)} people. Now I'll calculate 15% of that.`),
+    toolUse('calculator', { expression: `${population} * 0.15` }),
+  ]);
+}
 
 /** Reads a JSON script file (an array of ScriptTurn); errors name the file and the first bad turn. */
 export async function loadScriptFile(path: string): Promise<ScriptTurn[]> {

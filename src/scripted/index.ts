@@ -8,10 +8,12 @@ export {
   isFailTimesTurn,
   reply,
   scriptTurnProblem,
+  serverToolUse,
   text,
   thinking,
   toolUse,
   validateScriptTurns,
+  webSearchResult,
 } from './script.js';
 export type {
   ErrorTurn,

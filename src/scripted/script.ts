@@ -27,7 +27,35 @@ export interface ScriptRedactedThinkingBlock {
   type: 'redacted_thinking';
   data: string;
 }
-export type ScriptBlock = ScriptTextBlock | ScriptToolUseBlock | ScriptThinkingBlock | ScriptRedactedThinkingBlock;
+/** Claude calling one of its server tools (run by Anthropic, inside the same response). */
+export interface ScriptServerToolUseBlock {
+  type: 'server_tool_use';
+  /** Omitted → `srvtoolu_<turn>_<blockIndex>`. */
+  id?: string;
+  name: string;
+  input: unknown;
+}
+export const SERVER_TOOL_RESULT_TYPES = [
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+] as const;
+/** A server tool's result, in the API's shape for its type (e.g. a list of `web_search_result`). */
+export interface ScriptServerToolResultBlock {
+  type: (typeof SERVER_TOOL_RESULT_TYPES)[number];
+  /** Omitted → the id of the nearest server_tool_use before it in the same reply. */
+  tool_use_id?: string;
+  content: unknown;
+}
+export type ScriptBlock =
+  | ScriptTextBlock
+  | ScriptToolUseBlock
+  | ScriptThinkingBlock
+  | ScriptRedactedThinkingBlock
+  | ScriptServerToolUseBlock
+  | ScriptServerToolResultBlock;
 
 /** Overrides of the estimated usage; missing fields keep the estimate (or 0 for the cache fields). */
 export interface ScriptUsage {
@@ -35,6 +63,8 @@ export interface ScriptUsage {
   output_tokens?: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** Default: counted from the reply's server_tool_use blocks (null when it has none). */
+  server_tool_use?: { web_search_requests?: number; web_fetch_requests?: number };
 }
 
 interface TurnTiming {
@@ -97,6 +127,23 @@ export function thinking(thought: string, signature = 'scripted-signature'): Scr
   return { type: 'thinking', thinking: thought, signature };
 }
 
+export function serverToolUse(name: string, input: unknown, id?: string): ScriptServerToolUseBlock {
+  return id === undefined ? { type: 'server_tool_use', name, input } : { type: 'server_tool_use', id, name, input };
+}
+
+/** A `web_search_tool_result` whose results are these pages (their content is opaque to the client, as in the
+ * real API: `encrypted_content`). */
+export function webSearchResult(pages: Array<{ url: string; title: string; page_age?: string }>, tool_use_id?: string): ScriptServerToolResultBlock {
+  const content = pages.map((p) => ({
+    type: 'web_search_result',
+    url: p.url,
+    title: p.title,
+    page_age: p.page_age ?? null,
+    encrypted_content: Buffer.from(`scripted:${p.url}`).toString('base64'),
+  }));
+  return tool_use_id === undefined ? { type: 'web_search_tool_result', content } : { type: 'web_search_tool_result', tool_use_id, content };
+}
+
 /** A reply; `stop_reason` defaults to `tool_use` when a block is a tool_use, else `end_turn`. */
 export function reply(blocks: ScriptBlock[], stop_reason?: StopReason): ReplyTurn {
   return {
@@ -133,8 +180,16 @@ function blockProblem(block: unknown): string | null {
         : 'thinking block needs string "thinking" and "signature"';
     case 'redacted_thinking':
       return typeof block.data === 'string' ? null : 'redacted_thinking block needs a string "data"';
+    case 'server_tool_use':
+      if (typeof block.name !== 'string' || block.name === '') return 'server_tool_use block needs a non-empty string "name"';
+      if (!isObject(block.input)) return 'server_tool_use block needs an object "input"';
+      return block.id === undefined || typeof block.id === 'string' ? null : 'server_tool_use "id" must be a string';
     default:
-      return `unknown block type ${JSON.stringify(block.type)} (expected text, tool_use, thinking, redacted_thinking)`;
+      if ((SERVER_TOOL_RESULT_TYPES as readonly unknown[]).includes(block.type)) {
+        if (block.content === undefined) return `${String(block.type)} block needs "content"`;
+        return block.tool_use_id === undefined || typeof block.tool_use_id === 'string' ? null : `${String(block.type)} "tool_use_id" must be a string`;
+      }
+      return `unknown block type ${JSON.stringify(block.type)} (expected text, tool_use, thinking, redacted_thinking, server_tool_use, ${SERVER_TOOL_RESULT_TYPES.join(', ')})`;
   }
 }
 
@@ -198,6 +253,11 @@ export function scriptTurnProblem(turn: unknown, knownStopReasonsOnly = true): s
   if (turn.usage !== undefined) {
     if (!isObject(turn.usage)) return '"usage" must be an object';
     for (const [k, v] of Object.entries(turn.usage)) {
+      if (k === 'server_tool_use' && isObject(v)) {
+        const bad = Object.entries(v).find(([, n]) => !(Number.isInteger(n) && (n as number) >= 0));
+        if (bad) return `usage.server_tool_use.${bad[0]} must be an integer >= 0`;
+        continue;
+      }
       if (!(Number.isInteger(v) && (v as number) >= 0)) return `usage.${k} must be an integer >= 0`;
     }
   }

@@ -13,6 +13,7 @@ import {
   type ReplyTurn,
   type Script,
   type ScriptTurn,
+  type ScriptUsage,
 } from './script.js';
 import { PromptCache } from './prompt-cache.js';
 import { messageEvents, writeSse } from './sse.js';
@@ -81,11 +82,41 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** The reply's blocks as the API returns them: ids filled in (deterministic, so a retry sees the same), server
+ * tool blocks with their `caller`, and each server tool result tied to the server_tool_use before it. */
+function replyContent(reply: ReplyTurn, turn: number): Array<Record<string, unknown>> {
+  let lastServerToolUseId: string | undefined;
+  return reply.content.map((block, index) => {
+    switch (block.type) {
+      case 'tool_use':
+        return { type: 'tool_use', id: block.id ?? `toolu_${turn}_${index}`, name: block.name, input: block.input };
+      case 'server_tool_use':
+        lastServerToolUseId = block.id ?? `srvtoolu_${turn}_${index}`;
+        return { type: 'server_tool_use', id: lastServerToolUseId, name: block.name, input: block.input, caller: { type: 'direct' } };
+      case 'text':
+      case 'thinking':
+      case 'redacted_thinking':
+        return { ...block };
+      default:
+        return { type: block.type, tool_use_id: block.tool_use_id ?? lastServerToolUseId, content: block.content, caller: { type: 'direct' } };
+    }
+  });
+}
+
+/** `usage.server_tool_use`: the script's figures, else the reply's server_tool_use blocks counted by name. */
+function serverToolUsage(content: Array<Record<string, unknown>>, u: ScriptUsage): Record<string, number> | null {
+  const count = (name: string) => content.filter((b) => b.type === 'server_tool_use' && b.name === name).length;
+  const hasServerTools = content.some((b) => b.type === 'server_tool_use');
+  if (!u.server_tool_use && !hasServerTools) return null;
+  return {
+    web_search_requests: u.server_tool_use?.web_search_requests ?? count('web_search'),
+    web_fetch_requests: u.server_tool_use?.web_fetch_requests ?? count('web_fetch'),
+  };
+}
+
 /** The JSON Message for a reply turn: deterministic ids, estimated usage unless the script gives it. */
 function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn, cache: PromptCache): Record<string, unknown> {
-  const content = reply.content.map((block, index) =>
-    block.type === 'tool_use' ? { type: 'tool_use', id: block.id ?? `toolu_${turn}_${index}`, name: block.name, input: block.input } : { ...block },
-  );
+  const content = replyContent(reply, turn);
   // Same request + same reply → same id, so a retried call returns an identical message.
   const digest = createHash('sha256')
     .update(JSON.stringify([body.model, body.system ?? null, body.tools ?? null, body.messages, turn, content]))
@@ -107,7 +138,7 @@ function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn,
       output_tokens: u.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(content).length / 4)),
       cache_creation_input_tokens: u.cache_creation_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_creation_input_tokens : 0),
       cache_read_input_tokens: u.cache_read_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_read_input_tokens : 0),
-      server_tool_use: null,
+      server_tool_use: serverToolUsage(content, u),
       service_tier: 'standard',
     },
   };

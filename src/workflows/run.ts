@@ -166,6 +166,7 @@ export class AgentRun {
         thinkingBudget: s.thinkingBudget,
         outputSchema: s.outputSchema,
         clearToolResultsBefore: this.state.clearedUpTo || undefined,
+        serverTools: s.serverTools,
       },
       this.state.loop.steps + 1,
       { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs },

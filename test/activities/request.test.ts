@@ -129,3 +129,27 @@ describe('prompt caching', () => {
     expect(withCacheBreakpoint([])).toEqual([]);
   });
 });
+
+describe('server tools in the request', () => {
+  it('adds the newest web_search, web_fetch and code_execution definitions after the client tools, with their options', () => {
+    const serverTools = { tools: ['web_search', 'web_fetch', 'code_execution'] as const, webSearchMaxUses: 5, blockedDomains: ['example.com'] };
+    const request = buildModelRequest(input({ serverTools: { ...serverTools, tools: [...serverTools.tools] } }), afterToolTurn, [calculatorDef]);
+    expect(request.tools).toEqual([
+      calculatorDef,
+      { type: 'web_search_20260318', name: 'web_search', max_uses: 5, blocked_domains: ['example.com'] },
+      { type: 'web_fetch_20260318', name: 'web_fetch', blocked_domains: ['example.com'] },
+      { type: 'code_execution_20260521', name: 'code_execution' },
+    ]);
+  });
+
+  it('refuses, without retry, a client tool with the name of a server tool (tool names must be unique)', () => {
+    const webSearchStub: Anthropic.Tool = { name: 'web_search', input_schema: { type: 'object' } };
+    expect(() => buildModelRequest(input({ serverTools: { tools: ['web_search'] } }), afterToolTurn, [webSearchStub])).toThrow(
+      expect.objectContaining({ type: 'ToolNameConflict', nonRetryable: true, message: expect.stringMatching(/leave web_search out of --tools/) }),
+    );
+  });
+
+  it('sends no server tool without the setting', () => {
+    expect(buildModelRequest(input(), afterToolTurn, [calculatorDef]).tools).toEqual([calculatorDef]);
+  });
+});

@@ -182,3 +182,14 @@ describe('parsePriceOverrides', () => {
     expect(Object.getPrototypeOf(table)).toBe(Object.prototype);
   });
 });
+
+describe('web search pricing', () => {
+  it('adds $10 per 1,000 searches to a call, whatever the model; web fetches cost only their tokens', () => {
+    const price = priceFor('claude-sonnet-5-5')!;
+    const tokens = usage({ input_tokens: 1000, output_tokens: 100 });
+    const base = costUsd(tokens, price);
+    expect(costUsd({ ...tokens, server_tool_use: { web_search_requests: 3, web_fetch_requests: 0 } }, price)).toBeCloseTo(base + 0.03, 12);
+    expect(costUsd({ ...tokens, server_tool_use: { web_search_requests: 0, web_fetch_requests: 4 } }, price)).toBeCloseTo(base, 12);
+    expect(costUsd(usage({ server_tool_use: { web_search_requests: 1000, web_fetch_requests: 0 } }), priceFor('claude-haiku-4-5')!)).toBeCloseTo(10, 12);
+  });
+});

@@ -2,7 +2,7 @@
 import Anthropic, { AuthenticationError, BadRequestError, InternalServerError, OverloadedError, RateLimitError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, failTimes, reply, scriptTurnProblem, startScriptedModel, text, thinking, toolUse, type Script, type ScriptedModel } from '../../src/scripted/index.js';
+import { apiError, failTimes, reply, scriptTurnProblem, serverToolUse, startScriptedModel, text, thinking, toolUse, webSearchResult, type Script, type ScriptedModel } from '../../src/scripted/index.js';
 
 const servers: ScriptedModel[] = [];
 afterEach(async () => {
@@ -278,5 +278,47 @@ describe('stream shapes', () => {
     expect(scriptTurnProblem({ ...reply([text('x')]), cut: { afterEvents: 'two' } })).toMatch(/"cut" must be/);
     expect(scriptTurnProblem({ ...reply([text('x')]), cut: { afterEvents: 2, times: 0 } })).toMatch(/cut.times/);
     expect(scriptTurnProblem({ ...reply([text('x')]), eventDelayMs: 5, cut: { afterEvents: 2, times: 3 } })).toBeNull();
+  });
+});
+
+describe('server tools', () => {
+  const search = { type: 'web_search_20260318', name: 'web_search', max_uses: 2 };
+  const searchTurn = reply([text('Searching.'), serverToolUse('web_search', { query: 'q' }), webSearchResult([{ url: 'https://a.example/x', title: 'A' }])], 'pause_turn');
+
+  it('answers with server_tool_use and web_search_tool_result blocks, counts the searches, and accepts them sent back', async () => {
+    const { client } = await start([searchTurn, reply([text('done')])]);
+    const body = { ...base([user('find it')]), tools: [...TOOLS, search] } as MessageCreateParamsNonStreaming;
+    const first = await client.messages.create(body);
+    expect(first.stop_reason).toBe('pause_turn');
+    expect(first.content).toEqual([
+      { type: 'text', text: 'Searching.' },
+      { type: 'server_tool_use', id: 'srvtoolu_0_1', name: 'web_search', input: { query: 'q' }, caller: { type: 'direct' } },
+      { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_0_1', caller: { type: 'direct' }, content: [expect.objectContaining({ type: 'web_search_result', url: 'https://a.example/x' })] },
+    ]);
+    expect(first.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+    // Streamed, the same message; sent back as it is after pause_turn, accepted.
+    expect(await client.messages.stream(body).finalMessage()).toMatchObject(first);
+    const second = await client.messages.create({ ...body, messages: [...body.messages, assistant(first.content as MessageParam['content'])] });
+    expect(second.content).toEqual([{ type: 'text', text: 'done' }]);
+    expect(second.usage.server_tool_use).toBeNull();
+  });
+
+  it.each([
+    ['a server tool of an unknown version', [{ type: 'web_search_2026', name: 'web_search' }], /does not match any of the expected tags/],
+    ['a web_search definition named otherwise', [{ type: 'web_search_20260318', name: 'search_the_web' }], /name: Input should be 'web_search'/],
+    ['max_uses 0', [{ ...search, max_uses: 0 }], /max_uses: Input should be greater than 0/],
+    ['allowed and blocked domains at once', [{ ...search, allowed_domains: ['a.com'], blocked_domains: ['b.com'] }], /cannot specify both/],
+  ])('rejects %s', async (_name, tools, message) => {
+    const { client } = await start([reply([text('x')])]);
+    const err = await rejection(client, { ...base([user('go')]), tools });
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect(err.message).toMatch(message);
+  });
+
+  it('rejects a server_tool_use in the conversation when that server tool is not defined', async () => {
+    const { client } = await start([searchTurn, reply([text('done')])]);
+    const first = await client.messages.create({ ...base([user('find it')]), tools: [search] } as MessageCreateParamsNonStreaming);
+    const err = await rejection(client, { ...base([user('find it'), assistant(first.content as MessageParam['content'])]), tools: TOOLS });
+    expect(err.message).toMatch(/must define the web_search server tool/);
   });
 });

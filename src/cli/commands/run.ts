@@ -206,7 +206,7 @@ export const demo = defineCommand({
   description: `The seed example end to end: "${DEMO_TASK}". With ANTHROPIC_API_KEY set it calls
 Claude; without, it says so and uses the offline scripted model (as with --scripted).`,
   flags: RUN_FLAGS,
-  examples: ['demo', 'demo --json'],
+  examples: ['demo', 'demo --json', 'demo --server-tools web_search'],
   async run({ flags, positionals }) {
     expectPositionals(positionals, [], 'demo [--json] [run options]');
     if (flags['task-file'] !== undefined) throw new UsageError('demo runs its own task: use `run --task-file FILE` for yours');
@@ -214,6 +214,9 @@ Claude; without, it says so and uses the offline scripted model (as with --scrip
     if (scripted && !flags.scripted) {
       logLine('ANTHROPIC_API_KEY is not set: running the demo on the offline SCRIPTED model, not on Claude.');
       logLine('Set ANTHROPIC_API_KEY to run the same task against Claude.');
+    }
+    if (!scripted && !flags['server-tools']?.includes('web_search')) {
+      logLine("The demo's web_search tool is an offline stub; add --server-tools web_search for Claude's real web search.");
     }
     return runTask({ ...flags, scripted }, DEMO_TASK);
   },
