@@ -2,7 +2,7 @@
 // activity, and the progress its last heartbeat carried (output tokens so far, the last words). Needs no worker
 // and adds nothing to history.
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
+import { decodeArrayFromPayloads, decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { optionalTsToDate } from '@temporalio/common/lib/time.js';
 import type { ModelCallProgress } from '../core/types.js';
 
@@ -33,13 +33,16 @@ export async function modelCallsInFlight(client: Client, description: WorkflowEx
         state: STATES[a.state ?? 0] ?? String(a.state),
         lastHeartbeatAt: optionalTsToDate(a.lastHeartbeatTime),
       };
+      const converter = client.options.loadedDataConverter;
       try {
-        const [details] = await decodeArrayFromPayloads(client.options.loadedDataConverter, a.heartbeatDetails?.payloads);
+        const [details] = await decodeArrayFromPayloads(converter, a.heartbeatDetails?.payloads);
         if (isProgress(details)) call.progress = details;
+        // Through the failure converter: with encryption on, the message itself is encoded.
+        const failure = await decodeOptionalFailureToOptionalError(converter, a.lastFailure);
+        if (failure?.message) call.lastFailure = failure.message;
       } catch {
-        // Details this client cannot decode (another codec): the call is still shown, without its words.
+        // What this client cannot decode (another key): the call is still shown, without its words.
       }
-      if (a.lastFailure?.message) call.lastFailure = a.lastFailure.message;
       return call;
     }),
   );

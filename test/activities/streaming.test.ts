@@ -2,6 +2,7 @@
 // runs (from the pending activity's heartbeat details), and a stream that breaks off or goes silent is retried
 // as a whole call. Real dev server, real worker, the scripted model through the real SDK.
 import type { Client } from '@temporalio/client';
+import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { describe, expect, it } from 'vitest';
 import { getAgentResult, getStatus, getTranscript } from '../../src/client/index.js';
 import { formatStatus } from '../../src/cli/commands/inspect.js';
@@ -20,12 +21,16 @@ async function modelCallAttempts(client: Client, workflowId: string): Promise<Ar
   const modelScheduled = new Set(
     events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel').map((e) => String(e.eventId)),
   );
-  return events
-    .filter((e) => e.activityTaskStartedEventAttributes && modelScheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)))
-    .map((e) => ({
-      attempt: e.activityTaskStartedEventAttributes!.attempt ?? 0,
-      lastFailure: e.activityTaskStartedEventAttributes!.lastFailure?.message ?? undefined,
-    }));
+  const started = events.filter(
+    (e) => e.activityTaskStartedEventAttributes && modelScheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
+  );
+  return Promise.all(
+    started.map(async (e) => {
+      // Decoded through the client's converter: failure messages are encrypted in history.
+      const failure = await decodeOptionalFailureToOptionalError(client.options.loadedDataConverter, e.activityTaskStartedEventAttributes!.lastFailure);
+      return { attempt: e.activityTaskStartedEventAttributes!.attempt ?? 0, lastFailure: failure?.message };
+    }),
+  );
 }
 
 describe('streamed model calls', () => {
