@@ -21,9 +21,10 @@ const JSON_FLAG = { json: { type: 'boolean', help: 'print exactly one JSON docum
 
 export const status = defineCommand({
   usage: 'status <workflowId> [--json]',
-  description: `The live state of a run: status, model, steps, tokens, cost, last stop reason, guard, tools in
-flight, pending approvals, runs used, time left, last assistant text. When no worker answers within 3 s, the
-server's record of the run (its description and search attributes), saying live details are missing.`,
+  description: `The state of a run: status, model, steps, tokens, cost, last stop reason, guard, tools in flight,
+pending approvals, runs used, time left, last assistant text. Works for any run, running or closed, with no worker:
+a closed run (or a running one no worker answers for within 3 s) is read from its history. A run terminated or
+timed out says so, with the operator's reason.`,
   flags: JSON_FLAG,
   examples: ['status agent-search-for-the-population-of-fra-s9aiw3', 'status nightly-report --json'],
   run: statusCommand,
@@ -126,7 +127,7 @@ function timeLeft(v: AgentStatusView, now: number): string {
 export const transcript = defineCommand({
   usage: 'transcript <workflowId> [--json]',
   description: `The whole conversation of a run (across continue-as-new), one block per message; with --json, the
-array of messages (usable as a test fixture).`,
+array of messages (usable as a test fixture). Needs no worker: a closed run is read from its history.`,
   flags: JSON_FLAG,
   examples: ['transcript agent-search-for-the-population-of-fra-s9aiw3', 'transcript nightly-report --json > messages.json'],
   run: transcriptCommand,
@@ -197,14 +198,20 @@ function toolNames(messages: readonly MessageParam[]): Map<string, string> {
 // list
 
 const LIST_FLAGS = {
-  status: { type: 'string', choices: AGENT_STATUSES, value: 'S', help: `only runs with this AgentStatus: ${AGENT_STATUSES.join(', ')}` },
+  status: {
+    type: 'string',
+    choices: AGENT_STATUSES,
+    value: 'S',
+    help: `only runs with this status: ${AGENT_STATUSES.join(', ')} (terminated and timed_out: as the server closed them)`,
+  },
   limit: { type: 'int', min: 1, max: 10_000, help: 'at most N runs, newest first (default 20)' },
   ...JSON_FLAG,
 } satisfies Record<string, FlagSpec>;
 
 export const list = defineCommand({
   usage: 'list [--status S] [--limit N] [--json]',
-  description: 'Recent runs from the server\'s visibility store, with their search attributes as columns.',
+  description: `Recent runs from the server's visibility store, with their search attributes as columns. The earlier
+runs of an id (continue-as-new, resume, temporal workflow reset) are marked "(earlier run)".`,
   flags: LIST_FLAGS,
   examples: ['list', 'list --status awaiting_approval --limit 5'],
   run: listCommand,

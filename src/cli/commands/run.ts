@@ -184,7 +184,8 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
 export const result = defineCommand({
   usage: 'result <workflowId> [--json]',
   description: `Wait for a run to end and print its result exactly as \`run\` does, with the same exit code. Through a
-server outage it keeps waiting and says so on stderr.`,
+server outage it keeps waiting and says so on stderr. A closed run needs no worker; a terminated or timed-out run
+reads as such (exit 1), with what its history holds and the operator's reason.`,
   flags: { json: { type: 'boolean', help: 'print exactly one JSON document' } },
   examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json'],
   async run({ flags, positionals }) {
