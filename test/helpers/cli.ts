@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject, vi } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'durable-agent.js');
@@ -257,9 +257,15 @@ export function jsonOf<T = unknown>(exit: Exit): T {
   }
 }
 
-/** Polls `condition` every 100 ms until it holds. */
+/** Polls `condition` every 100 ms until it holds. (vi.waitFor, not expect.poll: the global expect cannot poll
+ * inside a concurrent test.) */
 export async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  await expect.poll(condition, { timeout: timeoutMs, interval: 100, message: `waiting until ${what}` }).toBe(true);
+  await vi.waitFor(
+    async () => {
+      if (!(await condition())) throw new Error(`timed out waiting until ${what}`);
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }
 
 /** Stops a worker started by a test (SIGTERM, then waits for it to end). */
