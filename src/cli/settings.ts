@@ -130,6 +130,11 @@ export function durationFlag(flag: string, text: string, minMs = 1): number {
  * one the run may not use, would make the flag silently do nothing: both are refused. */
 function approveList(names: string[], tools: string[], catalog: ToolCatalog): string[] {
   if (names.length === 0) throw new UsageError('--approve needs at least one tool name (e.g. --approve calculator)');
+  // The workflow matches approvals by exact name: a pattern would silently approve nothing.
+  const patterns = names.filter((t) => t.endsWith('__*'));
+  if (patterns.length > 0) {
+    throw new UsageError(`--approve takes tool names, not ${patterns.map((t) => `"${t}"`).join(', ')}: name each MCP tool (<server>__<tool>)`);
+  }
   const unknown = unknownTools(names, catalog);
   if (unknown.length > 0) {
     throw new UsageError(`unknown tool ${describeUnknown(unknown)} in --approve (available: ${allToolNames(catalog).join(', ')})`);

@@ -60,9 +60,15 @@ export interface UnknownTool {
 
 export function unknownTools(names: readonly string[], catalog: ToolCatalog): UnknownTool[] {
   const candidates = allToolNames(catalog);
-  return names
-    .filter((name) => !isKnownTool(name, catalog))
-    .map((name) => ({ name, suggestion: nearestName(name, candidates) }));
+  return names.filter((name) => !isKnownTool(name, catalog)).map((name) => ({ name, suggestion: suggestionFor(name) }));
+
+  function suggestionFor(name: string): string | undefined {
+    // `githb__list_issues`: the server name is what is wrong; the tool part cannot be checked here.
+    const server = mcpServerOf(name);
+    const nearServer = server !== undefined ? nearestName(server, catalog.mcpServers) : undefined;
+    if (server !== undefined && nearServer) return `${nearServer}${name.slice(server.length)}`;
+    return nearestName(name, candidates);
+  }
 }
 
 /** `"wether" (did you mean "weather"?)`, for an error message. */
