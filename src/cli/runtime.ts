@@ -2,8 +2,17 @@
 // stderr through one logger, so stdout carries only the command's output (`--json` stays parseable).
 import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogLevel } from '@temporalio/worker';
 import { redactPayloadBytes } from '../codec/redact-logs.js';
+import { terminalSafe } from './terminal-text.js';
 
 let installed = false;
+let lastOutageLine = 0;
+const OUTAGE_LINE_EVERY_MS = 30_000;
+
+/** A core log entry that only says the server cannot be reached (the connection is refused or reset). */
+function isOutageNoise(message: string, meta: Record<string, unknown> | undefined): boolean {
+  const text = `${message} ${meta ? JSON.stringify(meta) : ''}`;
+  return /code: Unavailable|Connection refused|tcp connect error|transport error/i.test(text);
+}
 
 export function installCliRuntime(level: LogLevel): void {
   if (installed) return;
@@ -11,8 +20,16 @@ export function installCliRuntime(level: LogLevel): void {
   Runtime.install({
     logger: new DefaultLogger(level, (entry) => {
       const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+      if (isOutageNoise(entry.message, entry.meta)) {
+        // During a server outage every poll, heartbeat and completion logs a raw gRPC status, several a second:
+        // one plain line per half minute says the same.
+        if (Date.now() - lastOutageLine < OUTAGE_LINE_EVERY_MS) return;
+        lastOutageLine = Date.now();
+        process.stderr.write(`${time} [${entry.level}] the worker cannot reach the Temporal server; it keeps retrying (polls, heartbeats, results)\n`);
+        return;
+      }
       // The core logs undelivered results with their payload bytes (during an outage): never print those.
-      process.stderr.write(`${time} [${entry.level}] ${redactPayloadBytes(describe(entry.message, entry.meta))}\n`);
+      process.stderr.write(`${time} [${entry.level}] ${terminalSafe(redactPayloadBytes(describe(entry.message, entry.meta)))}\n`);
     }),
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: level, other: 'ERROR' }), forward: {} },

@@ -150,7 +150,7 @@ export interface CliSession {
   /** Runs a command to its end (`input`: its standard input). */
   cli(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
   /** Starts a long-lived command (worker, watch, a run to interrupt); the caller ends it. */
-  spawn(args: string[], extra?: EnvOverrides): CliProcess;
+  spawn(args: string[], extra?: EnvOverrides, timeoutMs?: number): CliProcess;
   /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue. */
   worker(script: unknown[]): Promise<CliProcess>;
   /** Runs `start <args>`, expects exit 0, and returns the workflow id it printed. */
@@ -205,7 +205,7 @@ export function useCli(): CliEnv {
       }
       return env;
     };
-    const spawnCli = (args: string[], extra?: EnvOverrides) => new CliProcess(args, envFor(extra));
+    const spawnCli = (args: string[], extra?: EnvOverrides, timeoutMs?: number) => new CliProcess(args, envFor(extra), timeoutMs);
     const cli = (args: string[], extra?: EnvOverrides, input?: string) =>
       withSlot(() => new CliProcess(args, envFor(extra), PROCESS_TIMEOUT_MS, input).exited);
     return {

@@ -12,6 +12,7 @@ import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
 import { EXIT, exitCodeFor, exitWhenFlushed, printResult, printText } from '../output.js';
+import { throughOutage } from '../outage.js';
 import { readTask } from '../task.js';
 import { loadScript, openScriptedModel } from '../scripted.js';
 import { RUN_FLAGS, settingsFromFlags, START_FLAGS } from '../settings.js';
@@ -142,8 +143,10 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
       mcpServers: options.config.mcpServers,
     });
     const result = await worker.runUntil(async () => {
-      workflowId = await options.begin(temporal);
-      return getAgentResult(temporal.client, workflowId);
+      const id = (workflowId = await options.begin(temporal));
+      return throughOutage({ what: `waiting for run ${id}`, address: temporal.target.address }, () =>
+        getAgentResult(temporal.client, id),
+      );
     });
     if (detaching) await detaching;
     printResult(result, options.json);
@@ -191,7 +194,12 @@ reads as such (exit 1), with what its history holds and the operator's reason.`,
   async run({ flags, positionals }) {
     const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
     return withTemporal(async (temporal) => {
-      const outcome = await getAgentResult(temporal.client, workflowId);
+      // A run can take hours: say what is being waited for, rather than seem to hang.
+      const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
+      if (description.status.name === 'RUNNING') logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
+      const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
+        getAgentResult(temporal.client, workflowId),
+      );
       printResult(outcome, flags.json ?? false);
       return exitCodeFor(outcome.status);
     });

@@ -8,6 +8,7 @@ import type { ModelCallInFlight } from '../../client/model-progress.js';
 import { defineCommand } from '../command.js';
 import { blocksOf, callText, modelCallText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
+import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
 import { TERMINAL } from './inspect.js';
@@ -28,9 +29,10 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
   const out = (line: string) => printText(`${line}\n`);
   return withTemporal(async (temporal) => {
     const watcher = new Watcher(workflowId, out);
+    const outage = { what: `watching run ${workflowId}`, address: temporal.target.address };
     let offline = false;
     for (;;) {
-      const report = await getStatus(temporal.client, workflowId, QUERY_TIMEOUT_MS);
+      const report = await throughOutage(outage, () => getStatus(temporal.client, workflowId, QUERY_TIMEOUT_MS));
       const running = report.live || report.executionStatus === 'RUNNING';
       if (!report.live && running) {
         if (!offline) {
@@ -61,7 +63,7 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
       // Replaying the history costs more than a query: poll it less often.
       await sleep(report.live ? WATCH_INTERVAL_MS : WATCH_INTERVAL_MS * 4);
     }
-    const result = await getAgentResult(temporal.client, workflowId);
+    const result = await throughOutage(outage, () => getAgentResult(temporal.client, workflowId));
     printResult(result, false);
     return exitCodeFor(result.status);
   });
