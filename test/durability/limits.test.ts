@@ -75,7 +75,7 @@ describe('context management', () => {
       const transcript: MessageParam[] = await getTranscript(env.client, result.workflowId);
       expect(JSON.stringify(transcript)).not.toContain(CLEARED_TOOL_RESULT);
       const status = await getStatus(env.client, result.workflowId);
-      expect(status.live && status.view.clearedUpTo).toBeGreaterThan(0);
+      expect(status.view?.clearedUpTo).toBeGreaterThan(0);
     });
   });
 });
