@@ -45,12 +45,16 @@ export {
   defineTool,
   ToolError,
   type AgentTool,
+  type AnyAgentTool,
   type InputOf,
   type ObjectJsonSchema,
   type ToolContext,
   type ToolInputSchema,
+  type ToolOutput,
+  type ToolResultContentBlock,
   type TypedToolDefinition,
 } from './tools/types.js';
+export { IDEMPOTENCY_META_KEY } from './mcp/index.js';
 export { startDevServer, findTemporalCli, type DevServer } from './devserver/index.js';
 export { startScriptedModel, franceDemoScript, type Script, type ScriptTurn } from './scripted/index.js';
 export { DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';

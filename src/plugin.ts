@@ -6,21 +6,31 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { SimplePlugin } from '@temporalio/plugin';
-import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, WorkerOptions, WorkerPlugin, WorkflowBundleOption } from '@temporalio/worker';
-import { createActivities, TranscriptStore, type ModelConnection } from './activities/index.js';
+import type {
+  BundleOptions,
+  BundlerPlugin,
+  ReplayWorkerOptions,
+  Worker,
+  WorkerOptions,
+  WorkerPlugin,
+  WorkflowBundleOption,
+} from '@temporalio/worker';
+import { createActivities, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import type { McpServerConfig } from './config/types.js';
 import { HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
+import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
-import type { AgentTool } from './tools/types.js';
-import { transcriptPage } from './workflows/definitions.js';
+import type { AnyAgentTool } from './tools/types.js';
+import { toolDefinitions, transcriptPage } from './workflows/definitions.js';
 import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 
 export interface AgentPluginOptions {
   /** The tools the agent can run on this worker. Default: the built-in calculator and web_search. */
-  tools?: AgentTool[];
-  /** MCP servers by name whose tools this worker offers as `<name>__<tool>`.
-   * SEAM: accepted and carried here; connecting to the servers is src/mcp's (not wired in yet). */
+  tools?: AnyAgentTool[];
+  /** MCP servers by name whose tools this worker offers as `<name>__<tool>`: stdio servers are spawned and
+   * HTTP servers connected to when the worker is created (a server that does not start, or a tool name the
+   * Messages API would refuse, fails Worker.create), and closed when the worker stops. */
   mcpServers?: Record<string, McpServerConfig>;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
@@ -35,20 +45,69 @@ export interface AgentPluginOptions {
 }
 
 /** The activity types the agent workflow calls; a worker that already has one of these names cannot host it. */
-const AGENT_ACTIVITIES = ['callModel', 'runTool'] as const;
+const AGENT_ACTIVITIES = ['callModel', 'runTool', 'describeTools'] as const;
 
 export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly name = 'durable-agent';
-  /** The tools this plugin registers, by name. */
-  readonly registry: ToolRegistry;
   readonly mcpServers: Record<string, McpServerConfig> | undefined;
   #transcripts: TranscriptStore | undefined;
+  #recordedTools: RecordedToolsStore | undefined;
+  readonly #localTools: ToolRegistry;
+  #mcp: Promise<{ mcp: McpTools; registry: ToolRegistry }> | undefined;
+  #withMcp: ToolRegistry | undefined;
+  /** The MCP sessions, once a worker has been created with the plugin (and `mcpServers` were given). */
+  mcp: McpTools | undefined;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
-    this.registry = createToolRegistry(options.tools ?? builtinTools);
+    this.#localTools = createToolRegistry(options.tools ?? builtinTools);
     this.mcpServers = options.mcpServers;
     if (options.client) this.#transcripts = transcriptStore(options.client);
+  }
+
+  /** The tools this plugin registers, by name (the MCP servers' too, once they are connected). */
+  get registry(): ToolRegistry {
+    return this.#withMcp ?? this.#localTools;
+  }
+
+  /** The model activity's cache of the MCP tool definitions runs recorded (its stats show the query fallback). */
+  get recordedTools(): RecordedToolsStore {
+    if (!this.#recordedTools) throw new Error('AgentPlugin.recordedTools exists once a worker has been created with the plugin');
+    return this.#recordedTools;
+  }
+
+  /** Connects to the MCP servers (once; Worker.create does it through configureWorker). */
+  async startMcp(): Promise<void> {
+    if (!this.mcpServers || Object.keys(this.mcpServers).length === 0) return;
+    this.#mcp ??= connectMcpServers(this.mcpServers).then(async (mcp) => {
+      try {
+        return { mcp, registry: withMcpTools(this.#localTools, mcp) };
+      } catch (err) {
+        await mcp.close();
+        throw err;
+      }
+    });
+    const started = await this.#mcp.catch((err) => {
+      this.#mcp = undefined; // a later attempt may succeed (a server started meanwhile)
+      throw err;
+    });
+    this.mcp = started.mcp;
+    this.#withMcp = started.registry;
+  }
+
+  /** Stops the MCP sessions (stdio servers exit). The worker's run does it when it ends; call it yourself when
+   * Worker.create failed after the plugin configured it, or the worker is never run. */
+  async close(): Promise<void> {
+    await this.mcp?.close();
+  }
+
+  /** Runs the worker, and stops the MCP servers when it stops, however it stops: no stdio server outlives it. */
+  async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    try {
+      await next(worker);
+    } finally {
+      await this.close();
+    }
   }
 
   /** The model activity's transcript cache (its stats show when the query fallback ran); exists once the
@@ -58,7 +117,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     return this.#transcripts;
   }
 
-  configureWorker(options: WorkerOptions): WorkerOptions {
+  async configureWorker(options: WorkerOptions): Promise<WorkerOptions> {
     const taken = AGENT_ACTIVITIES.filter((name) => name in ((options.activities ?? {}) as object));
     if (taken.length > 0) {
       throw new Error(
@@ -69,14 +128,17 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
     // team's converter is theirs to keep, and clients of agent runs must use it too.
     const dataConverter = options.dataConverter ?? agentDataConverter();
-    this.#transcripts ??= transcriptStore(
-      new Client({ connection: options.connection, namespace: options.namespace, dataConverter }),
-    );
+    const client = this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter });
+    this.#transcripts ??= transcriptStore(client);
+    this.#recordedTools ??= new RecordedToolsStore((run) => client.workflow.getHandle(run.workflowId, run.runId).query(toolDefinitions));
+    await this.startMcp();
     const activities = createActivities({
       connection: this.options.model ?? modelConnectionFromEnv(),
       tools: this.registry,
       transcripts: this.#transcripts,
       maxModelCalls: this.options.maxModelCalls,
+      mcp: this.mcp,
+      recordedTools: this.#recordedTools,
     });
     return new SimplePlugin({ name: this.name, activities, ...this.workflowSource(options) }).configureWorker({
       // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled call

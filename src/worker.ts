@@ -3,14 +3,15 @@
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { ModelConnection, TranscriptStore } from './activities/index.js';
+import type { ModelConnection, RecordedToolsStore, TranscriptStore } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import { codecsEncrypt } from './codec/encryption-codec.js';
 import type { McpServerConfig } from './config/types.js';
 import { DEFAULTS } from './core/policies.js';
 import { AgentPlugin } from './plugin.js';
 import type { ToolRegistry } from './tools/registry.js';
-import type { AgentTool } from './tools/types.js';
+import type { AnyAgentTool } from './tools/types.js';
+import type { McpTools } from './mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
 
 export { modelConnectionFromEnv } from './plugin.js';
@@ -23,7 +24,7 @@ export interface AgentWorkerOptions {
   namespace?: string;
   taskQueue?: string;
   /** The tools this worker can run. Default: the built-in calculator and web_search. */
-  tools?: AgentTool[];
+  tools?: AnyAgentTool[];
   /** MCP servers by name whose tools this worker offers as `<name>__<tool>` (see AgentPluginOptions). */
   mcpServers?: Record<string, McpServerConfig>;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
@@ -45,6 +46,10 @@ export interface AgentWorker {
   registry: ToolRegistry;
   /** The model activity's transcript cache: its stats show when the query fallback ran. */
   transcripts: TranscriptStore;
+  /** The MCP sessions, when `mcpServers` was given (closed when the worker stops). */
+  mcp?: McpTools;
+  /** The model activity's cache of the MCP tool definitions runs recorded: its stats show the query fallback. */
+  recordedTools: RecordedToolsStore;
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
@@ -65,8 +70,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     dataConverter,
     ...options.workerOptions,
     plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
+  }).catch(async (err) => {
+    await plugin.close(); // no MCP server is left running by a worker that was never made
+    throw err;
   });
-  return { worker, registry: plugin.registry, transcripts: plugin.transcripts };
+  return { worker, registry: plugin.registry, transcripts: plugin.transcripts, mcp: plugin.mcp, recordedTools: plugin.recordedTools };
 }
 
 /** The model activity reads transcripts through `client`: when this worker encrypts, a client that does not

@@ -1,12 +1,16 @@
 // The activities a worker registers, built from their dependencies (the worker assembles them).
+import type { McpTools } from '../mcp/tools.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { createDescribeTools } from './describe-tools.js';
 import { createCallModel, type ModelConnection } from './model.js';
+import type { RecordedToolsStore } from './recorded-tools.js';
 import { Semaphore } from './semaphore.js';
 import { createRunTool } from './tool.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 export type { ModelConnection } from './model.js';
 export { TranscriptStore, type ReadTranscriptPage } from './transcript-store.js';
+export { RecordedToolsStore, type ReadRecordedTools } from './recorded-tools.js';
 
 export interface ActivityDeps {
   /** Where model calls read their messages: the worker's cache, else a query to the workflow. */
@@ -15,6 +19,9 @@ export interface ActivityDeps {
   tools: ToolRegistry;
   /** At most this many model calls at once on this worker (`worker --max-model-calls N`). */
   maxModelCalls?: number;
+  /** The MCP servers' tools (also in `tools`), and where model calls find the definitions a run recorded. */
+  mcp?: McpTools;
+  recordedTools: RecordedToolsStore;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -25,7 +32,10 @@ export function createActivities(deps: ActivityDeps) {
       tools: deps.tools,
       transcripts,
       limiter: deps.maxModelCalls ? new Semaphore(deps.maxModelCalls) : undefined,
+      recordedTools: deps.recordedTools,
+      mcpServers: () => deps.mcp?.servers() ?? [],
     }),
     runTool: createRunTool({ tools: deps.tools }),
+    describeTools: createDescribeTools({ mcp: deps.mcp, recorded: deps.recordedTools }),
   };
 }

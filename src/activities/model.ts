@@ -10,6 +10,7 @@ import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
 import { buildModelRequest } from './request.js';
+import { assertHasServers, runToolDefinitions, type RecordedToolsStore } from './recorded-tools.js';
 import type { Semaphore } from './semaphore.js';
 import { streamMessage } from './stream.js';
 import type { TranscriptStore } from './transcript-store.js';
@@ -31,6 +32,10 @@ export interface ModelCallDeps {
   transcripts: TranscriptStore;
   /** At most this many model calls at once on this worker. */
   limiter?: Semaphore;
+  /** The MCP tool definitions runs recorded when they started. */
+  recordedTools: RecordedToolsStore;
+  /** The MCP servers this worker has. */
+  mcpServers: () => string[];
 }
 
 export function createCallModel(deps: ModelCallDeps) {
@@ -57,7 +62,10 @@ export function createCallModel(deps: ModelCallDeps) {
     });
     try {
       const messages = await deps.transcripts.read(input.transcript);
-      const request = buildModelRequest(input, messages, toolDefinitions(deps.tools, input.tools));
+      const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
+      if (recorded) assertHasServers(recorded, deps.mcpServers());
+      const tools = runToolDefinitions(input.tools, recorded, (names) => toolDefinitions(deps.tools, names));
+      const request = buildModelRequest(input, messages, tools);
       const message = await streamMessage(anthropic(), request, {
         signal: ctx.cancellationSignal,
         idleTimeoutMs: deps.connection.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,

@@ -7,8 +7,8 @@ import type { ToolCallInput, ToolOutcome } from '../core/types.js';
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { submitAnswerTool } from '../core/finish-tool.js';
-import type { AgentTool } from '../tools/types.js';
-import { assertFitsInHistory, truncateForModel } from './payload-limit.js';
+import type { AnyAgentTool } from '../tools/types.js';
+import { assertFitsInHistory, limitToolOutput } from './payload-limit.js';
 
 export function createRunTool(deps: { tools: ToolRegistry }) {
   return async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
@@ -31,7 +31,7 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
       // waits for this acknowledgement before it closes the run.
       running.catch(() => undefined); // a tool failing after the cancel has nobody left to tell
       const outcome = await Promise.race([running, ctx.cancelled]);
-      const limited = { ...outcome, content: truncateForModel(outcome.content, input.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS) };
+      const limited = { ...outcome, content: limitToolOutput(outcome.content, input.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS) };
       assertFitsInHistory(limited, `result of tool "${input.name}"`);
       return limited;
     } finally {
@@ -40,7 +40,7 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
   };
 }
 
-function withTool(registry: ToolRegistry, tool: AgentTool): ToolRegistry {
+function withTool(registry: ToolRegistry, tool: AnyAgentTool): ToolRegistry {
   return {
     get: (name) => (name === tool.name ? tool : registry.get(name)),
     names: () => [...registry.names(), tool.name],

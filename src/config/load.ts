@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validateScriptTurns, type Script } from '../scripted/script.js';
 import { builtinTools, createToolRegistry } from '../tools/registry.js';
-import type { AgentTool } from '../tools/types.js';
+import type { AnyAgentTool } from '../tools/types.js';
 import type { AgentConfig, McpServerConfig } from './types.js';
 
 /** Looked for, in this order, in the working directory when no `--config` is given. */
@@ -93,7 +93,7 @@ function syntaxErrorIn(file: string): { line: string; message: string } | undefi
   }
 }
 
-/** The default export, checked: a plain object with `tools` (AgentTool[]) and `mcpServers` (by name). */
+/** The default export, checked: a plain object with `tools` (AnyAgentTool[]) and `mcpServers` (by name). */
 export function checkConfig(value: unknown, shown: string): AgentConfig {
   if (!isObject(value)) {
     throw new ConfigError(`the default export of ${shown} must be an object, defineConfig({ tools, mcpServers }) (got ${describe(value)})`);
@@ -122,7 +122,7 @@ function checkScript(script: unknown, shown: string): Script {
   }
 }
 
-function checkTools(tools: unknown, shown: string): AgentTool[] {
+function checkTools(tools: unknown, shown: string): AnyAgentTool[] {
   if (!Array.isArray(tools)) throw new ConfigError(`${shown}: tools must be an array of tools (got ${describe(tools)})`);
   tools.forEach((tool, i) => {
     const missing = !isObject(tool)
@@ -142,11 +142,11 @@ function checkTools(tools: unknown, shown: string): AgentTool[] {
   });
   try {
     // The registry's own checks (API name rule, unique names, a valid JSON Schema), reported at load time.
-    createToolRegistry(tools as AgentTool[]);
+    createToolRegistry(tools as AnyAgentTool[]);
   } catch (err) {
     throw new ConfigError(`${shown}: ${(err as Error).message}`);
   }
-  return tools as AgentTool[];
+  return tools as AnyAgentTool[];
 }
 
 // A server name becomes the prefix of its tools' names (`<server>__<tool>`), which the API limits to these
@@ -176,7 +176,7 @@ function checkMcpServers(servers: unknown, shown: string): Record<string, McpSer
 
 /** The tools a worker registers with this config: the built-ins, then the config's. A config tool with a
  * built-in's name replaces it (e.g. a real `web_search` for the stub). */
-export function toolsWithConfig(config: AgentConfig, base: AgentTool[] = builtinTools): AgentTool[] {
+export function toolsWithConfig(config: AgentConfig, base: AnyAgentTool[] = builtinTools): AnyAgentTool[] {
   const own = config.tools ?? [];
   const replaced = new Set(own.map((tool) => tool.name));
   return [...base.filter((tool) => !replaced.has(tool.name)), ...own];

@@ -1,7 +1,7 @@
 // The shape of a tool-module config file (`durable-agent.config.js`, or `--config FILE`): the tools a worker
 // registers and the MCP servers whose tools it offers. Shared by the CLI, the worker and the plugin.
 import type { Script } from '../scripted/script.js';
-import type { AgentTool } from '../tools/types.js';
+import type { AnyAgentTool } from '../tools/types.js';
 
 /** An MCP server spawned by the worker and spoken to over stdio. */
 export interface McpStdioServerConfig {
@@ -24,7 +24,7 @@ export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
 export interface AgentConfig {
   /** Tools written with `defineTool`, registered on the worker next to the built-ins. */
-  tools?: AgentTool[];
+  tools?: AnyAgentTool[];
   /** MCP servers by name; their tools are offered to the model as `<name>__<tool>`. */
   mcpServers?: Record<string, McpServerConfig>;
   /** Replies of the offline scripted model for this config's tools (an example's stand-in for Claude): used by

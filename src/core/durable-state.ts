@@ -8,10 +8,10 @@
 //
 // In history: the workflow input (`AgentInput`: the task, `AgentSettings`, the carried `RunState` with its
 // `LoopState`), the workflow result (`AgentResult`), and each activity's input and result (`ModelCallInput` /
-// `ModelReply`, `ToolCallInput` / `ToolOutcome`). Messages are the Messages API's own `MessageParam` and
+// `ModelReply`, `ToolCallInput` / `ToolOutcome`, `DescribeToolsInput` / `RecordedTools`). Messages are the Messages API's own `MessageParam` and
 // `ContentBlock` from the pinned `@anthropic-ai/sdk`.
 // Types only (and one list of values): the workflow bundle imports this module.
-import type { ContentBlock, MessageParam, StopReason } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, MessageParam, StopReason, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 
 /** The workflow's input. */
 export interface AgentInput {
@@ -118,6 +118,8 @@ export interface RunState {
   clearedUpTo: number;
   /** A chat run was asked to close (`close`): it ends at its next wait for a message. */
   chatClosed: boolean;
+  /** The MCP tool definitions of the job, recorded once when it started (absent when it uses none). */
+  recordedTools?: RecordedTools;
 }
 
 /** What the guards look at. Plain JSON, so it is carried through continue-as-new as it is. */
@@ -205,6 +207,9 @@ export interface ModelCallInput {
   /** Messages before this index have their tool results replaced by a short placeholder in the request. */
   clearToolResultsBefore?: number;
   serverTools?: ServerToolSettings;
+  /** The digest of the run's recorded MCP tool definitions (RecordedTools), when it has some: the activity
+   * reads them from its cache or with the `toolDefinitions` query, as it does the transcript. */
+  recordedTools?: string;
 }
 
 /** The part of a Messages API response the workflow keeps. */
@@ -231,8 +236,32 @@ export interface ToolCallInput {
   maxOutputChars?: number;
 }
 
-/** A tool's answer, ready to become a `tool_result` block. */
+/** A content block a tool_result may hold besides text: the Messages API takes text, images and documents
+ * (MCP tools answer with these). */
+export type ToolResultContentBlock = Exclude<NonNullable<ToolResultBlockParam['content']>, string>[number];
+
+/** A tool's answer, ready to become a `tool_result` block: text, or content blocks (an MCP tool's images and
+ * embedded resources). */
 export interface ToolOutcome {
-  content: string;
+  content: string | ToolResultContentBlock[];
   isError: boolean;
+}
+
+/** The MCP tool definitions a run uses, fixed when it starts: the `describeTools` activity's result (its
+ * input is `DescribeToolsInput`), recorded in history once and carried through continue-as-new. Model calls
+ * name them by `digest` only (see src/activities/recorded-tools.ts), so they are not repeated in every model
+ * call's input. */
+export interface RecordedTools {
+  /** A hash of `covers` and `definitions`: the same definitions have the same digest on every worker. */
+  digest: string;
+  /** The names of the run's `tools` setting that MCP servers answered (`files__read`, or `files__*`). */
+  covers: string[];
+  /** The tool definitions those names stand for, as the Messages API takes them. */
+  definitions: Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
+}
+
+/** The input of the `describeTools` activity. */
+export interface DescribeToolsInput {
+  /** The run's `tools` setting (names and `<server>__*`). */
+  tools: string[];
 }

@@ -182,6 +182,10 @@ function checkMessageShapes(messages: unknown[]): string | null {
           if (message.role !== 'assistant') return `messages.${i}.content.${j}: \`${block.type}\` blocks are only allowed in assistant messages`;
           if (typeof block.tool_use_id !== 'string') return `messages.${i}.content.${j}.tool_use_id: Field required`;
         }
+        if (block.type === 'tool_result') {
+          const problem = toolResultContentProblem(block.content, `messages.${i}.content.${j}.content`);
+          if (problem) return problem;
+        }
       }
     }
     if (isLast && message.role === 'assistant') {
@@ -272,4 +276,41 @@ export function checkRequest(body: unknown, returned: ReturnedContent): string |
 /** The turn index of a request: how many assistant messages it holds. */
 export function turnIndexOf(body: { messages: Array<{ role: string }> }): number {
   return body.messages.filter((m) => m.role === 'assistant').length;
+}
+
+const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+/** The blocks a tool_result may hold (text, image, document, search_result), each in the shape the API
+ * checks: a tool that returns content blocks is held to what the real API would take. */
+function toolResultContentProblem(content: unknown, where: string): string | null {
+  if (content === undefined || typeof content === 'string') return null;
+  if (!Array.isArray(content)) return `${where}: Input should be a valid string or list`;
+  for (const [k, block] of content.entries()) {
+    const at = `${where}.${k}`;
+    if (!isObject(block)) return `${at}: Input should be a valid dictionary`;
+    const source = isObject(block.source) ? block.source : null;
+    switch (block.type) {
+      case 'text':
+        if (typeof block.text !== 'string' || block.text === '') return `${at}.text: text content blocks must be non-empty`;
+        break;
+      case 'image':
+        if (source?.type === 'url' && typeof source.url === 'string') break;
+        if (source?.type !== 'base64' || typeof source.data !== 'string' || source.data === '') return `${at}.source: Input should be a valid base64 or url image source`;
+        if (!IMAGE_MEDIA_TYPES.includes(String(source.media_type))) {
+          return `${at}.source.media_type: Input should be ${IMAGE_MEDIA_TYPES.map((t) => `'${t}'`).join(', ')}`;
+        }
+        break;
+      case 'document':
+        if (source?.type === 'text' && source.media_type === 'text/plain' && typeof source.data === 'string') break;
+        if (source?.type === 'base64' && source.media_type === 'application/pdf' && typeof source.data === 'string') break;
+        if ((source?.type === 'url' && typeof source.url === 'string') || source?.type === 'content' || source?.type === 'file') break;
+        return `${at}.source: Input should be a valid document source (text/plain text, base64 application/pdf, url, content or file)`;
+      case 'search_result':
+      case 'tool_reference':
+        break;
+      default:
+        return `${at}.type: Input tag '${String(block.type)}' found using 'type' does not match any of the expected tags: 'text', 'image', 'search_result', 'document', 'tool_reference'`;
+    }
+  }
+  return null;
 }

@@ -1,5 +1,6 @@
 // Runs one tool call and turns every answer the model should see into a ToolOutcome. Only failures that
 // are not the model's business (anything but ToolError) escape, so the activity layer can retry them.
+import { toolAllowed } from '../core/tool-names.js';
 import type { ToolOutcome } from '../core/types.js';
 import type { ToolRegistry } from './registry.js';
 import { ToolError, type ToolContext } from './types.js';
@@ -13,10 +14,10 @@ export interface ToolCall {
 }
 
 export async function executeTool(registry: ToolRegistry, call: ToolCall, context: ToolContext): Promise<ToolOutcome> {
-  const tool = call.allowedTools.includes(call.name) ? registry.get(call.name) : undefined;
+  const tool = toolAllowed(call.name, call.allowedTools) ? registry.get(call.name) : undefined;
   if (!tool) {
     // Lists only what this run may call, so the model is never pointed at a tool it would be refused.
-    const available = call.allowedTools.filter((name) => registry.get(name) !== undefined);
+    const available = registry.names().filter((name) => toolAllowed(name, call.allowedTools));
     return {
       isError: true,
       content: `Unknown tool "${call.name}". Available tools: ${available.join(', ') || '(none)'}`,
@@ -32,6 +33,8 @@ export async function executeTool(registry: ToolRegistry, call: ToolCall, contex
   } catch (error) {
     // By name too: a config file's tools may import ToolError from another copy of this package.
     if (error instanceof ToolError || (error instanceof Error && error.name === 'ToolError')) {
+      const content = (error as ToolError).content;
+      if (Array.isArray(content) && content.length > 0) return { isError: true, content };
       return { isError: true, content: error.message || `Tool "${tool.name}" failed without a message` };
     }
     throw error;

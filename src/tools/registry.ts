@@ -2,27 +2,27 @@
 // them here, so a tool's code can change without touching running workflows' history.
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { calculator } from './calculator.js';
-import type { AgentTool } from './types.js';
+import type { AnyAgentTool } from './types.js';
 import { checkToolSchema } from './validate.js';
 import { webSearch } from './web-search.js';
 
 /** Every tool the worker offers. Adding a tool: write its file, then add it here. */
-export const builtinTools: AgentTool[] = [calculator, webSearch];
+export const builtinTools: AnyAgentTool[] = [calculator, webSearch];
 
 // The Messages API's rule for tool names; checking it here turns a 400 on the first model call into a
 // startup error that names the tool.
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export interface ToolRegistry {
-  get(name: string): AgentTool | undefined;
+  get(name: string): AnyAgentTool | undefined;
   /** Names of all registered tools, in registration order. */
   names(): string[];
   /** The API's tool definitions for `names`, in that order. Throws on a name that is not registered. */
   definitions(names: string[]): Tool[];
 }
 
-export function createToolRegistry(tools: AgentTool[] = builtinTools): ToolRegistry {
-  const byName = new Map<string, AgentTool>();
+export function createToolRegistry(tools: AnyAgentTool[] = builtinTools): ToolRegistry {
+  const byName = new Map<string, AnyAgentTool>();
   for (const tool of tools) {
     if (!TOOL_NAME.test(tool.name)) {
       throw new Error(`Invalid tool name "${tool.name}": use 1 to 64 letters, digits, "_" or "-"`);

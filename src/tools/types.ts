@@ -1,6 +1,12 @@
 // What a tool is: a plain async function with a name, a description and a JSON Schema for its input.
 // No Temporal imports here: the worker wraps each call in an activity (retries, heartbeats, cancellation).
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { ToolResultContentBlock } from '../core/types.js';
+
+export type { ToolResultContentBlock };
+
+/** What a tool returns: text, or content blocks (text, images, documents) as a tool_result holds them. */
+export type ToolOutput = string | ToolResultContentBlock[];
 
 /** A JSON Schema for a tool's input. The Messages API requires the top level to be an object schema. */
 export interface ToolInputSchema {
@@ -20,21 +26,34 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
-export interface AgentTool<Input = any> {
+/** A tool. `Output` is `string` unless the tool returns content blocks (`AgentTool<Input, ToolOutput>`), so
+ * code that calls a text tool's `execute` directly keeps getting a string. */
+export interface AgentTool<Input = any, Output extends ToolOutput = string> {
   name: string;
   description: string;
   inputSchema: ToolInputSchema;
   /** Each call waits for a human decision (`approve` / `deny`) before it runs. */
   needsApproval?: boolean;
-  /** Returns the text the model sees. Throw `ToolError` for an answer the model should act on (bad input, a
-   * domain failure): it becomes an `is_error` tool_result. Any other error is treated as an infrastructure
-   * failure and the call is retried. */
-  execute(input: Input, context: ToolContext): Promise<string>;
+  /** Returns what the model sees: text, or content blocks (text, images, documents) as a tool_result holds
+   * them. Throw `ToolError` for an answer the model should act on (bad input, a domain failure): it becomes an
+   * `is_error` tool_result. Any other error is treated as an infrastructure failure and the call is retried. */
+  execute(input: Input, context: ToolContext): Promise<Output>;
 }
+
+/** Any tool, whatever its input and output: what a registry, a worker and a config hold. */
+export type AnyAgentTool = AgentTool<any, ToolOutput>;
 
 /** A failure the model should see and can act on, returned as an `is_error` tool_result (never retried). */
 export class ToolError extends Error {
   override name = 'ToolError';
+  /** What the model sees instead of the message, when the error carries more than text (an MCP error result
+   * with an image, say). */
+  readonly content?: ToolResultContentBlock[];
+
+  constructor(message: string, options?: { content?: ToolResultContentBlock[] }) {
+    super(message);
+    if (options?.content) this.content = options.content;
+  }
 }
 
 /** An object JSON Schema as written in the source, from which a tool's input type is derived. */
@@ -46,7 +65,10 @@ export type InputOf<Schema extends ObjectJsonSchema> =
   string extends keyof Schema ? any : Schema extends JSONSchema ? FromSchema<Schema> : never;
 
 /** A tool whose `execute` input type is derived from its `inputSchema`. */
-export type TypedToolDefinition<Schema extends ObjectJsonSchema> = Omit<AgentTool<InputOf<Schema>>, 'inputSchema'> & {
+export type TypedToolDefinition<Schema extends ObjectJsonSchema, Output extends ToolOutput = string> = Omit<
+  AgentTool<InputOf<Schema>, Output>,
+  'inputSchema'
+> & {
   inputSchema: Schema;
 };
 
@@ -57,7 +79,11 @@ export type TypedToolDefinition<Schema extends ObjectJsonSchema> = Omit<AgentToo
  * `defineTool<{ city: string }>({...})` states the type instead, checked against `execute` only.
  */
 export function defineTool<const Schema extends ObjectJsonSchema>(tool: TypedToolDefinition<Schema>): AgentTool<InputOf<Schema>>;
-export function defineTool<Input>(tool: AgentTool<Input>): AgentTool<Input>;
-export function defineTool(tool: AgentTool): AgentTool {
+/** A tool that returns content blocks (images, documents) as well as text. */
+export function defineTool<const Schema extends ObjectJsonSchema>(
+  tool: TypedToolDefinition<Schema, ToolOutput>,
+): AgentTool<InputOf<Schema>, ToolOutput>;
+export function defineTool<Input, Output extends ToolOutput = string>(tool: AgentTool<Input, Output>): AgentTool<Input, Output>;
+export function defineTool(tool: AnyAgentTool): AnyAgentTool {
   return tool;
 }

@@ -1,13 +1,13 @@
 // Checks a tool's input against its JSON Schema before the tool runs, so a tool only ever sees input of the
 // shape it declared, and the model gets a message precise enough to correct its next call.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { AgentTool } from './types.js';
+import type { AnyAgentTool } from './types.js';
 
 // Keyed by the tool object: a tool's schema is compiled once per process, however many calls it serves, and
 // its validator goes when the tool does.
-const compiled = new WeakMap<AgentTool, ValidateFunction>();
+const compiled = new WeakMap<AnyAgentTool, ValidateFunction>();
 
-function validatorFor(tool: AgentTool): ValidateFunction {
+function validatorFor(tool: AnyAgentTool): ValidateFunction {
   let validate = compiled.get(tool);
   if (!validate) {
     validate = compileAlone(tool.inputSchema);
@@ -35,7 +35,7 @@ function describeError(error: ErrorObject): string {
 
 /** Compiles the tool's input schema now (the registry calls it, so a broken schema fails at startup rather
  * than on the model's first call). Returns why it does not compile, or null. */
-export function checkToolSchema(tool: AgentTool): string | null {
+export function checkToolSchema(tool: AnyAgentTool): string | null {
   try {
     validatorFor(tool);
     return null;
@@ -45,7 +45,7 @@ export function checkToolSchema(tool: AgentTool): string | null {
 }
 
 /** Returns a message naming every problem with `input`, or null when it matches the tool's schema. */
-export function validateToolInput(tool: AgentTool, input: unknown): string | null {
+export function validateToolInput(tool: AnyAgentTool, input: unknown): string | null {
   const validate = validatorFor(tool);
   if (validate(input)) return null;
   const problems = (validate.errors ?? []).map(describeError);

@@ -19,8 +19,9 @@ import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { fitForContinueAsNew } from '../core/run-state.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { agentStatus, closeChat, decideToolCall, runState, sendMessage, transcriptPage } from './definitions.js';
+import { agentStatus, closeChat, decideToolCall, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
 import { AgentRun, causeMessage } from './run.js';
+import { recordToolDefinitions } from './tool-definitions.js';
 
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const run = new AgentRun(input);
@@ -38,6 +39,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
 
 async function agentLoop(run: AgentRun): Promise<AgentResult> {
   const { settings, state } = run;
+  await recordToolDefinitionsOrFail(run);
   for (;;) {
     await continueAsNewIfDue(run);
     const before = guardBeforeModelCall(state.loop, settings);
@@ -103,9 +105,20 @@ async function callModelOrFail(run: AgentRun): Promise<ModelReply> {
   }
 }
 
+/** The MCP tool definitions, fixed before the first model call; a run that cannot have them fails. */
+async function recordToolDefinitionsOrFail(run: AgentRun): Promise<void> {
+  try {
+    await recordToolDefinitions(run);
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    throw failRun(run, `the MCP tool definitions could not be read: ${causeMessage(err)}`, err);
+  }
+}
+
 /** Queries and updates answer from the run; each handler is one call. */
 function setHandlers(run: AgentRun): void {
   setHandler(transcriptPage, (from, to) => pageOf(run.messages, from, to, TRANSCRIPT_PAGE_BYTES));
+  setHandler(toolDefinitions, () => run.state.recordedTools ?? null);
   setHandler(agentStatus, () => run.view());
   setHandler(runState, () => {
     const { messages: _paged, ...rest } = run.state; // the messages are read page by page with transcriptPage

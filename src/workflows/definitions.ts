@@ -2,7 +2,7 @@
 // The wire name is the TypeScript name.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunState } from '../core/durable-state.js';
-import type { AgentStatusView, ApprovalAck, ApprovalDecision, TranscriptPage } from '../core/types.js';
+import type { AgentStatusView, ApprovalAck, ApprovalDecision, RecordedTools, TranscriptPage } from '../core/types.js';
 
 /** The workflow type name of `agentWorkflow`, which the client starts runs of and lists runs by. */
 export const AGENT_WORKFLOW = 'agentWorkflow';
@@ -27,3 +27,7 @@ export const closeChat = defineSignal('closeChat');
 /** The run's guard state, without the messages (read those with `transcriptPage`): what `resume` carries
  * into a new run. */
 export const runState = defineQuery<Omit<RunState, 'messages'>>('runState');
+
+/** The MCP tool definitions the run recorded when it started (null when it uses none). The model activity
+ * reads them through this query when its cache misses, so they are stored in history once. */
+export const toolDefinitions = defineQuery<RecordedTools | null>('toolDefinitions');

@@ -4,9 +4,9 @@ import { ActivityCancellationType, patched, proxyActivities } from '@temporalio/
 import type { createActivities } from '../activities/index.js';
 import { MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { oneLine } from '../core/transcript.js';
-import type { ModelCallInput, ModelReply, ToolCallInput, ToolOutcome } from '../core/types.js';
+import type { ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
 
-const { callModel, runTool } = proxyActivities<ReturnType<typeof createActivities>>(MODEL_CALL_OPTIONS);
+const { callModel, runTool, describeTools } = proxyActivities<ReturnType<typeof createActivities>>(MODEL_CALL_OPTIONS);
 
 /** Patch id: activities are scheduled with WAIT_CANCELLATION_COMPLETED instead of TRY_CANCEL. With TRY_CANCEL a
  * cancelled run completed while its in-flight call was still pending on the server, and the closed run showed
@@ -44,6 +44,13 @@ export function scheduleToolCall(input: ToolCallInput, heartbeatTimeoutMs?: numb
   const summary = oneLine(`${input.name}(${argsPreview(input.input)})`, 200);
   const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
   return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [input]);
+}
+
+/** Once, when a run that names MCP tools starts: the definitions it will use (see tool-definitions.ts). */
+export function scheduleDescribeTools(tools: string[], mcpNames: string[], heartbeatTimeoutMs?: number): Promise<RecordedTools> {
+  const summary = oneLine(`describe tools: ${mcpNames.join(', ')}`, 200);
+  const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
+  return describeTools.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [{ tools }]);
 }
 
 /** `web_search("population of France")` rather than `web_search({"query":"population of France"})`. */

@@ -167,6 +167,7 @@ export class AgentRun {
         outputSchema: s.outputSchema,
         clearToolResultsBefore: this.state.clearedUpTo || undefined,
         serverTools: s.serverTools,
+        recordedTools: this.state.recordedTools?.digest,
       },
       this.state.loop.steps + 1,
       { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs },

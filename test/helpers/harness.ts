@@ -7,6 +7,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import type { McpServerConfig } from '../../src/config/types.js';
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import { startScriptedModel, type ScriptedModel, type Script } from '../../src/scripted/index.js';
 import type { AgentTool } from '../../src/tools/types.js';
@@ -89,11 +90,13 @@ export async function withAgent<T>(
     maxModelCalls?: number;
     /** Timeouts of the model connection (response start, stream idle). */
     modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
+    mcpServers?: Record<string, McpServerConfig>;
+    taskQueue?: string;
   },
   fn: (h: AgentHarness) => Promise<T>,
 ): Promise<T> {
   const model = await startScriptedModel({ script: options.script });
-  const taskQueue = `test-${randomUUID()}`;
+  const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const agent = await createAgentWorker({
     connection: env.connection,
     client: env.client,
@@ -107,6 +110,7 @@ export async function withAgent<T>(
     workflowBundlePath: inject('workflowBundlePath') || undefined,
     maxModelCalls: options.maxModelCalls,
     dataConverter: env.dataConverter,
+    mcpServers: options.mcpServers,
   });
   const harness: AgentHarness = {
     env,

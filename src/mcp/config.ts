@@ -1,0 +1,82 @@
+// Checks the `mcpServers` of a config before anything is spawned, and reads `${NAME}` references from the
+// worker's environment, so a typo or a missing secret is one clear startup error and secrets stay out of the
+// config file (and, since the config never enters a workflow, out of history).
+import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from '../config/types.js';
+import { MCP_SEPARATOR } from '../core/tool-names.js';
+
+/** A server entry with every `${NAME}` replaced by its value. */
+export type ResolvedMcpServer =
+  | { name: string; kind: 'stdio'; config: McpStdioServerConfig }
+  | { name: string; kind: 'http'; config: McpHttpServerConfig; url: URL };
+
+const SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+export function resolveMcpServers(
+  servers: Record<string, McpServerConfig>,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedMcpServer[] {
+  return Object.entries(servers).map(([name, config]) => resolveServer(name, config, env));
+}
+
+function resolveServer(name: string, config: McpServerConfig, env: NodeJS.ProcessEnv): ResolvedMcpServer {
+  const where = `mcpServers.${name}`;
+  if (!SERVER_NAME.test(name) || name.includes(MCP_SEPARATOR)) {
+    throw new Error(
+      `${where}: a server name may hold only letters, digits, "_" and "-", and not "${MCP_SEPARATOR}" ` +
+        `(its tools are named <server>${MCP_SEPARATOR}<tool>); rename the server`,
+    );
+  }
+  if (!config || typeof config !== 'object') throw new Error(`${where}: expected { command, args? } or { url, headers? }`);
+  const hasCommand = 'command' in config && config.command !== undefined;
+  const hasUrl = 'url' in config && config.url !== undefined;
+  if (hasCommand === hasUrl) {
+    throw new Error(`${where}: give either "command" (a stdio server the worker spawns) or "url" (a streamable-HTTP server), not ${hasCommand ? 'both' : 'neither'}`);
+  }
+  if (hasCommand) {
+    const c = config as McpStdioServerConfig;
+    if (typeof c.command !== 'string' || !c.command) throw new Error(`${where}.command: expected a non-empty string`);
+    if (c.args !== undefined && (!Array.isArray(c.args) || c.args.some((a) => typeof a !== 'string'))) {
+      throw new Error(`${where}.args: expected an array of strings`);
+    }
+    const envVars = c.env === undefined ? undefined : interpolateAll(c.env, `${where}.env`, env);
+    return { name, kind: 'stdio', config: { ...c, ...(envVars ? { env: envVars } : {}) } };
+  }
+  const c = config as McpHttpServerConfig;
+  let url: URL;
+  try {
+    url = new URL(c.url);
+  } catch {
+    throw new Error(`${where}.url: "${c.url}" is not a URL; write it like http://127.0.0.1:3000/mcp`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${where}.url: "${c.url}" must be http:// or https:// (a streamable-HTTP MCP endpoint)`);
+  }
+  const headers = c.headers === undefined ? undefined : interpolateAll(c.headers, `${where}.headers`, env);
+  return { name, kind: 'http', url, config: { ...c, ...(headers ? { headers } : {}) } };
+}
+
+function interpolateAll(values: Record<string, string>, where: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new Error(`${where}: expected an object of strings`);
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, interpolate(value, `${where}.${key}`, env)]));
+}
+
+/** `Bearer ${API_TOKEN}` → `Bearer <the value of API_TOKEN>`. A missing variable is an error: sending a
+ * header without its secret would only fail later, less clearly. */
+export function interpolate(value: string, where: string, env: NodeJS.ProcessEnv): string {
+  if (typeof value !== 'string') throw new Error(`${where}: expected a string`);
+  return value.replace(ENV_REFERENCE, (_, variable: string) => {
+    const found = env[variable];
+    if (found === undefined || found === '') {
+      throw new Error(`${where} refers to \${${variable}}, but the environment variable ${variable} is not set on this worker; set it`);
+    }
+    return found;
+  });
+}
+
+/** Where a server is, for messages: the command or the URL (never a header or an env value). */
+export function describeServer(server: ResolvedMcpServer): string {
+  return server.kind === 'stdio'
+    ? [server.config.command, ...(server.config.args ?? [])].join(' ')
+    : `${server.url.origin}${server.url.pathname}`;
+}

@@ -1,0 +1,201 @@
+// One session per MCP server: the worker spawns a stdio server or connects to a streamable-HTTP one, lists
+// its tools, and calls them. A session that fails (the process died, the connection dropped, the server
+// forgot the session) is dropped, and the next call opens a new one, so a retried activity reconnects.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ToolError } from '../tools/types.js';
+import { describeServer, type ResolvedMcpServer } from './config.js';
+
+export type { McpTool };
+
+/** The `_meta` key under which each tool call carries its idempotency key (`<workflowId>/<toolUseId>`, the same
+ * on every attempt), so a server with side effects can make them happen once. */
+export const IDEMPOTENCY_META_KEY = 'durable-agent/idempotency-key';
+
+/** Starting a server and its `initialize` handshake. */
+const CONNECT_TIMEOUT_MS = 30_000;
+/** The SDK's own 60 s default would cut long tool calls short; the activity's start-to-close timeout and
+ * cancellation (an aborted signal sends `notifications/cancelled`) are what bound a call. */
+const CALL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/** The server could not be reached, or went away during a call: an infrastructure failure, which Temporal
+ * retries (on a fresh session), and which names the server once the retries are spent. */
+export class McpServerUnavailable extends Error {
+  override name = 'McpServerUnavailable';
+  constructor(server: string, cause: unknown) {
+    super(`MCP server "${server}" is unavailable: ${messageOf(cause)}`, { cause });
+  }
+}
+
+export interface McpCallOptions {
+  signal: AbortSignal;
+  idempotencyKey: string;
+}
+
+export class McpSession {
+  readonly name: string;
+  /** Sessions opened so far (1 after start; more after reconnects). */
+  connects = 0;
+  #client: Client | undefined;
+  #opening: Promise<Client> | undefined;
+  #tools: McpTool[] = [];
+  #closed = false;
+  #pid: number | null = null;
+
+  constructor(
+    private readonly server: ResolvedMcpServer,
+    private readonly log: (message: string) => void,
+  ) {
+    this.name = server.name;
+  }
+
+  /** Connects and lists the tools; throws a message naming the server when that fails. */
+  async start(): Promise<void> {
+    try {
+      await this.#connect();
+    } catch (err) {
+      throw new Error(`MCP server "${this.name}" (${describeServer(this.server)}) did not start: ${messageOf(err)}`, { cause: err });
+    }
+  }
+
+  /** The tools of the latest listing (at connect, and again when the server says its list changed). */
+  tools(): McpTool[] {
+    return this.#tools;
+  }
+
+  /** The pid of a stdio server's process while it runs. */
+  get pid(): number | null {
+    return this.#pid;
+  }
+
+  async call(tool: string, args: unknown, options: McpCallOptions): Promise<CallToolResult> {
+    const { signal } = options;
+    let client: Client;
+    try {
+      client = await this.#connect();
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      throw new McpServerUnavailable(this.name, err);
+    }
+    try {
+      const result = await client.callTool(
+        { name: tool, arguments: (args ?? {}) as Record<string, unknown>, _meta: { [IDEMPOTENCY_META_KEY]: options.idempotencyKey } },
+        undefined,
+        { signal, timeout: CALL_TIMEOUT_MS },
+      );
+      return result as CallToolResult;
+    } catch (err) {
+      // The SDK has already sent notifications/cancelled; Temporal needs its own cancellation back.
+      if (signal.aborted) throw signal.reason;
+      // The server answered with a JSON-RPC error (an unknown tool, invalid arguments): the model can act on
+      // that, and a retry would get the same answer.
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout) {
+        throw new ToolError(`MCP server "${this.name}" refused the call to "${tool}": ${err.message}`);
+      }
+      this.#drop(client);
+      throw new McpServerUnavailable(this.name, err);
+    }
+  }
+
+  /** Ends the session and, for a stdio server, the process (stdin closed, then SIGTERM, then SIGKILL). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const client = this.#client ?? (await this.#opening?.catch(() => undefined));
+    this.#client = undefined;
+    if (client) await closeClient(client);
+  }
+
+  #connect(): Promise<Client> {
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#opening ??= this.#open().finally(() => {
+      this.#opening = undefined;
+    });
+    return this.#opening;
+  }
+
+  async #open(): Promise<Client> {
+    if (this.#closed) throw new Error('the worker is shutting down');
+    const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {} });
+    const transport = this.#transport();
+    client.onclose = () => {
+      if (this.#client === client) this.#client = undefined;
+    };
+    client.onerror = (err) => this.log(`MCP server "${this.name}": ${messageOf(err)}`);
+    try {
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      this.#tools = await listAllTools(client);
+    } catch (err) {
+      await closeClient(client);
+      throw err;
+    }
+    if (this.#closed) {
+      await closeClient(client);
+      throw new Error('the worker is shutting down');
+    }
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        if (this.#client === client) this.#tools = await listAllTools(client);
+      } catch (err) {
+        this.log(`MCP server "${this.name}": listing its tools again failed: ${messageOf(err)}`);
+      }
+    });
+    if (transport instanceof StdioClientTransport) this.#pid = transport.pid;
+    this.#client = client;
+    this.connects++;
+    if (this.connects > 1) this.log(`MCP server "${this.name}": reconnected (session ${this.connects})`);
+    return client;
+  }
+
+  #transport(): StdioClientTransport | StreamableHTTPClientTransport {
+    if (this.server.kind === 'http') {
+      return new StreamableHTTPClientTransport(this.server.url, {
+        requestInit: { headers: this.server.config.headers ?? {} },
+      });
+    }
+    const { command, args, env, cwd } = this.server.config;
+    const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
+    // The server's own log lines, marked with its name, on the worker's stderr (never on stdout: the CLI's).
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.log(`[mcp ${this.name}] ${line}`);
+    });
+    return transport;
+  }
+
+  /** A failed session is closed (a hung stdio server is killed) and forgotten; the next call opens a new one. */
+  #drop(client: Client): void {
+    if (this.#client === client) this.#client = undefined;
+    void closeClient(client);
+  }
+}
+
+async function listAllTools(client: Client): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+async function closeClient(client: Client): Promise<void> {
+  const transport = client.transport;
+  // Tells an HTTP server the session is over (bounded: the server may be the thing that is down).
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+    await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+  }
+  await client.close().catch(() => undefined);
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
