@@ -4,11 +4,12 @@
 // `<server>__<name>` of a configured server passes here, and the worker is what finally knows (it fails the run
 // at once naming a tool it does not have).
 import { nearestName } from '../core/suggest.js';
+import { MCP_SEPARATOR, splitMcpName, toolAllowed } from '../core/tool-names.js';
 import { toolsWithConfig } from './load.js';
 import type { AgentConfig } from './types.js';
 
 /** Between an MCP server's name and its tool's name in the names the model sees. */
-export const MCP_TOOL_SEPARATOR = '__';
+export const MCP_TOOL_SEPARATOR = MCP_SEPARATOR;
 
 export interface ToolCatalog {
   /** Tools registered by name: the built-ins and the config's. */
@@ -25,8 +26,8 @@ export function toolCatalog(config: AgentConfig): ToolCatalog {
 }
 
 /** All the tools of the catalog, as a run without `--tools` gets them: each MCP server as `<server>__*`.
- * SEAM for MCP: a pattern travels in the workflow input (settings.tools) as it is; the worker expands it to the
- * server's tools when the run starts (src/mcp). */
+ * A pattern travels in the workflow input (settings.tools) as it is; the run's describeTools activity expands
+ * it to the server's tools when the run starts (src/workflows/tool-definitions.ts). */
 export function allToolNames(catalog: ToolCatalog): string[] {
   return [...catalog.tools, ...catalog.mcpServers.map(mcpServerPattern)];
 }
@@ -35,8 +36,7 @@ export const mcpServerPattern = (server: string) => `${server}${MCP_TOOL_SEPARAT
 
 /** The MCP server a `<server>__<tool>` name belongs to, or undefined for any other name. */
 export function mcpServerOf(name: string): string | undefined {
-  const at = name.indexOf(MCP_TOOL_SEPARATOR);
-  return at > 0 && at + MCP_TOOL_SEPARATOR.length < name.length ? name.slice(0, at) : undefined;
+  return splitMcpName(name)?.server;
 }
 
 export function isKnownTool(name: string, catalog: ToolCatalog): boolean {
@@ -47,9 +47,7 @@ export function isKnownTool(name: string, catalog: ToolCatalog): boolean {
 
 /** Whether a run whose tool list is `allowed` may call `name` (directly, or through its server's pattern). */
 export function isAllowedBy(name: string, allowed: readonly string[]): boolean {
-  if (allowed.includes(name)) return true;
-  const server = mcpServerOf(name);
-  return server !== undefined && allowed.includes(mcpServerPattern(server));
+  return toolAllowed(name, allowed);
 }
 
 export interface UnknownTool {

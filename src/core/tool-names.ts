@@ -10,7 +10,7 @@ export const API_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** `files__read` → `{ server: 'files', tool: 'read' }`; null for a name without the separator. */
 export function splitMcpName(name: string): { server: string; tool: string } | null {
   const at = name.indexOf(MCP_SEPARATOR);
-  if (at <= 0) return null;
+  if (at <= 0 || at + MCP_SEPARATOR.length >= name.length) return null;
   return { server: name.slice(0, at), tool: name.slice(at + MCP_SEPARATOR.length) };
 }
 

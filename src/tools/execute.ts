@@ -40,9 +40,9 @@ export async function executeTool(registry: ToolRegistry, call: ToolCall, contex
     throw error;
   }
   // Guards against plain-JS tools or `any` leaks; a bug in the tool, not something the model can fix.
-  if (typeof result !== 'string') {
-    throw new TypeError(`Tool "${tool.name}" returned ${typeof result} instead of a string`);
+  if (typeof result !== 'string' && !Array.isArray(result)) {
+    throw new TypeError(`Tool "${tool.name}" returned ${typeof result} instead of a string or content blocks`);
   }
   // Passed on, but visibly: an empty tool_result reads to the model as if the call did not happen.
-  return { isError: false, content: result === '' ? '(empty result)' : result };
+  return { isError: false, content: result.length === 0 ? '(empty result)' : result };
 }
