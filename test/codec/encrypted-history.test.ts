@@ -4,7 +4,8 @@
 // without any data converter, as anyone with access to the server's database could.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { getAgentResult, getTranscript } from '../../src/client/index.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
@@ -125,6 +126,20 @@ describe('encrypted history', () => {
     expect(failed).toBeDefined();
     expect(findPlainText(history, ALL)).toEqual([]);
     expect(payloadEncodings(history).filter(notEncrypted)).toEqual([]);
+  }, 60_000);
+
+  it('an encrypted history replays with the project data converter, and does not without the keys', async () => {
+    const id = await withAgent(encrypted, { script: [reply([text(`short ${SECRET.reply}`)])] }, async (h) => {
+      const started = await h.start(`Please handle ${SECRET.task}`);
+      expect((await getAgentResult(encrypted.client, started)).status).toBe('completed');
+      return started;
+    });
+    const history = await rawHistory(raw, id);
+    const workflowBundle = { codePath: inject('workflowBundlePath') };
+    await Worker.runReplayHistory({ workflowBundle, dataConverter: agentDataConverter({ AGENT_ENCRYPTION_KEYS: keys }) }, history, id);
+    await expect(Worker.runReplayHistory({ workflowBundle, dataConverter: agentDataConverter({}) }, history, id)).rejects.toThrow(
+      /Replay failed due workflow task failure/,
+    );
   }, 60_000);
 
   it('control: the same run without keys has the secrets in plain text, so the search above can fail', async () => {
