@@ -55,3 +55,17 @@ export function modelCallText(call: ModelCallInFlight): { line: string; words?: 
   if (call.attempt > 1 && call.lastFailure) parts.push(`retried after: ${oneLine(call.lastFailure, 120)}`);
   return { line: parts.join(' · '), words: p?.lastWords || undefined };
 }
+
+/** Claude's server tool blocks in one line: the call (`web_search {"query":…}`), or what its result holds (the
+ * pages a web search found, or its error code). Null for any other block. */
+export function serverToolText(block: { type: string } & Record<string, unknown>): string | null {
+  if (block.type === 'server_tool_use') return `${String(block.name)} ${oneLine(JSON.stringify(block.input) ?? '', 200)}`;
+  if (!block.type.endsWith('_tool_result') || block.type === 'tool_result') return null;
+  const content = block.content;
+  if (Array.isArray(content)) {
+    const pages = content.map((r: { title?: unknown; url?: unknown }) => `${String(r.title ?? '')} (${String(r.url ?? '')})`);
+    return `${plural(content.length, 'result')}: ${oneLine(pages.join('; '), 200)}`;
+  }
+  const error = (content as { error_code?: unknown } | undefined)?.error_code;
+  return error ? `error ${String(error)}` : oneLine(JSON.stringify(content) ?? '', 200);
+}

@@ -44,6 +44,11 @@ export function formatResult(result: AgentResult, json: boolean): string {
     `${result.toolCalls} tool call${result.toolCalls === 1 ? '' : 's'}`,
     `${totalTokens(result.usage).toLocaleString('en-US')} tokens`,
   ];
+  // Server tool requests, billed (web search) or not, once a run used them.
+  const searches = result.usage.server_tool_use?.web_search_requests ?? 0;
+  const fetches = result.usage.server_tool_use?.web_fetch_requests ?? 0;
+  if (searches > 0) parts.push(`${searches} web search${searches === 1 ? '' : 'es'}`);
+  if (fetches > 0) parts.push(`${fetches} web fetch${fetches === 1 ? '' : 'es'}`);
   const why = result.guard ? ` by guard ${result.guard}` : result.stopReason ? ` on ${result.stopReason}` : '';
   const answer = result.text || '(no answer text)';
   const error = result.error ? `\nerror: ${result.error}` : '';

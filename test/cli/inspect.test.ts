@@ -260,8 +260,8 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
     let worker: CliProcess | undefined;
     try {
       const answer = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
-      // About 40 events, 500 ms apart: a reply that takes ~20 s to stream. Heartbeats every ~3 s.
-      worker = await s.worker([{ ...endTurn(answer), eventDelayMs: 500 }]);
+      // About 40 events, 300 ms apart: a reply that takes ~12 s to stream. Heartbeats every ~3 s.
+      worker = await s.worker([{ ...endTurn(answer), eventDelayMs: 300 }]);
       const id = await s.startedId(['talk slowly', '--heartbeat-timeout', '10s']);
       const watch = s.spawn(['watch', id]);
       const [progressLine, watchedWords] = await watch.waitForStdout(/^ {2}… model call attempt \d+ · text · ~\d+ output tokens · [^:]+: (.+)$/m);

@@ -2,7 +2,10 @@
 // API would refuse or what would silently do nothing.
 import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../src/cli/args.js';
+import { formatTranscript } from '../../src/cli/commands/inspect.js';
+import { formatResult } from '../../src/cli/output.js';
 import { settingsFromFlags, START_FLAGS } from '../../src/cli/settings.js';
+import type { MessageParam } from '../../src/core/types.js';
 
 const settings = (...argv: string[]) => settingsFromFlags(parseArgs(argv, START_FLAGS).flags);
 const usageError = (...argv: string[]): string => {
@@ -38,5 +41,45 @@ describe('--server-tools', () => {
     expect(usageError('--server-tools', 'code_execution', '--blocked-domains', 'b.com')).toMatch(/applies to the web_search and web_fetch server tools/);
     expect(usageError('--server-tools', 'web_search', '--allowed-domains', 'https://insee.fr')).toMatch(/has a scheme; give the domain alone \(e\.g\. insee\.fr\)/);
     expect(usageError('--server-tools', 'web_search', '--web-search-max-uses', '0')).toMatch(/at least 1/);
+  });
+});
+
+describe('server tool blocks in `transcript`', () => {
+  it('shows the call and the pages a search found, one line each', () => {
+    const messages = [
+      { role: 'user', content: 'population of France?' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'population of France' } },
+          {
+            type: 'web_search_tool_result',
+            tool_use_id: 'srvtoolu_1',
+            content: [{ type: 'web_search_result', title: 'INSEE', url: 'https://insee.fr/p', encrypted_content: 'x', page_age: null }],
+          },
+          { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_2', content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' } },
+        ],
+      },
+    ] as MessageParam[];
+    expect(formatTranscript(messages)).toContain(
+      [
+        '[server_tool_use] web_search {"query":"population of France"}  (srvtoolu_1)',
+        '[web_search_tool_result] 1 result: INSEE (https://insee.fr/p)',
+        '[web_search_tool_result] error max_uses_exceeded',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('the result line', () => {
+  it('counts the web searches and fetches of a run that used them', () => {
+    const base = {
+      workflowId: 'wf', runId: 'r', status: 'completed' as const, stopReason: 'end_turn' as const, guard: null, text: 'done',
+      partial: false, steps: 2, toolCalls: 1, costUsd: 0.01, error: null,
+      usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    };
+    expect(formatResult(base, false)).toMatch(/· 15 tokens · wf\n$/);
+    const searched = { ...base, usage: { ...base.usage, server_tool_use: { web_search_requests: 2, web_fetch_requests: 1 } } };
+    expect(formatResult(searched, false)).toMatch(/· 15 tokens · 2 web searches · 1 web fetch · wf\n$/);
   });
 });

@@ -6,7 +6,7 @@ import { oneLine } from '../../core/transcript.js';
 import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus } from '../../core/types.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
-import { blocksOf, callText, indent, modelCallText, plural, timeText, tokensText, toolResultText } from '../format.js';
+import { blocksOf, callText, indent, modelCallText, plural, serverToolText, timeText, tokensText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
@@ -170,8 +170,12 @@ function blockText(block: ContentBlockParam, names: Map<string, string>): string
       const content = toolResultText(block.content);
       return content.includes('\n') ? `${head}\n${indent(content)}` : `${head} ${content}`;
     }
-    default:
+    default: {
+      const server = serverToolText(block as unknown as { type: string } & Record<string, unknown>);
+      if (server && block.type === 'server_tool_use') return `[server_tool_use] ${server}  (${block.id})`;
+      if (server) return `[${block.type}] ${server}`;
       return `[${block.type}] ${oneLine(JSON.stringify(block), 300)}`;
+    }
   }
 }
 

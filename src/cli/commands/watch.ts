@@ -6,7 +6,7 @@ import type { AgentStatusView, MessageParam } from '../../core/types.js';
 import { expectPositionals, type Parsed } from '../args.js';
 import type { ModelCallInFlight } from '../../client/model-progress.js';
 import { defineCommand } from '../command.js';
-import { blocksOf, callText, modelCallText, toolResultText } from '../format.js';
+import { blocksOf, callText, modelCallText, serverToolText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
@@ -114,6 +114,11 @@ class Watcher {
           else if (b.type === 'tool_use') {
             this.#names.set(b.id, b.name);
             this.out(`  → ${b.name} ${oneLine(JSON.stringify(b.input) ?? '', 200)}  (${b.id})`);
+          } else {
+            // Claude's server tools run inside the call: their call and result arrive in the reply.
+            const server = serverToolText(b as unknown as { type: string } & Record<string, unknown>);
+            if (server && b.type === 'server_tool_use') this.out(`  ⇢ ${server}  (server tool)`);
+            else if (server) this.out(`  ⇠ ${b.type.replace(/_tool_result$/, '')}: ${server}`);
           }
         }
       } else {
