@@ -8,10 +8,14 @@ let installed = false;
 let lastOutageLine = 0;
 const OUTAGE_LINE_EVERY_MS = 30_000;
 
-/** A core log entry that only says the server cannot be reached (the connection is refused or reset). */
+/** A core log entry that only says a poll or a heartbeat could not reach the server. Failures to deliver a
+ * result are not noise: they stay, each on its line (redacted). */
 function isOutageNoise(message: string, meta: Record<string, unknown> | undefined): boolean {
   const text = `${message} ${meta ? JSON.stringify(meta) : ''}`;
-  return /code: Unavailable|Connection refused|tcp connect error|transport error/i.test(text);
+  return (
+    /gRPC call poll_\w+ retried|Error when recording heartbeat/.test(message) &&
+    /code: Unavailable|Connection refused|tcp connect error|transport error/i.test(text)
+  );
 }
 
 export function installCliRuntime(level: LogLevel): void {
@@ -25,7 +29,7 @@ export function installCliRuntime(level: LogLevel): void {
         // one plain line per half minute says the same.
         if (Date.now() - lastOutageLine < OUTAGE_LINE_EVERY_MS) return;
         lastOutageLine = Date.now();
-        process.stderr.write(`${time} [${entry.level}] the worker cannot reach the Temporal server; it keeps retrying (polls, heartbeats, results)\n`);
+        process.stderr.write(`${time} [${entry.level}] the worker cannot reach the Temporal server; it keeps polling and retrying\n`);
         return;
       }
       // The core logs undelivered results with their payload bytes (during an outage): never print those.

@@ -137,7 +137,7 @@ describe('the packed package', () => {
   });
 
   it('the README has the examples this test runs', () => {
-    expect([...examples.keys()]).toEqual(['weather-tool.ts', 'own-worker.ts', 'workflows.ts', 'plugin-worker.ts']);
+    expect([...examples.keys()]).toEqual(['weather-tool.ts', 'own-worker.ts', 'workflows.ts', 'plugin-worker.ts', 'scripted-model.ts']);
   });
 
   it('exports everything the README’s API paragraph names', async () => {
@@ -160,6 +160,16 @@ describe('the packed package', () => {
   it('runs the worker-of-your-own example: a run that calls the typed weather tool completes', async () => {
     const { stdout } = await run(process.execPath, ['out/own-worker.js'], { cwd: project, env: childEnv(), timeout: 120_000 });
     expect(stdout.trim()).toBe('completed Weather: "Paris: sunny +21°C"');
+  }, 150_000);
+
+  it('runs the scripted-model example: the library path to the offline model, through the real SDK and worker', async () => {
+    const { stdout } = await run(process.execPath, ['out/scripted-model.js'], {
+      cwd: project,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_ADDRESS: inject('temporalAddress') },
+      timeout: 120_000,
+    });
+    // Two requests: the tool call, then the answer after the calculator's result.
+    expect(stdout.trim()).toBe('completed It is 42. 2');
   }, 150_000);
 
   it('runs the plugin example: the team’s own workflow and an agent run on one worker and task queue', async () => {
