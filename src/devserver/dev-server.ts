@@ -155,9 +155,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     child.once('error', (err) => resolve(`failed to spawn ${cliPath}: ${err.message}`));
     child.once('close', (code, signal) => resolve(`exited with ${signal ?? `code ${code}`}`));
   });
-  exited.then(() => live.delete(child));
+  void exited.then(() => live.delete(child));
   let exitReason: string | null = null;
-  exited.then((r) => (exitReason = r));
+  void exited.then((r) => (exitReason = r));
 
   const stop = async (): Promise<void> => {
     stopping = true;
