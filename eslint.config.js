@@ -5,6 +5,7 @@
 //   deterministic, so it may not import Node built-ins or the packages that do I/O (type-only imports are
 //   fine: they are erased).
 import { builtinModules } from 'node:module';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 const WORKFLOW_LAYER = 'workflow code (src/workflows, src/core) is replayed deterministically in Temporal\'s sandbox';
@@ -15,7 +16,7 @@ const ioPackage = (name, why) => ({
   message: `${WORKFLOW_LAYER}: ${why}. Import types only (import type), or move the code to src/activities.`,
 });
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'test-output/**', 'docker/**', 'bin/**', '*.config.ts', 'eslint.config.js'] },
   {
     files: ['**/*.ts', '**/*.js', '**/*.mjs'],
