@@ -1,19 +1,30 @@
 // Determinism: recorded histories (committed under test/fixtures/histories/, produced by this file with
 // RECORD_HISTORIES=1) are replayed through the current workflow code. A change that would break running
 // jobs fails here; such a change needs `patched()` (see the README).
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { approveToolCall, closeChatRun, getAgentResult, getStatus, sendFollowUp } from '../../src/client/index.js';
+import {
+  approveToolCall,
+  cancelRun,
+  closeChatRun,
+  denyToolCall,
+  getAgentResult,
+  getStatus,
+  resumeAgent,
+  sendFollowUp,
+} from '../../src/client/index.js';
 import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
-import type { AgentSettings } from '../../src/core/types.js';
+import type { AgentInput, AgentResult, AgentSettings, AgentStatusView } from '../../src/core/types.js';
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
 
 const DIR = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
-const RECORD = process.env.RECORD_HISTORIES === '1';
+const RECORD = process.env.RECORD_HISTORIES === '1' || process.env.RECORD_HISTORIES === 'overwrite';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -29,10 +40,61 @@ interface Scenario {
   settings?: Partial<AgentSettings>;
   /** Drives the run (approvals, messages) while it runs. */
   drive?: (h: AgentHarness, workflowId: string) => Promise<void>;
+  /** Which run of the job to record: the latest (default), or the first (the one that continued as new). */
+  run?: 'first' | 'latest';
+  /** What the recorded history must hold for the fixture to cover the path it is named for. */
+  proves?: (history: Recorded) => void;
+}
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** A recorded history, with its workflow input and result decoded. */
+interface Recorded {
+  events: HistoryEvent[];
+  input: AgentInput;
+  result: AgentResult | undefined;
+}
+
+function recorded(history: temporal.api.history.v1.IHistory): Recorded {
+  const events = history.events ?? [];
+  const converter = defaultPayloadConverter;
+  const input = converter.fromPayload<AgentInput>(events[0].workflowExecutionStartedEventAttributes!.input!.payloads![0]);
+  const completed = events.at(-1)?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+  return { events, input, result: completed ? converter.fromPayload<AgentResult>(completed) : undefined };
+}
+
+const has = (events: HistoryEvent[], key: keyof HistoryEvent) => events.some((e) => e[key]);
+
+/** Polls the live status until `ok` holds. */
+async function statusUntil(h: AgentHarness, id: string, ok: (v: AgentStatusView) => boolean): Promise<void> {
+  await expect
+    .poll(async () => {
+      const s = await getStatus(h.env.client, id);
+      return s.live && ok(s.view);
+    }, { timeout: 15_000 })
+    .toBe(true);
 }
 
 const loopForever: Script = (req, turn) =>
   req.tool_choice?.type === 'none' ? reply([text('Partial: still counting.')]) : reply([toolUse('calculator', { expression: `${turn} + 1` })]);
+
+/** The same tool call with the same arguments, every turn; a summary when tools are disabled. */
+const repeatForever: Script = (req) =>
+  req.tool_choice?.type === 'none'
+    ? reply([text('Partial: the same call kept coming back.')])
+    : reply([toolUse('calculator', { expression: '2 + 2' })]);
+
+/** A calculator call that fails (a different bad expression each turn); a summary when tools are disabled. */
+const failForever: Script = (req, turn) =>
+  req.tool_choice?.type === 'none'
+    ? reply([text('Partial: the calculator kept failing.')])
+    : reply([toolUse('calculator', { expression: `${turn} /` })]);
+
+const threeSteps: Script = [
+  reply([text('First.'), toolUse('calculator', { expression: '6 * 7' })]),
+  reply([text('Second.'), toolUse('calculator', { expression: '7 * 6' })]),
+  reply([text('42')]),
+];
 
 const SCENARIOS: Scenario[] = [
   { name: 'france', script: franceDemoScript },
@@ -77,17 +139,119 @@ const SCENARIOS: Scenario[] = [
     script: [reply([toolUse('submit_answer', { answer: 42 })]), reply([text('done')])],
     settings: { outputSchema: { type: 'number' } },
   },
+  // The run that continues as new (its history ends with the continue-as-new command) and the last run of the
+  // same job (it starts from the carried state).
+  {
+    name: 'continue-as-new',
+    script: threeSteps,
+    settings: { continueAsNewAfterSteps: 1 },
+    run: 'first',
+    proves: ({ events }) => expect(events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy(),
+  },
+  {
+    name: 'continue-as-new-carried',
+    script: threeSteps,
+    settings: { continueAsNewAfterSteps: 1 },
+    proves: ({ input, result }) => {
+      expect(input.carried?.runsUsed).toBe(2);
+      expect(result).toMatchObject({ status: 'completed', runsUsed: 3 });
+    },
+  },
+  {
+    // A user's cancel while the model call is in flight: the run waits for the call to acknowledge.
+    name: 'cancel',
+    script: [{ ...reply([text('never sent')]), hold: true }],
+    drive: async (h, id) => {
+      await expect.poll(() => h.model.requests.length, { timeout: 15_000 }).toBe(1);
+      await cancelRun(h.env.client, id);
+    },
+    proves: ({ events, result }) => {
+      expect(result?.status).toBe('cancelled');
+      expect(has(events, 'markerRecordedEventAttributes')).toBe(true); // the wait-for-cancelled-calls patch
+      expect(has(events, 'activityTaskCanceledEventAttributes')).toBe(true);
+    },
+  },
+  { name: 'budget', script: threeSteps, settings: { budgetTokens: 1 }, proves: ({ result }) => expect(result?.guard).toBe('budget') },
+  {
+    name: 'repetition-summary',
+    script: repeatForever,
+    proves: ({ result }) => expect(result).toMatchObject({ guard: 'repetition', text: 'Partial: the same call kept coming back.' }),
+  },
+  {
+    name: 'error-streak-summary',
+    script: failForever,
+    proves: ({ result }) => expect(result).toMatchObject({ guard: 'error_streak', text: 'Partial: the calculator kept failing.' }),
+  },
+  {
+    name: 'deny',
+    script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('Denied, so no answer.')])],
+    settings: { approve: ['calculator'] },
+    drive: async (h, id) => {
+      await statusUntil(h, id, (v) => v.pendingApprovals.length === 1);
+      await denyToolCall(h.env.client, id, undefined, 'not today');
+    },
+    proves: ({ events, result }) => {
+      expect(has(events, 'workflowExecutionUpdateAcceptedEventAttributes')).toBe(true);
+      expect(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool')).toEqual([]);
+      expect(result?.status).toBe('completed');
+    },
+  },
+  {
+    // A follow-up sent while the model call is in flight: it joins the tool results of that turn.
+    name: 'follow-up',
+    script: [{ ...reply([toolUse('calculator', { expression: '1 + 1' })]), delayMs: 1500 }, reply([text('2; and hello.')])],
+    drive: async (h, id) => {
+      await expect.poll(() => h.model.requests.length, { timeout: 15_000 }).toBe(1);
+      await sendFollowUp(h.env.client, id, 'also, say hello');
+    },
+    proves: ({ events, result }) => {
+      expect(has(events, 'workflowExecutionUpdateAcceptedEventAttributes')).toBe(true);
+      expect(result).toMatchObject({ status: 'completed', steps: 2 });
+    },
+  },
+  {
+    // The recorded run is the resumed one (of a run the step cap stopped without a summary).
+    name: 'resume',
+    script: threeSteps,
+    settings: { maxSteps: 1, summaryOn: [] },
+    drive: async (h, id) => {
+      expect((await getAgentResult(h.env.client, id)).guard).toBe('max_steps');
+      await resumeAgent(h.env.client, id, { moreSteps: 5, taskQueue: h.taskQueue });
+    },
+    proves: ({ input, result }) => {
+      expect(input.resumedFrom).toBeTruthy();
+      expect(result).toMatchObject({ status: 'completed', text: '42', steps: 3 });
+    },
+  },
+  {
+    // A slow stream, cut once mid-reply: the call is retried whole.
+    name: 'streamed-call',
+    script: [{ ...reply([text('One, two, three, four: a slow answer.')]), eventDelayMs: 200, cut: { afterEvents: 3 } }],
+    proves: ({ events, result }) => {
+      // The cut attempt failed and the call was retried whole.
+      expect(events.find((e) => e.activityTaskStartedEventAttributes)?.activityTaskStartedEventAttributes?.attempt).toBe(2);
+      expect(result).toMatchObject({ status: 'completed', text: 'One, two, three, four: a slow answer.' });
+    },
+  },
 ];
 
-// `RECORD_HISTORIES=1 npx vitest run test/durability/replay.test.ts` rewrites the fixtures from real runs.
+// `RECORD_HISTORIES=1 npx vitest run test/durability/replay.test.ts` records the fixtures that are missing from
+// real runs; `RECORD_HISTORIES=overwrite` records them all again. Keep the old ones: they hold the paths that runs
+// recorded before a `patched()` change take (see the README's Determinism rule).
 describe.runIf(RECORD)('recording histories', () => {
-  it.each(SCENARIOS)('records $name', async (scenario) => {
+  const wanted = SCENARIOS.filter((s) => process.env.RECORD_HISTORIES === 'overwrite' || !existsSync(`${DIR}${s.name}.json`));
+  it.each(wanted)('records $name', async (scenario) => {
     mkdirSync(DIR, { recursive: true });
     await withAgent(env, { script: scenario.script }, async (h) => {
       const id = await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);
-      const history = await h.env.client.workflow.getHandle(id).fetchHistory();
+      let history = await h.env.client.workflow.getHandle(id).fetchHistory();
+      if (scenario.run === 'first') {
+        const firstRunId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
+        expect(firstRunId).toBeTruthy();
+        history = await h.env.client.workflow.getHandle(id, firstRunId!).fetchHistory();
+      }
       writeFileSync(`${DIR}${scenario.name}.json`, historyToJSON(history));
     });
   });
@@ -98,6 +262,11 @@ describe.skipIf(RECORD)('replay of recorded histories', () => {
 
   it('has a committed history for every scenario', () => {
     expect(files.sort()).toEqual(SCENARIOS.map((s) => `${s.name}.json`).sort());
+  });
+
+  it.each(SCENARIOS.filter((s) => s.proves))('the $name fixture records the path it is named for', (scenario) => {
+    const history = historyFromJSON(JSON.parse(readFileSync(`${DIR}${scenario.name}.json`, 'utf8')));
+    scenario.proves!(recorded(history));
   });
 
   it.each(files)('replays %s without non-determinism', async (file) => {
