@@ -6,19 +6,20 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { SimplePlugin } from '@temporalio/plugin';
-import type {
-  BundleOptions,
-  BundlerPlugin,
-  ReplayWorkerOptions,
+import {
   Worker,
-  WorkerOptions,
-  WorkerPlugin,
-  WorkflowBundleOption,
+  type BundleOptions,
+  type BundlerPlugin,
+  type NativeConnection,
+  type ReplayWorkerOptions,
+  type WorkerOptions,
+  type WorkerPlugin,
+  type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import type { McpServerConfig } from './config/types.js';
-import { HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
+import { DEFAULT_MODEL_CALL_SLOTS, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
@@ -34,8 +35,17 @@ export interface AgentPluginOptions {
   mcpServers?: Record<string, McpServerConfig>;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
-  /** At most this many model calls at once on this worker; tool calls are not held back by it. */
+  /** At most this many model calls at once in this process: the activity slots of the worker on the model task
+   * queue (`<taskQueue>-model`). A call beyond it waits in the server's queue, holding no slot and no timeout;
+   * tool calls are not held back. Default DEFAULT_MODEL_CALL_SLOTS. */
   maxModelCalls?: number;
+  /** At most this many model calls started per second on the model task queue, across every worker polling it
+   * (Temporal's `maxTaskQueueActivitiesPerSecond`: the server enforces it). Default: no limit. */
+  modelCallsPerSecond?: number;
+  /** Whether running a worker with this plugin also runs, in the same process, the worker of the model task
+   * queue (`<taskQueue>-model`) and stops it with it. Default true. With false, run it yourself, in this process
+   * or another: `await plugin.createModelWorker({ connection, taskQueue })`. */
+  runModelWorker?: boolean;
   /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
    * and namespace. */
   client?: Client;
@@ -57,6 +67,9 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   #withMcp: ToolRegistry | undefined;
   /** The MCP sessions, once a worker has been created with the plugin (and `mcpServers` were given). */
   mcp: McpTools | undefined;
+  #activities: ReturnType<typeof createActivities> | undefined;
+  /** What each worker configured with this plugin needs for its model-queue worker, by namespace and queue. */
+  readonly #modelWorkerOptions = new Map<string, ModelWorkerOptions>();
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -101,13 +114,64 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     await this.mcp?.close();
   }
 
-  /** Runs the worker, and stops the MCP servers when it stops, however it stops: no stdio server outlives it. */
+  /** Runs the worker, and beside it (unless `runModelWorker: false`) the worker of its model task queue: when
+   * either stops, the other is shut down too, so `run()`, `runUntil()` and `shutdown()` govern both. Stops the
+   * MCP servers when it stops, however it stops: no stdio server outlives it. */
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     try {
-      await next(worker);
+      const spec = this.#modelWorkerOptions.get(queueKey(worker.options.namespace, worker.options.taskQueue));
+      if (this.options.runModelWorker === false || !spec) return await next(worker);
+      const modelWorker = await this.createModelWorker({ ...spec, identity: worker.options.identity });
+      const modelRun = modelWorker.run().finally(() => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+      });
+      try {
+        await next(worker);
+      } finally {
+        if (modelWorker.getState() === 'RUNNING') modelWorker.shutdown();
+        await modelRun;
+      }
     } finally {
       await this.close();
     }
+  }
+
+  /** A worker serving only the model task queue of `taskQueue` (`<taskQueue>-model`): the callModel activity, with
+   * `maxModelCalls` slots and the `modelCallsPerSecond` queue rate. A worker run with this plugin runs one by itself;
+   * this is for running it on its own (another process, `runModelWorker: false`). */
+  async createModelWorker(options: ModelWorkerOptions): Promise<Worker> {
+    const dataConverter = options.dataConverter ?? agentDataConverter();
+    await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
+    return Worker.create({
+      connection: options.connection,
+      namespace: options.namespace,
+      ...(options.identity ? { identity: `${options.identity} (model calls)` } : {}),
+      taskQueue: modelTaskQueue(options.taskQueue),
+      dataConverter,
+      activities: { callModel: this.#activitiesOnce().callModel },
+      maxConcurrentActivityTaskExecutions: this.options.maxModelCalls ?? DEFAULT_MODEL_CALL_SLOTS,
+      ...(this.options.modelCallsPerSecond ? { maxTaskQueueActivitiesPerSecond: this.options.modelCallsPerSecond } : {}),
+      maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
+    });
+  }
+
+  /** The stores the model activity reads through `client`, and the MCP sessions: once per plugin. */
+  async #prepare(client: Client): Promise<void> {
+    this.#transcripts ??= transcriptStore(client);
+    this.#recordedTools ??= new RecordedToolsStore((run) => client.workflow.getHandle(run.workflowId, run.runId).query(toolDefinitions));
+    await this.startMcp();
+  }
+
+  /** One set of activities per plugin, shared by its workers (the agent's and the model queue's): one Messages
+   * API client, one transcript cache. */
+  #activitiesOnce(): ReturnType<typeof createActivities> {
+    return (this.#activities ??= createActivities({
+      connection: this.options.model ?? modelConnectionFromEnv(),
+      tools: this.registry,
+      transcripts: this.transcripts,
+      mcp: this.mcp,
+      recordedTools: this.recordedTools,
+    }));
   }
 
   /** The model activity's transcript cache (its stats show when the query fallback ran); exists once the
@@ -128,17 +192,13 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
     // team's converter is theirs to keep, and clients of agent runs must use it too.
     const dataConverter = options.dataConverter ?? agentDataConverter();
-    const client = this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter });
-    this.#transcripts ??= transcriptStore(client);
-    this.#recordedTools ??= new RecordedToolsStore((run) => client.workflow.getHandle(run.workflowId, run.runId).query(toolDefinitions));
-    await this.startMcp();
-    const activities = createActivities({
-      connection: this.options.model ?? modelConnectionFromEnv(),
-      tools: this.registry,
-      transcripts: this.#transcripts,
-      maxModelCalls: this.options.maxModelCalls,
-      mcp: this.mcp,
-      recordedTools: this.#recordedTools,
+    await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
+    const activities = this.#activitiesOnce();
+    this.#modelWorkerOptions.set(queueKey(options.namespace, options.taskQueue), {
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: options.taskQueue,
+      dataConverter,
     });
     return new SimplePlugin({ name: this.name, activities, ...this.workflowSource(options) }).configureWorker({
       // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled call
@@ -172,6 +232,21 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     if (existsSync(PREBUILT_BUNDLE)) return { workflowBundle: { codePath: PREBUILT_BUNDLE } };
     return { workflowsPath: AGENT_WORKFLOWS_PATH };
   }
+}
+
+/** Where and how to run the worker of a model task queue (see AgentPlugin.createModelWorker). */
+export interface ModelWorkerOptions {
+  connection?: NativeConnection;
+  namespace?: string;
+  /** The agent runs' task queue; the worker polls `<taskQueue>-model`. */
+  taskQueue: string;
+  /** Default: `agentDataConverter()`; give the one the agent runs' worker uses. */
+  dataConverter?: WorkerOptions['dataConverter'];
+  identity?: string;
+}
+
+function queueKey(namespace: string | undefined, taskQueue: string): string {
+  return `${namespace ?? 'default'}\u0000${taskQueue}`;
 }
 
 export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): ModelConnection {

@@ -32,8 +32,12 @@ export interface AgentWorkerOptions {
   /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one
    * `npm run build` wrote next to this file, else one built once per process. */
   workflowBundlePath?: string;
-  /** At most this many model calls at once on this worker; tool calls are not held back by it. */
+  /** At most this many model calls at once in this process (the slots of its model-queue worker); a call beyond
+   * it waits in the server's queue, holding no slot and no timeout. Tool calls are not held back by it. */
   maxModelCalls?: number;
+  /** At most this many model calls started per second across every worker of this task queue (see
+   * AgentPluginOptions.modelCallsPerSecond). */
+  modelCallsPerSecond?: number;
   /** Payload codecs and failure converter. Default: `agentDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
    * The client must decode what this worker encodes: give it the same converter. */
   dataConverter?: DataConverter;
@@ -42,6 +46,8 @@ export interface AgentWorkerOptions {
 }
 
 export interface AgentWorker {
+  /** The agent's worker; running it also runs the model-queue worker beside it (`<taskQueue>-model`), and
+   * `shutdown()` / the end of `runUntil()` stop both. */
   worker: Worker;
   registry: ToolRegistry;
   /** The model activity's transcript cache: its stats show when the query fallback ran. */
@@ -60,6 +66,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     mcpServers: options.mcpServers,
     model: options.model,
     maxModelCalls: options.maxModelCalls,
+    modelCallsPerSecond: options.modelCallsPerSecond,
     client: options.client,
     workflowBundle: await workflowBundle(options.workflowBundlePath),
   });

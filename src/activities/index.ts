@@ -4,7 +4,6 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { createDescribeTools } from './describe-tools.js';
 import { createCallModel, type ModelConnection } from './model.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
-import { Semaphore } from './semaphore.js';
 import { createRunTool } from './tool.js';
 import type { TranscriptStore } from './transcript-store.js';
 
@@ -17,8 +16,6 @@ export interface ActivityDeps {
   transcripts: TranscriptStore;
   connection: ModelConnection;
   tools: ToolRegistry;
-  /** At most this many model calls at once on this worker (`worker --max-model-calls N`). */
-  maxModelCalls?: number;
   /** The MCP servers' tools (also in `tools`), and where model calls find the definitions a run recorded. */
   mcp?: McpTools;
   recordedTools: RecordedToolsStore;
@@ -31,7 +28,6 @@ export function createActivities(deps: ActivityDeps) {
       connection: deps.connection,
       tools: deps.tools,
       transcripts,
-      limiter: deps.maxModelCalls ? new Semaphore(deps.maxModelCalls) : undefined,
       recordedTools: deps.recordedTools,
       mcpServers: () => deps.mcp?.servers() ?? [],
     }),

@@ -11,7 +11,6 @@ import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from 
 import { assertFitsInHistory } from './payload-limit.js';
 import { buildModelRequest } from './request.js';
 import { assertHasServers, runToolDefinitions, type RecordedToolsStore } from './recorded-tools.js';
-import type { Semaphore } from './semaphore.js';
 import { streamMessage } from './stream.js';
 import type { TranscriptStore } from './transcript-store.js';
 
@@ -30,8 +29,6 @@ export interface ModelCallDeps {
   connection: ModelConnection;
   tools: ToolRegistry;
   transcripts: TranscriptStore;
-  /** At most this many model calls at once on this worker. */
-  limiter?: Semaphore;
   /** The MCP tool definitions runs recorded when they started. */
   recordedTools: RecordedToolsStore;
   /** The MCP servers this worker has. */
@@ -52,14 +49,10 @@ export function createCallModel(deps: ModelCallDeps) {
   return async function callModel(input: ModelCallInput): Promise<ModelReply> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();
-    // Heartbeats tell the server this worker is alive during a long call (or a wait for a slot), carry
+    // Heartbeats tell the server this worker is alive during a long call, carry
     // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI).
     let progress: ModelCallProgress | undefined;
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
-    const release = await deps.limiter?.acquire(ctx.cancellationSignal).catch((err) => {
-      stopHeartbeat();
-      throw err;
-    });
     try {
       const messages = await deps.transcripts.read(input.transcript);
       const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
@@ -90,7 +83,6 @@ export function createCallModel(deps: ModelCallDeps) {
       if (err instanceof NotMessagesApiError) throw notMessagesApiFailure(err.problem, deps.connection.baseURL);
       throw classifyModelError(err, deps.connection.baseURL);
     } finally {
-      release?.();
       stopHeartbeat();
     }
   };

@@ -21,6 +21,19 @@ export const MODEL_CALL_OPTIONS = {
   },
 } satisfies ActivityOptions;
 
+/** The task queue model calls of runs on `taskQueue` are scheduled on: a queue of their own, so that the number
+ * of model calls at once is bounded by the slots of the workers polling it (`worker --max-model-calls`), and
+ * their rate by the queue's `maxTaskQueueActivitiesPerSecond`, without holding back tool calls. */
+export function modelTaskQueue(taskQueue: string): string {
+  return `${taskQueue}-model`;
+}
+
+/** Model calls at once per worker process when `--max-model-calls` is not given: the slots of the model-queue
+ * worker. A model call is an I/O wait (seconds of streaming, little CPU or memory), so a process holds many;
+ * the real bound is usually the provider's rate limit, which `--max-model-calls` / `--model-calls-per-second`
+ * express. */
+export const DEFAULT_MODEL_CALL_SLOTS = 1_000;
+
 /** One tool call. A tool that fails on its input answers with an error result instead of throwing, so what
  * is retried here is infrastructure: a crash, a timeout, a network error inside the tool. */
 export const TOOL_CALL_OPTIONS = {

@@ -1,8 +1,8 @@
 // The workflow's view of the activities: typed proxies, the options each call is scheduled with, and the
 // summary the Temporal UI shows for it.
-import { ActivityCancellationType, patched, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
-import { MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from '../core/policies.js';
+import { MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { oneLine } from '../core/transcript.js';
 import type { ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
 
@@ -21,6 +21,18 @@ export function waitsForCancelledCalls(): boolean {
   return patched(WAIT_FOR_CANCELLED_CALLS);
 }
 
+/** Patch id: model calls are scheduled on their own task queue (`<taskQueue>-model`, served by a worker whose
+ * activity slots bound concurrent model calls), not on the run's queue. A model call waiting for a slot then
+ * waits in the server's queue: it holds none of the worker's slots (tool calls go on) and its start-to-close
+ * timeout has not started. Runs recorded before this patch keep scheduling model calls on the run's queue,
+ * where workers still register callModel for them. */
+export const MODEL_CALLS_ON_OWN_QUEUE = 'model-calls-on-own-queue';
+
+/** The task queue this run's model calls go to: the model queue, or (runs from before the patch) the run's own. */
+function modelCallQueue(): { taskQueue?: string } {
+  return patched(MODEL_CALLS_ON_OWN_QUEUE) ? { taskQueue: modelTaskQueue(workflowInfo().taskQueue) } : {};
+}
+
 function cancellation() {
   return {
     cancellationType: waitsForCancelledCalls()
@@ -37,7 +49,10 @@ export function scheduleModelCall(
   const count = input.transcript.messageCount;
   const summary = options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
-  return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [input]);
+  return callModel.executeWithOptions(
+    { ...MODEL_CALL_OPTIONS, ...cancellation(), ...modelCallQueue(), ...heartbeat, summary },
+    [input],
+  );
 }
 
 export function scheduleToolCall(input: ToolCallInput, heartbeatTimeoutMs?: number): Promise<ToolOutcome> {

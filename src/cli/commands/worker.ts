@@ -1,6 +1,6 @@
 // `worker`: runs the agent workflow and its activities until SIGINT/SIGTERM, then shuts down cleanly
 // (in-flight activities are finished or, after the grace time, left to be retried by another worker).
-import { DEFAULTS } from '../../core/policies.js';
+import { DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, modelTaskQueue } from '../../core/policies.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
@@ -13,12 +13,18 @@ import { openTemporal } from '../temporal.js';
 
 const WORKER_FLAGS = {
   scripted: { type: 'boolean', help: 'answer model calls from the offline scripted model (AGENT_SCRIPT, else the France demo)' },
-  'max-model-calls': { type: 'int', min: 1, max: 10_000, help: 'at most N model calls at once on this worker (tool calls are not held back)' },
+  'max-model-calls': {
+    type: 'int',
+    min: 1,
+    max: 10_000,
+    help: `at most N model calls at once on this worker (default ${DEFAULT_MODEL_CALL_SLOTS}); the rest wait in the server's queue, tool calls are not held back`,
+  },
+  'model-calls-per-second': { type: 'number', min: 0.001, help: 'at most R model calls started per second across every worker of the task queue' },
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
 export const worker = defineCommand({
-  usage: 'worker [--scripted] [--max-model-calls N] [--config FILE]',
+  usage: 'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--config FILE]',
   description: `Run a worker on the task queue (AGENT_TASK_QUEUE, default durable-agent) until SIGINT or SIGTERM, then
 shut down cleanly. It calls Claude with ANTHROPIC_API_KEY from its environment (never from the run).`,
   flags: WORKER_FLAGS,
@@ -27,7 +33,7 @@ shut down cleanly. It calls Claude with ANTHROPIC_API_KEY from its environment (
 });
 
 async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>): Promise<number> {
-  expectPositionals(positionals, [], 'worker [--scripted] [--max-model-calls N] [--config FILE]');
+  expectPositionals(positionals, [], 'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--config FILE]');
   const { config } = await loadCliConfig(flags.config);
   const model = modelConnectionFromEnv();
   if (!flags.scripted && !model.apiKey) {
@@ -54,12 +60,13 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       taskQueue,
       model: scripted?.connection ?? model,
       maxModelCalls: flags['max-model-calls'],
+      modelCallsPerSecond: flags['model-calls-per-second'],
       tools: toolsWithConfig(config),
       mcpServers: config.mcpServers,
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
       workerOptions: { shutdownGraceTime: '10s' },
     });
-    logLine(`worker polling task queue "${taskQueue}" on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
+    logLine(`worker polling task queue "${taskQueue}" (model calls: "${modelTaskQueue(taskQueue)}") on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
     const running = worker.run();
     process.removeListener('SIGINT', requestStop);
     process.removeListener('SIGTERM', requestStop);
