@@ -3,7 +3,7 @@
 // forgot the session) is dropped, and the next call opens a new one, so a retried activity reconnects.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
   McpError,
@@ -49,6 +49,7 @@ export class McpSession {
   #tools: McpTool[] = [];
   #closed = false;
   #pid: number | null = null;
+  readonly #dropped = new WeakSet<Client>();
 
   constructor(
     private readonly server: ResolvedMcpServer,
@@ -62,7 +63,9 @@ export class McpSession {
     try {
       await this.#connect();
     } catch (err) {
-      throw new Error(`MCP server "${this.name}" (${describeServer(this.server)}) did not start: ${messageOf(err)}`, { cause: err });
+      const refused = err instanceof StreamableHTTPError && (err.code === 401 || err.code === 403);
+      const hint = refused ? ` (check mcpServers.${this.name}.headers and the variables they name)` : '';
+      throw new Error(`MCP server "${this.name}" (${describeServer(this.server)}) did not start: ${messageOf(err)}${hint}`, { cause: err });
     }
   }
 
@@ -128,7 +131,13 @@ export class McpSession {
     client.onclose = () => {
       if (this.#client === client) this.#client = undefined;
     };
-    client.onerror = (err) => this.log(`MCP server "${this.name}": ${messageOf(err)}`);
+    client.onerror = (err) => {
+      this.log(`MCP server "${this.name}": ${messageOf(err)}`);
+      // An HTTP response stream that breaks off (the server died) leaves its request unanswered for good: the
+      // SDK resumes only streams the server primed for it. Closing the session fails the calls in flight
+      // (ConnectionClosed), so they are retried on a new session.
+      if (/SSE stream disconnected|Maximum reconnection attempts/.test(messageOf(err))) this.#drop(client);
+    };
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
       this.#tools = await listAllTools(client);
@@ -172,6 +181,8 @@ export class McpSession {
   /** A failed session is closed (a hung stdio server is killed) and forgotten; the next call opens a new one. */
   #drop(client: Client): void {
     if (this.#client === client) this.#client = undefined;
+    if (this.#dropped.has(client)) return;
+    this.#dropped.add(client);
     void closeClient(client);
   }
 }
@@ -197,5 +208,6 @@ async function closeClient(client: Client): Promise<void> {
 }
 
 function messageOf(err: unknown): string {
+  if (err instanceof StreamableHTTPError && err.code !== undefined && err.code > 0) return `HTTP ${err.code}: ${err.message}`;
   return err instanceof Error ? err.message : String(err);
 }
