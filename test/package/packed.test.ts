@@ -40,7 +40,7 @@ export const other: AgentTool<{ town: number }> = weather;
 describe('README examples in sync', () => {
   it('the config file shown in the README is the one in examples/ (which the CLI test runs)', async () => {
     const blocks = markedBlocks('in sync with');
-    expect([...blocks.keys()]).toEqual(['examples/tools/durable-agent.config.mjs']);
+    expect([...blocks.keys()]).toEqual(['examples/tools/durable-agent.config.mjs', 'examples/mcp/durable-agent.config.mjs']);
     for (const [file, code] of blocks) expect(code).toBe(await readFile(path.join(ROOT, file), 'utf8'));
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { calculator } from '../../src/tools/calculator.js';
 import { executeTool } from '../../src/tools/execute.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
-import { defineTool, ToolError, type AgentTool, type ToolContext } from '../../src/tools/types.js';
+import { defineTool, ToolError, type AnyAgentTool, type ToolContext, type ToolOutput } from '../../src/tools/types.js';
 import { webSearch } from '../../src/tools/web-search.js';
 
 const context: ToolContext = {
@@ -29,7 +29,7 @@ function spyTool(name: string, impl: (input: { text: string }) => Promise<string
 }
 
 /** Runs `name` with every given tool registered and, unless `allowedTools` says otherwise, allowed. */
-function run(tools: AgentTool[], name: string, input: unknown, allowedTools = tools.map((t) => t.name)) {
+function run(tools: AnyAgentTool[], name: string, input: unknown, allowedTools = tools.map((t) => t.name)) {
   return executeTool(createToolRegistry(tools), { name, input, allowedTools }, context);
 }
 
@@ -105,5 +105,37 @@ describe('executeTool', () => {
     await expect(run([tool], 'sloppy', { text: 'x' })).rejects.toThrow(
       'Tool "sloppy" returned number instead of a string',
     );
+  });
+
+  it('passes content blocks through, and a ToolError with content as an is_error result with those blocks', async () => {
+    const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBOR' } };
+    const picture = defineTool<Record<string, never>, ToolOutput>({
+      name: 'picture',
+      description: 'a picture',
+      inputSchema: { type: 'object' },
+      async execute() {
+        return [{ type: 'text', text: 'a pixel' }, image];
+      },
+    });
+    const broken = defineTool<Record<string, never>, ToolOutput>({
+      name: 'broken',
+      description: 'fails with a picture',
+      inputSchema: { type: 'object' },
+      async execute() {
+        throw new ToolError('see the picture', { content: [image] });
+      },
+    });
+    expect(await run([picture, broken], 'picture', {})).toEqual({ isError: false, content: [{ type: 'text', text: 'a pixel' }, image] });
+    expect(await run([picture, broken], 'broken', {})).toEqual({ isError: true, content: [image] });
+  });
+
+  it('allows every tool of an MCP server with <server>__*, and lists them as available', async () => {
+    const { tool: read } = spyTool('files__read', async ({ text }) => `read ${text}`);
+    const { tool: write } = spyTool('files__write', async () => 'written');
+    expect(await run([read, write, calculator], 'files__read', { text: 'a' }, ['files__*'])).toEqual({ isError: false, content: 'read a' });
+    expect(await run([read, write, calculator], 'calculator', { expression: '1' }, ['files__*'])).toEqual({
+      isError: true,
+      content: 'Unknown tool "calculator". Available tools: files__read, files__write',
+    });
   });
 });

@@ -1,0 +1,33 @@
+// mcpServers checked before anything is spawned, and `${NAME}` read from the environment.
+import { describe, expect, it } from 'vitest';
+import { describeServer, resolveMcpServers } from '../../src/mcp/config.js';
+
+describe('resolveMcpServers', () => {
+  it('reads ${NAME} references in headers and env, alone or inside a value', () => {
+    const [http, stdio] = resolveMcpServers(
+      {
+        web: { url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer ${TOKEN}', 'X-Team': '${TEAM}-${TOKEN}' } },
+        local: { command: 'node', args: ['server.js'], env: { API_KEY: '${TOKEN}' } },
+      },
+      { TOKEN: 'abc', TEAM: 'ops' },
+    );
+    expect(http).toMatchObject({ kind: 'http', config: { headers: { Authorization: 'Bearer abc', 'X-Team': 'ops-abc' } } });
+    expect(stdio).toMatchObject({ kind: 'stdio', config: { command: 'node', env: { API_KEY: 'abc' } } });
+    expect(describeServer(http)).toBe('http://127.0.0.1:3001/mcp');
+    expect(describeServer(stdio)).toBe('node server.js');
+  });
+
+  it('names the variable that is not set, and where it is used', () => {
+    expect(() => resolveMcpServers({ web: { url: 'http://x/mcp', headers: { Authorization: 'Bearer ${NOPE}' } } }, {})).toThrow(
+      'mcpServers.web.headers.Authorization refers to ${NOPE}, but the environment variable NOPE is not set on this worker; set it',
+    );
+  });
+
+  it('refuses a server name that cannot prefix tool names, and an entry that is neither stdio nor HTTP', () => {
+    expect(() => resolveMcpServers({ 'a__b': { command: 'x' } }, {})).toThrow(/mcpServers\.a__b: a server name may hold only letters.*not "__"/);
+    expect(() => resolveMcpServers({ 'a.b': { command: 'x' } }, {})).toThrow(/mcpServers\.a\.b: a server name/);
+    expect(() => resolveMcpServers({ s: {} as never }, {})).toThrow('mcpServers.s: give either "command"');
+    expect(() => resolveMcpServers({ s: { url: 'ftp://x' } }, {})).toThrow('mcpServers.s.url: "ftp://x" must be http:// or https://');
+    expect(() => resolveMcpServers({ s: { url: 'not a url' } }, {})).toThrow('mcpServers.s.url: "not a url" is not a URL');
+  });
+});
