@@ -1,7 +1,10 @@
-// History bytes per turn, ours against the naive design, side by side on one dev server.
-//   npm run bench:history
+// History bytes per turn, ours against the naive design (the whole transcript in every model activity's input),
+// side by side on one dev server, and ours against the unique content (the model's output, TURN_BYTES a turn).
+// The naive run of the largest size ends at Temporal's 50 MB history limit: the table says at which turn.
+//   npm run bench:history   (or npm run bench; BENCH_JSON=file merges the figures into it)
 // Prints a table; compare the ratios, not absolute times (machines here are shared and noisy).
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -12,14 +15,15 @@ import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } fr
 import { createAgentWorker } from '../src/worker.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
-const TURN_BYTES = 4096;
-const SIZES = [16, 32, 64, 128];
+const TURN_BYTES = 8192;
+const SIZES = [10, 50, 100, 200];
 
 it('history bytes per turn: reference passing vs whole-transcript passing', async () => {
   const server = await startDevServer({ uiPort: false });
   const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection: await Connection.connect({ address: server.address }) });
   const rows: string[] = [];
+  const figures: unknown[] = [];
   try {
     const filler = 'x'.repeat(TURN_BYTES);
     for (const turns of SIZES) {
@@ -54,14 +58,20 @@ it('history bytes per turn: reference passing vs whole-transcript passing', asyn
           naiveTool: async () => '2',
         },
       });
+      let naiveEnded: string | undefined;
       const naive = await naiveWorker.runUntil(async () => {
         const id = `naive-${randomUUID()}`;
-        await client.workflow.execute('naiveAgentWorkflow', { taskQueue: naiveQueue, workflowId: id, args: ['bench'] });
+        await client.workflow.execute('naiveAgentWorkflow', { taskQueue: naiveQueue, workflowId: id, args: ['bench'] }).catch(async () => {
+          const d = await client.workflow.getHandle(id).describe();
+          naiveEnded = `${d.status.name} at turn ${calls - 1}`;
+        });
         return (await client.workflow.getHandle(id).describe()).historySize!;
       });
+      const unique = turns * TURN_BYTES;
+      figures.push({ turns, turnBytes: TURN_BYTES, oursBytes: ours, naiveBytes: naive, naiveEnded: naiveEnded ?? null, oursOverUnique: ours / unique });
       rows.push(
-        `${String(turns).padStart(5)} | ${String(ours).padStart(10)} | ${String(Math.round(ours / turns)).padStart(9)} | ` +
-          `${String(naive).padStart(10)} | ${String(Math.round(naive / turns)).padStart(9)} | ${(naive / ours).toFixed(1).padStart(6)}x`,
+        `${String(turns).padStart(5)} | ${String(ours).padStart(10)} | ${String(Math.round(ours / turns)).padStart(11)} | ${(ours / unique).toFixed(2).padStart(11)} | ` +
+          `${String(naive).padStart(10)} | ${String(Math.round(naive / turns)).padStart(12)} | ${(naive / ours).toFixed(1).padStart(9)}x | ${naiveEnded ?? 'completed'}`,
       );
     }
   } finally {
@@ -70,9 +80,14 @@ it('history bytes per turn: reference passing vs whole-transcript passing', asyn
     await server.stop();
   }
   console.log(
-    `\nHistory size, ${TURN_BYTES} B of model output per turn\n` +
-      `turns |  ours (B) | ours B/turn | naive (B) | naive B/turn | naive/ours\n${rows.join('\n')}\n`,
+    `\n(c) History size, ${TURN_BYTES} B of model output per turn\n` +
+      `turns |  ours (B) | ours B/turn | ours/unique | naive (B) | naive B/turn | naive/ours | naive run\n${rows.join('\n')}\n`,
   );
+  const file = process.env.BENCH_JSON;
+  if (file) {
+    const all = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+    writeFileSync(file, JSON.stringify({ ...all, history: figures }, null, 2));
+  }
 }, 600_000);
 
 let bundle: Promise<{ code: string }> | undefined;

@@ -1,0 +1,49 @@
+// `npm run bench [-- --json FILE] [--fleet 10,100] [--only a,b]`: the benchmarks (not part of `npm test`), through
+// vitest so the TypeScript sources run as they are:
+//   (a) per-turn time and (b) the fleet: bench/fleet.bench.ts;  (c) history bytes: bench/history-growth.bench.ts;
+//   (d) recovery after a worker SIGKILL: test/durability/recovery.test.ts (the crash test; its figures are read
+//       from what it prints, and it asserts the 15 s bound itself).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const value = (flag) => {
+  const i = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (i < 0) return undefined;
+  return args[i].includes('=') ? args[i].slice(args[i].indexOf('=') + 1) : args[i + 1];
+};
+const env = { ...process.env };
+const json = value('--json');
+if (json) {
+  env.BENCH_JSON = path.resolve(json);
+  writeFileSync(env.BENCH_JSON, '{}');
+}
+const fleet = value('--fleet');
+if (fleet) env.BENCH_FLEET = fleet;
+const only = value('--only')?.split(',');
+const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'recovery'];
+
+let failed = false;
+const files = benches.filter((b) => b !== 'recovery');
+if (files.length) {
+  const r = spawnSync('npx', ['vitest', 'run', '-c', 'vitest.bench.config.ts', ...files], { stdio: 'inherit', env });
+  failed ||= r.status !== 0;
+}
+if (benches.includes('recovery')) {
+  const r = spawnSync('npx', ['vitest', 'run', 'test/durability/recovery.test.ts'], { env, encoding: 'utf8' });
+  const out = `${r.stdout}\n${r.stderr}`;
+  const ms = (label) => Number(out.match(new RegExp(`recovery, ${label}: (\\d+) ms`))?.[1] ?? NaN);
+  const recovery = { modelCallInFlightMs: ms('model call in flight'), betweenTurnsMs: ms('between turns'), testPassed: r.status === 0 };
+  console.log(
+    `\n(d) Recovery after a worker SIGKILL, to the next completed step on another worker (bound: 15 s)\n` +
+      `the worker died          | recovery (s)\nduring a model call      | ${(recovery.modelCallInFlightMs / 1000).toFixed(1)}\n` +
+      `between turns           | ${(recovery.betweenTurnsMs / 1000).toFixed(1)}\n${recovery.testPassed ? '' : 'the recovery test FAILED:\n' + out.slice(-3000)}`,
+  );
+  failed ||= r.status !== 0;
+  if (env.BENCH_JSON) {
+    const all = existsSync(env.BENCH_JSON) ? JSON.parse(readFileSync(env.BENCH_JSON, 'utf8')) : {};
+    writeFileSync(env.BENCH_JSON, JSON.stringify({ ...all, recovery }, null, 2));
+  }
+}
+process.exit(failed ? 1 : 0);
