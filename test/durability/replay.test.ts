@@ -19,6 +19,8 @@ import {
 import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
+import { stdioFixture } from '../helpers/mcp.js';
+import type { McpServerConfig } from '../../src/config/types.js';
 import type { AgentInput, AgentResult, AgentSettings, AgentStatusView } from '../../src/core/types.js';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
@@ -44,6 +46,8 @@ interface Scenario {
   run?: 'first' | 'latest';
   /** What the recorded history must hold for the fixture to cover the path it is named for. */
   proves?: (history: Recorded) => void;
+  /** MCP servers of the recording worker. */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -224,6 +228,18 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // MCP tools: the definitions recorded once at the start (describeTools, behind patched('mcp-tool-definitions')).
+    name: 'mcp-tools',
+    script: [reply([toolUse('fx__echo', { text: 'hi' })]), reply([text('echoed')])],
+    settings: { tools: ['fx__*'] },
+    mcpServers: { fx: stdioFixture() },
+    proves: ({ events, result }) => {
+      const activities = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(activities).toEqual(['describeTools', 'callModel', 'runTool', 'callModel']);
+      expect(result).toMatchObject({ status: 'completed', text: 'echoed', toolCalls: 1 });
+    },
+  },
+  {
     // A slow stream, cut once mid-reply: the call is retried whole.
     name: 'streamed-call',
     script: [{ ...reply([text('One, two, three, four: a slow answer.')]), eventDelayMs: 200, cut: { afterEvents: 3 } }],
@@ -242,7 +258,7 @@ describe.runIf(RECORD)('recording histories', () => {
   const wanted = SCENARIOS.filter((s) => process.env.RECORD_HISTORIES === 'overwrite' || !existsSync(`${DIR}${s.name}.json`));
   it.each(wanted)('records $name', async (scenario) => {
     mkdirSync(DIR, { recursive: true });
-    await withAgent(env, { script: scenario.script }, async (h) => {
+    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers }, async (h) => {
       const id = await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);
