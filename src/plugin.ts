@@ -254,7 +254,15 @@ export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): Mo
 }
 
 function transcriptStore(client: Client): TranscriptStore {
-  return new TranscriptStore((ref, from, to) => client.workflow.getHandle(ref.workflowId, ref.runId).query(transcriptPage, from, to));
+  return new TranscriptStore(
+    (ref, from, to) => client.workflow.getHandle(ref.workflowId, ref.runId).query(transcriptPage, from, to),
+    undefined,
+    (ref) =>
+      client.workflowService.resetStickyTaskQueue({
+        namespace: client.options.namespace,
+        execution: { workflowId: ref.workflowId, runId: ref.runId },
+      }),
+  );
 }
 
 // Where the agent's workflow code is (one definition, shared with the worker and the history reader).

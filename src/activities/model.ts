@@ -54,7 +54,7 @@ export function createCallModel(deps: ModelCallDeps) {
     let progress: ModelCallProgress | undefined;
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
     try {
-      const messages = await deps.transcripts.read(input.transcript);
+      const messages = await deps.transcripts.read(input.transcript, { retried: ctx.info.attempt > 1 });
       const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
       if (recorded) assertHasServers(recorded, deps.mcpServers());
       const tools = runToolDefinitions(input.tools, recorded, (names) => toolDefinitions(deps.tools, names));

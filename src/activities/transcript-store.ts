@@ -23,16 +23,25 @@ export class TranscriptStore {
   constructor(
     private readonly readPage: ReadTranscriptPage,
     private readonly maxRuns = 256,
+    /** Sends the run's next workflow task and queries to any worker rather than to the one that had it cached. */
+    private readonly releaseStickiness?: (ref: TranscriptRef) => Promise<unknown>,
   ) {}
 
   /** The first `ref.messageCount` messages. The cache holds only messages the workflow itself served or asked
    * a model call with (never a reply this worker received: an attempt the server had already given up on may
    * have got a reply that history never recorded), and the transcript is append-only, so a cached prefix is
    * always true. */
-  async read(ref: TranscriptRef): Promise<MessageParam[]> {
+  async read(ref: TranscriptRef, options: { retried?: boolean } = {}): Promise<MessageParam[]> {
     const key = keyOf(ref);
     const messages = (this.#runs.get(key) ?? []).slice(0, ref.messageCount);
     if (messages.length === ref.messageCount) this.stats.cacheHits++;
+    // A retried call this worker knows nothing of: most likely the worker that had the run cached died (the
+    // heartbeat timed out). A query would first wait out the sticky-queue timeout on the dead worker's queue;
+    // releasing the stickiness sends it to a live worker at once. At worst (that worker was alive) the run's next
+    // workflow task replays the run on some worker.
+    if (options.retried && messages.length === 0 && this.releaseStickiness) {
+      await this.releaseStickiness(ref).catch(() => undefined);
+    }
     while (messages.length < ref.messageCount) {
       const page = await this.readPage(ref, messages.length, ref.messageCount);
       if (page.messages.length === 0) {

@@ -11,7 +11,7 @@ export const MODEL_CALL_OPTIONS = {
   // An hour leaves room for the longest replies (128k output tokens at ~50 tokens/s is ~45 minutes).
   startToCloseTimeout: '60 minutes',
   // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 8 s, not 60 min
-  // ("Recovery time" in the README: the call completes on another worker about 11 s after the crash).
+  // ("Recovery time" in the README: the call completes on another worker about 8 s after the crash).
   heartbeatTimeout: '8 seconds',
   retry: {
     initialInterval: '1 second',
@@ -65,10 +65,9 @@ export const MODEL_PROGRESS_WORDS = 160;
 export const HEARTBEAT_INTERVAL_MS = 3_000;
 
 /** A workflow task meant for the worker that has the run cached (its sticky queue) goes to any worker after
- * this long. The SDK's default is 10 s; when that worker has died, this is what the next step waits, and what a query
- * (the transcript read of a model call retried elsewhere) waits before the server tries another worker. The cost
- * of a shorter one: a worker too busy to take the task within 3 s makes another worker replay the run. */
-export const STICKY_QUEUE_TIMEOUT = '3 seconds';
+ * this long. The SDK's default is 10 s; when that worker has died, this is what the next step waits. The cost
+ * of a shorter one: a worker too busy to take the task within 5 s makes another worker replay the run. */
+export const STICKY_QUEUE_TIMEOUT = '5 seconds';
 
 /** Tool output beyond this many characters is truncated with a note to the model: far under Temporal's 2 MB
  * payload limit, and about 25k tokens, so one tool result cannot crowd the context window. */
