@@ -10,9 +10,9 @@ export const MODEL_CALL_OPTIONS = {
   // timeout, and a dead connection is noticed by STREAM_IDLE_TIMEOUT_MS, a dead worker by the heartbeat timeout.
   // An hour leaves room for the longest replies (128k output tokens at ~50 tokens/s is ~45 minutes).
   startToCloseTimeout: '60 minutes',
-  // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 8 s, not 60 min
-  // ("Recovery time" in the README: the call completes on another worker about 8 s after the crash).
-  heartbeatTimeout: '8 seconds',
+  // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 10 s, not 60 min
+  // ("Recovery time" in the README: the call completes on another worker about 9 s after the crash).
+  heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
@@ -38,7 +38,7 @@ export const DEFAULT_MODEL_CALL_SLOTS = 1_000;
  * is retried here is infrastructure: a crash, a timeout, a network error inside the tool. */
 export const TOOL_CALL_OPTIONS = {
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '8 seconds',
+  heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
@@ -60,7 +60,7 @@ export const MODEL_RESPONSE_START_TIMEOUT_MS = 300_000;
 /** The last words of a streaming reply carried in the model call's heartbeat details (characters). */
 export const MODEL_PROGRESS_WORDS = 160;
 
-/** How often a running activity heartbeats: about three beats per 8 s heartbeat timeout, so two can be lost in a
+/** How often a running activity heartbeats: about three beats per 10 s heartbeat timeout, so two can be lost in a
  * row before the server gives up on the worker. Also how soon a cancellation reaches a running call. */
 export const HEARTBEAT_INTERVAL_MS = 3_000;
 
