@@ -1,6 +1,6 @@
 // Kill a real worker process with SIGKILL at several points of a multi-turn run, start another, and check
 // the run finishes with the transcript an uninterrupted run produces, repeating no completed call.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defaultSettings, getAgentResult, getTranscript, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptedModel, type ScriptTurn } from '../../src/scripted/index.js';
 import { openTestEnv, type TestEnv } from '../helpers/harness.js';
+import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Short, so a killed worker's in-flight call is retried within seconds (the default is 30 s).
 const HEARTBEAT_TIMEOUT_MS = 2_000;
 const TURNS = 3;
@@ -56,35 +56,20 @@ async function scenario(holdTurn?: number): Promise<Scenario> {
 }
 
 async function startWorker(s: Scenario): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      AGENT_TASK_QUEUE: s.taskQueue,
-      ANTHROPIC_BASE_URL: s.model.url,
-      CRASH_DIR: s.dir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = await startWorkerProcess(WORKER, {
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    AGENT_TASK_QUEUE: s.taskQueue,
+    ANTHROPIC_BASE_URL: s.model.url,
+    CRASH_DIR: s.dir,
   });
   s.workers.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready:\n${stderr}`)));
-  });
   return child;
 }
 
-async function kill(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
+const kill = sigkill;
 
 async function cleanup(s: Scenario): Promise<void> {
-  for (const w of s.workers) if (w.exitCode === null && w.signalCode === null) await kill(w);
+  for (const w of s.workers) await sigkill(w);
   await s.model.close();
   rmSync(s.dir, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 // How fast a run recovers when its worker dies: from a SIGKILL to the next completed step on another worker,
 // with the DEFAULT timeouts (heartbeat, sticky queue, workflow task). The target is 15 s; the policies that
 // bound it are in src/core/policies.ts and the README's "Recovery time" table.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { approveToolCall, defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptedModel } from '../../src/scripted/index.js';
 import { openTestEnv, type TestEnv } from '../helpers/harness.js';
+import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RECOVERY_BOUND_MS = 15_000;
 
 let env: TestEnv;
@@ -46,25 +46,19 @@ async function world(holdTurn?: number): Promise<World> {
 }
 
 async function startWorker(w: World): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    cwd: ROOT,
-    env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), AGENT_TASK_QUEUE: w.taskQueue, ANTHROPIC_BASE_URL: w.model.url, CRASH_DIR: w.dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = await startWorkerProcess(WORKER, {
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    AGENT_TASK_QUEUE: w.taskQueue,
+    ANTHROPIC_BASE_URL: w.model.url,
+    CRASH_DIR: w.dir,
   });
   w.workers.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready:\n${stderr}`)));
-  });
   return child;
 }
 
-async function sigkill(child: ChildProcess): Promise<number> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
+/** Kills the worker and returns when it is gone (the moment recovery is measured from). */
+async function killNow(child: ChildProcess): Promise<number> {
+  await sigkill(child);
   return Date.now();
 }
 
@@ -74,7 +68,7 @@ async function completedActivities(workflowId: string): Promise<number> {
 }
 
 async function cleanup(w: World): Promise<void> {
-  for (const child of w.workers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of w.workers) await sigkill(child);
   await w.model.close();
   rmSync(w.dir, { recursive: true, force: true });
 }
@@ -88,7 +82,7 @@ describe('recovery from a worker SIGKILL, with the default timeouts', () => {
       await w.model.waitForHeld(1, 30_000); // turn 1's model call is in flight on the only worker
       await startWorker(w);
       const before = await completedActivities(workflowId);
-      const killedAt = await sigkill(doomed);
+      const killedAt = await killNow(doomed);
       w.model.release(1);
       await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBeGreaterThan(before), { timeout: 60_000, interval: 100 });
       const recoveryMs = Date.now() - killedAt;
@@ -109,7 +103,7 @@ describe('recovery from a worker SIGKILL, with the default timeouts', () => {
       // The first model call is done and the tool waits for approval: the workflow sits in the killed worker's cache.
       await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBe(1), { timeout: 30_000, interval: 100 });
       await startWorker(w);
-      const killedAt = await sigkill(doomed);
+      const killedAt = await killNow(doomed);
       await approveToolCall(env.client, workflowId);
       await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBeGreaterThan(1), { timeout: 60_000, interval: 100 });
       const recoveryMs = Date.now() - killedAt;

@@ -2,7 +2,7 @@
 // add_label or add_comment wrote to the store and before its activity completed. Temporal runs the call again
 // on a second worker (at least once); the idempotency key makes that retry find its own record, so the issue
 // ends with one label and one comment, and the run's transcript is the one an uninterrupted run produces.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,10 +12,10 @@ import { triageScript } from '../../../examples/triage/scripted-model.js';
 import { defaultSettings, getAgentResult, getTranscript, startAgent } from '../../../src/client/index.js';
 import { startScriptedModel, type ScriptedModel } from '../../../src/scripted/index.js';
 import { useTestEnv } from '../../helpers/harness.js';
+import { sigkill, startWorkerProcess } from '../../helpers/worker-process.js';
 import { freshStore, type StoreFixture } from './fixture.js';
 
 const WORKER = fileURLToPath(new URL('../../fixtures/triage-worker.mjs', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // Short, so the killed worker's call is retried within seconds (the default is 30 s).
 const HEARTBEAT_TIMEOUT_MS = 2_000;
 const TOOLS = ['search_issues', 'get_issue', 'add_label', 'add_comment'];
@@ -45,37 +45,20 @@ async function scenario(): Promise<Scenario> {
 }
 
 async function startWorker(s: Scenario, killAfter?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      AGENT_TASK_QUEUE: s.taskQueue,
-      ANTHROPIC_BASE_URL: s.model.url,
-      TRIAGE_STORE: s.store.path,
-      CRASH_DIR: s.store.dir,
-      TRIAGE_KILL_AFTER: killAfter ?? '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = await startWorkerProcess(WORKER, {
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    AGENT_TASK_QUEUE: s.taskQueue,
+    ANTHROPIC_BASE_URL: s.model.url,
+    TRIAGE_STORE: s.store.path,
+    CRASH_DIR: s.store.dir,
+    TRIAGE_KILL_AFTER: killAfter ?? '',
   });
   s.workers.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready:\n${stderr}`)));
-  });
   return child;
 }
 
 async function cleanup(s: Scenario): Promise<void> {
-  for (const w of s.workers) {
-    if (w.exitCode === null && w.signalCode === null) {
-      const exited = new Promise((r) => w.once('exit', r));
-      w.kill('SIGKILL');
-      await exited;
-    }
-  }
+  for (const w of s.workers) await sigkill(w);
   await s.model.close();
   s.store.remove();
 }
