@@ -41,13 +41,49 @@ export async function readRunFromHistory(
   const handle = client.workflow.getHandle(workflowId, runId);
   const resolvedRunId = runId ?? (await handle.describe()).runId;
   // Pinned to the run described, so a run starting meanwhile (continue-as-new) cannot mix two histories.
-  const history = await client.workflow.getHandle(workflowId, resolvedRunId).fetchHistory();
+  const history = await fetchHistoryInPages(client, workflowId, resolvedRunId);
   const replayed = await replayRunHistory(client, history, { workflowId, runId: resolvedRunId }, options);
   const events = history.events ?? [];
   const endedByServer = serverClosure(events);
   const view = endedByServer ? closedView(replayed.view, endedByServer.status) : replayed.view;
   return { workflowId, runId: resolvedRunId, view, messages: replayed.messages, state: replayed.state, endedByServer };
 }
+
+/** The run's whole history, page by page. The server's services talk to each other with gRPC's 4 MB message
+ * limit, so a page holding a few large events (a task or a reply of a megabyte or two) fails with
+ * RESOURCE_EXHAUSTED, which the client retries with backoff for about two minutes. Each page therefore gets a
+ * short deadline, and a page that fails or times out is asked for again with two events a page, then one. */
+async function fetchHistoryInPages(client: Client, workflowId: string, runId: string): Promise<temporal.api.history.v1.IHistory> {
+  const events: HistoryEvent[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  let maximumPageSize = 0; // the server's default
+  for (;;) {
+    let response: temporal.api.workflowservice.v1.IGetWorkflowExecutionHistoryResponse;
+    try {
+      response = await client.connection.withDeadline(Date.now() + PAGE_DEADLINE_MS, () =>
+        client.workflowService.getWorkflowExecutionHistory({
+          namespace: client.options.namespace,
+          execution: { workflowId, runId },
+          nextPageToken,
+          maximumPageSize,
+        }),
+      );
+    } catch (err) {
+      const code = (err as { code?: number }).code;
+      if ((code !== RESOURCE_EXHAUSTED && code !== DEADLINE_EXCEEDED) || maximumPageSize === 1) throw err;
+      // No event is over the 2 MB payload limit, so two per page always fit in 4 MB (one, if one is close to it).
+      maximumPageSize = maximumPageSize === 0 ? 2 : 1;
+      continue;
+    }
+    events.push(...(response.history?.events ?? []));
+    nextPageToken = response.nextPageToken ?? undefined;
+    if (!nextPageToken?.length) return { events };
+  }
+}
+
+const PAGE_DEADLINE_MS = 3_000;
+const DEADLINE_EXCEEDED = 4; // gRPC status codes
+const RESOURCE_EXHAUSTED = 8;
 
 /** A run the server closed keeps the state it had; it is no longer running, and nothing is in flight. */
 function closedView(view: AgentStatusView, status: EndedByServer['status']): AgentStatusView {
