@@ -121,16 +121,37 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     try {
       const spec = this.#modelWorkerOptions.get(queueKey(worker.options.namespace, worker.options.taskQueue));
       if (this.options.runModelWorker === false || !spec) return await next(worker);
-      const modelWorker = await this.createModelWorker({ ...spec, identity: worker.options.identity });
-      const modelRun = modelWorker.run().finally(() => {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-      });
+      // The main worker starts at once: a caller that stops it right away (runUntil whose function fails
+      // fast) must find it running, or its shutdown is lost and the worker runs forever. The model worker is
+      // created meanwhile and runs until the main worker ends.
+      let mainEnded = false;
+      let modelRun: Promise<void> | undefined;
+      const modelWorker = this.createModelWorker({ ...spec, identity: worker.options.identity });
+      const modelStarted = modelWorker.then(
+        (model) => {
+          if (mainEnded) return;
+          modelRun = model.run().finally(() => {
+            if (worker.getState() === 'RUNNING') worker.shutdown();
+          });
+        },
+        (err: unknown) => {
+          // Without its model worker the main worker would take runs it cannot finish: stop it, say why.
+          if (worker.getState() === 'RUNNING') worker.shutdown();
+          throw err;
+        },
+      );
+      modelStarted.catch(() => undefined); // awaited below, after the main worker ends
       try {
         await next(worker);
       } finally {
-        if (modelWorker.getState() === 'RUNNING') modelWorker.shutdown();
+        mainEnded = true;
+        const model = await modelWorker.catch(() => undefined);
+        if (model?.getState() === 'RUNNING') model.shutdown();
+        // Created after the main worker had already ended: run it for nothing so its resources are released.
+        if (model && !modelRun) await model.runUntil(Promise.resolve()).catch(() => undefined);
         await modelRun;
       }
+      await modelStarted;
     } finally {
       await this.close();
     }
