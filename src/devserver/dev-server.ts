@@ -9,6 +9,9 @@ import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import { findTemporalCli } from './find-temporal.js';
+import { findFreePort, isPortFree, portClash, PortClashError, retryOnPortClash, type PortChooser } from './ports.js';
+
+export { findFreePort } from './ports.js';
 
 export interface DevServerOptions {
   cliPath?: string;
@@ -25,6 +28,8 @@ export interface DevServerOptions {
   logLevel?: string;
   /** How long to wait for the server to answer GetSystemInfo. Default 60 s. */
   startTimeoutMs?: number;
+  /** Picks the ports not given (gRPC, UI, HTTP API, metrics). Default findFreePort; a seam for tests. */
+  choosePort?: PortChooser;
 }
 
 export interface DevServer {
@@ -32,6 +37,8 @@ export interface DevServer {
   address: string;
   port: number;
   uiUrl: string | null;
+  /** Port of the server's HTTP API; null when extraArgs chose it. */
+  httpPort: number | null;
   namespace: string;
   process: ChildProcess;
   stop(): Promise<void>;
@@ -50,19 +57,6 @@ const CLI_TYPE: Record<string, string> = {
 
 export function searchAttributeArgs(): string[] {
   return AGENT_SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${CLI_TYPE[k.type]}`]);
-}
-
-/** Asks the OS for a free port. Another process could grab it before we use it; the window is tiny. */
-export function findFreePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, host, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** How to reach a server that needs more than an address (TLS, an API key, gRPC metadata: Temporal Cloud). */
@@ -116,23 +110,80 @@ function installExitHooks(): void {
 const hostFor = (ip: string) => (ip === '0.0.0.0' || ip === '::' ? '127.0.0.1' : ip);
 const joinHostPort = (host: string, port: number) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
 
+
+/** The value of `--flag N` or `--flag=N` in args, if there. */
+function flagValue(args: string[], flag: string): number | undefined {
+  const i = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (i < 0) return undefined;
+  const value = args[i].includes('=') ? args[i].slice(flag.length + 1) : args[i + 1];
+  return Number(value) || undefined;
+}
+
+/** Every port the server binds that it lets us choose; null: chosen through extraArgs. */
+interface Ports {
+  port: number;
+  uiPort: number | false;
+  httpPort: number | null;
+  metricsPort: number | null;
+}
+
+/**
+ * Starts `temporal server start-dev`. The ports not given are chosen here, the HTTP API and metrics ports too
+ * (the CLI would pick those itself), and a start that dies because another process took one of them before the
+ * server bound it is retried on fresh ports. A given port that is in use is an error at once: it is the caller's.
+ */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const log = options.log ?? (() => {});
   const ip = options.ip ?? '127.0.0.1';
-  const namespace = options.namespace ?? 'default';
   const cliPath = options.cliPath ?? (await findTemporalCli({ log }));
-  const port = options.port ?? (await findFreePort(hostFor(ip)));
-  // The CLI's own UI default (port + 1000) may be taken when the gRPC port is random, so pick a free one.
-  const uiPort = options.uiPort === false ? false : (options.uiPort ?? (await findFreePort(hostFor(ip))));
+  const choose = options.choosePort ?? findFreePort;
+  const host = hostFor(ip);
+  const extra = options.extraArgs ?? [];
+  const httpFromArgs = flagValue(extra, '--http-port');
+  const metricsFromArgs = flagValue(extra, '--metrics-port');
+
+  const given = new Map<number, string>();
+  if (options.port !== undefined) given.set(options.port, 'gRPC port');
+  if (typeof options.uiPort === 'number') given.set(options.uiPort, 'Web UI port');
+  if (httpFromArgs) given.set(httpFromArgs, 'HTTP API port');
+  if (metricsFromArgs) given.set(metricsFromArgs, 'metrics port');
+  const inUse = (port: number) =>
+    new Error(
+      `the Temporal dev server's ${given.get(port) ?? 'port'} ${port} is in use (another Temporal server?): ` +
+        'stop what uses it, or choose another port',
+    );
+  // Asked before starting: a check that something answers on the port would find the OTHER server there.
+  for (const port of given.keys()) if (!(await isPortFree(port, ip))) throw inUse(port);
+  if (options.dbFile) await fs.mkdir(path.dirname(path.resolve(options.dbFile)), { recursive: true });
+
+  const choosePorts = async (): Promise<Ports> => ({
+    port: options.port ?? (await choose(host)),
+    // The CLI's own UI default (port + 1000) may be taken when the gRPC port is random, so pick a free one.
+    uiPort: options.uiPort === false ? false : (options.uiPort ?? (await choose(host))),
+    httpPort: httpFromArgs === undefined ? await choose(host) : null,
+    metricsPort: metricsFromArgs === undefined ? await choose(host) : null,
+  });
+  return retryOnPortClash('temporal server start-dev', async () => launch(cliPath, options, await choosePorts()), {
+    log,
+    given: [...given.keys()],
+    explain: inUse,
+  });
+}
+
+/** One start on the given ports; a PortClashError when the server died because one of them was taken. */
+async function launch(cliPath: string, options: DevServerOptions, ports: Ports): Promise<DevServer> {
+  const log = options.log ?? (() => {});
+  const ip = options.ip ?? '127.0.0.1';
+  const namespace = options.namespace ?? 'default';
+  const { port, uiPort } = ports;
 
   const args = ['server', 'start-dev', '--port', String(port), '--ip', ip, '--namespace', namespace];
+  if (ports.httpPort !== null) args.push('--http-port', String(ports.httpPort));
+  if (ports.metricsPort !== null) args.push('--metrics-port', String(ports.metricsPort));
   args.push('--log-format', 'pretty', '--log-level', options.logLevel ?? 'warn');
   // Stops the server from phoning home to check for new versions.
   args.push('--dynamic-config-value', 'frontend.enableServerVersionCheck=false');
-  if (options.dbFile) {
-    await fs.mkdir(path.dirname(path.resolve(options.dbFile)), { recursive: true });
-    args.push('--db-filename', path.resolve(options.dbFile));
-  }
+  if (options.dbFile) args.push('--db-filename', path.resolve(options.dbFile));
   args.push(...(uiPort === false ? ['--headless'] : ['--ui-port', String(uiPort)]));
   args.push(...searchAttributeArgs(), ...(options.extraArgs ?? []));
 
@@ -142,12 +193,14 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   live.add(child);
   let stopping = false;
   let output = '';
+  let stdoutHead = '';
   // Always drain the pipes (a full pipe would block the server); keep a tail for error messages.
   // Only stderr (warnings, errors) is forwarded to the log; stdout is just the startup banner.
-  const onData = (forward: boolean) => (buf: Buffer) => {
+  const onData = (isStderr: boolean) => (buf: Buffer) => {
     const text = buf.toString();
     output = (output + text).slice(-4000);
-    if (forward && !stopping) for (const line of text.split('\n')) if (line.trim()) log(`[temporal] ${line}`);
+    if (!isStderr && stdoutHead.length < 4000) stdoutHead += text;
+    if (isStderr && !stopping) for (const line of text.split('\n')) if (line.trim()) log(`[temporal] ${line}`);
   };
   child.stdout!.on('data', onData(false));
   child.stderr!.on('data', onData(true));
@@ -173,20 +226,32 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const host = hostFor(ip);
   const address = joinHostPort(host, port);
   const deadline = started + (options.startTimeoutMs ?? 60_000);
+  let answeredAt: number | null = null;
   try {
     for (;;) {
       if (exitReason !== null) throw new Error(`temporal server start-dev ${exitReason} before becoming ready`);
       if (Date.now() > deadline) throw new Error(`temporal server start-dev not ready after ${Date.now() - started} ms`);
-      // Cheap TCP probe first; the gRPC call only once something listens.
-      if ((await tcpOpen(host, port)) && (await isServerReachable(address, 2000))) break;
+      // Cheap TCP probe first; the gRPC call only once something listens. Not awaited past the child's exit:
+      // on a port another process took, the probe would wait out its deadline.
+      const answers = (async () => (await tcpOpen(host, port)) && (await isServerReachable(address, 2000)))();
+      if (await Promise.race([answers, exited.then(() => false)])) {
+        // The CLI prints its banner ("Server: host:port") once every port is bound. Until then what answers may
+        // be ANOTHER server that took the port we chose (ours then dies). A CLI without that banner is believed
+        // after 3 s of answers.
+        answeredAt ??= Date.now();
+        if (/^Server:\s/m.test(stdoutHead) || Date.now() - answeredAt > 3000) break;
+      }
       await Promise.race([new Promise((r) => setTimeout(r, 100)), exited]);
     }
   } catch (err) {
+    const diedOnItsOwn = exitReason !== null;
     await stop();
     const tail = output.trim().split('\n').slice(-15).join('\n');
-    throw new Error(`${(err as Error).message}\ncommand: ${cliPath} ${args.join(' ')}\noutput tail:\n${tail}`);
+    const message = `${(err as Error).message}\ncommand: ${cliPath} ${args.join(' ')}\noutput tail:\n${tail}`;
+    const clash = diedOnItsOwn ? portClash(output) : undefined;
+    throw clash === undefined ? new Error(message) : new PortClashError(message, clash);
   }
   log(`Temporal dev server ready at ${address} in ${Date.now() - started} ms`);
   const uiUrl = uiPort === false ? null : `http://${joinHostPort(host, uiPort)}`;
-  return { address, port, uiUrl, namespace, process: child, stop };
+  return { address, port, uiUrl, httpPort: ports.httpPort, namespace, process: child, stop };
 }

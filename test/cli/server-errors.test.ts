@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { findFreePort } from '../../src/devserver/index.js';
-import { expectExit, expectUsageError, useCli } from '../helpers/cli.js';
+import { expectExit, expectUsageError, startServerOnFreePorts, useCli } from '../helpers/cli.js';
 
 const { session } = useCli();
 const dir = mkdtempSync(path.join(tmpdir(), 'durable-agent-server-errors-'));
@@ -42,10 +42,8 @@ describe('server: ports in use and a dying Temporal process', { timeout: 180_000
   });
 
   it('when the Temporal process dies, server says so and exits 1 (not silently)', async () => {
-    const [port, uiPort] = [await findFreePort(), await findFreePort()];
-    const server = session().spawn(['server', '--port', String(port), '--ui-port', String(uiPort), '--db', path.join(dir, 'c.db')], withBinary());
+    const { server } = await startServerOnFreePorts(session(), ['--db', path.join(dir, 'c.db')], withBinary());
     try {
-      await server.waitForStdout(/Web UI: \S+\n/, 90_000);
       const children = execFileSync('pgrep', ['-P', String(server.child.pid)], { encoding: 'utf8' }).trim().split('\n');
       expect(children.length).toBeGreaterThan(0);
       for (const pid of children) process.kill(Number(pid), 'SIGKILL');

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFreePort, isServerReachable } from '../../src/devserver/index.js';
-import { useCli } from '../helpers/cli.js';
+import { isServerReachable } from '../../src/devserver/index.js';
+import { startServerOnFreePorts, useCli } from '../helpers/cli.js';
 
 const { session } = useCli();
 const dir = mkdtempSync(path.join(tmpdir(), 'durable-agent-server-'));
@@ -15,14 +15,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('durable-agent server', { timeout: 120_000 }, () => {
   it('starts on --port and --ui-port with --db, answers, and stops on SIGINT with exit 0', async () => {
-    const [port, uiPort] = [await findFreePort(), await findFreePort()];
     const db = path.join(dir, 'temporal.db');
     // The session strips TEMPORAL_* from the environment; the binary is found on PATH or in the cache, or here.
-    const server = session().spawn(['server', '--port', String(port), '--ui-port', String(uiPort), '--db', db], {
+    const { server, port, uiPort } = await startServerOnFreePorts(session(), ['--db', db], {
       TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH,
     });
     try {
-      await server.waitForStdout(/Web UI: \S+\n/, 90_000);
       expect(server.stdout).toBe(`Temporal server: 127.0.0.1:${port}\nWeb UI: http://127.0.0.1:${uiPort}\n`);
 
       const connection = await Connection.connect({ address: `127.0.0.1:${port}` });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, vi } from 'vitest';
+import { findFreePort } from '../../src/devserver/ports.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'durable-agent.js');
@@ -273,6 +274,32 @@ export async function stopWorker(worker: CliProcess | undefined): Promise<void> 
   if (!worker || worker.child.exitCode !== null || worker.child.signalCode !== null) return;
   worker.kill('SIGTERM');
   await worker.exited.catch(() => {});
+}
+
+/**
+ * `server` on a gRPC and a Web UI port found free, once it has printed its Web UI. Another process can take one
+ * of them before the server binds it (the server then exits 2, "port N is in use"): then it is started again on
+ * fresh ports, up to 3 more times.
+ */
+export async function startServerOnFreePorts(
+  session: CliSession,
+  args: string[],
+  extra?: EnvOverrides,
+  timeoutMs = 90_000,
+): Promise<{ server: CliProcess; port: number; uiPort: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const [port, uiPort] = [await findFreePort(), await findFreePort()];
+    const server = session.spawn(['server', '--port', String(port), '--ui-port', String(uiPort), ...args], extra);
+    try {
+      await server.waitForStdout(/Web UI: \S+\n/, timeoutMs);
+      return { server, port, uiPort };
+    } catch (err) {
+      server.kill('SIGKILL');
+      const exit = await server.exited.catch(() => null);
+      if (attempt > 3 || exit?.code !== 2 || !/ is in use/.test(exit.stderr)) throw err;
+      console.error(`server: a port was taken before it could bind it (${exit.stderr.trim()}); starting it again on fresh ports`);
+    }
+  }
 }
 
 // Script turns.
