@@ -4,7 +4,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +12,9 @@ import type { temporal } from '@temporalio/proto';
 import { SearchAttributeType } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
-import { findFreePort, isServerReachable } from './dev-server.js';
+import { serverConfig } from './cluster-config.js';
+import { isServerReachable } from './dev-server.js';
+import { isPortFree, portClash, PortClashError, retryOnPortClash } from './ports.js';
 
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const SERVER_MODULE = 'go.temporal.io/server';
@@ -76,6 +77,8 @@ export interface ClusterOptions {
   /** Where the database and the server's config live; default a fresh temporary directory, removed at stop. */
   dir?: string;
   namespace?: string;
+  /** Picks each port (PostgreSQL's, then the server's nine). Default: a free one below 32768; a seam for tests. */
+  choosePort?: () => Promise<number>;
 }
 
 export interface Cluster {
@@ -86,9 +89,14 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+/**
+ * PostgreSQL, then the Temporal server, on ports chosen here. Either start that dies because another process took
+ * one of its ports before it bound it is retried on fresh ports (retryOnPortClash).
+ */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const log = options.log ?? (() => {});
   const namespace = options.namespace ?? 'default';
+  const choose = options.choosePort ?? freeLowPort;
   const bins = await ensureClusterBinaries(log);
   const pgBin = findPostgresBin();
   const dir = options.dir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'temporal-cluster-')));
@@ -102,10 +110,25 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     if (!options.dir) await fs.rm(dir, { recursive: true, force: true });
   };
   try {
-    const pgPort = await findFreePort();
-    log(`PostgreSQL (${pgBin}) on 127.0.0.1:${pgPort}`);
     await run(...pg.initdb());
-    await run(...pg.ctl(['start', '-w', '-l', path.join(pg.dataDir, 'server.log'), '-o', `-p ${pgPort} -k ${pg.dataDir} -c listen_addresses=127.0.0.1`]));
+    const pgLog = path.join(pg.dataDir, 'server.log');
+    const pgPort = await retryOnPortClash(
+      'PostgreSQL',
+      async () => {
+        const port = await choose();
+        log(`PostgreSQL (${pgBin}) on 127.0.0.1:${port}`);
+        await fs.rm(pgLog, { force: true }); // this attempt's log only
+        const opts = `-p ${port} -k ${pg.dataDir} -c listen_addresses=127.0.0.1`;
+        await run(...pg.ctl(['start', '-w', '-l', pgLog, '-o', opts])).catch(async (err: Error) => {
+          // pg_ctl says only "could not start server"; the reason is in PostgreSQL's own log.
+          const pgOutput = await fs.readFile(pgLog, 'utf8').catch(() => '');
+          const message = `${err.message}\n${pgOutput.trim().split('\n').slice(-10).join('\n')}`;
+          throw portClash(pgOutput) === undefined ? new Error(message) : new PortClashError(message, port);
+        });
+        return port;
+      },
+      { log },
+    );
     pgStarted = true;
 
     const sql = (db: string, ...args: string[]) =>
@@ -116,35 +139,64 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       await sql(db, 'update-schema', '-d', path.join(bins.schemaDir, schema, 'versioned'));
     }
 
-    const ports = await freePorts(9);
-    const frontendPort = ports[0];
     await fs.mkdir(path.join(dir, 'config', 'dynamicconfig'), { recursive: true });
-    await fs.writeFile(path.join(dir, 'config', 'development-postgres12.yaml'), serverConfig(pgPort, ports));
     await fs.copyFile(DYNAMIC_CONFIG, path.join(dir, 'config', 'dynamicconfig', 'development-sql.yaml'));
-
-    const address = `127.0.0.1:${frontendPort}`;
-    log(`Temporal server ${TEMPORAL_SERVER_VERSION} on ${address}`);
-    // cwd: the dynamic config's path in the static config is relative to the working directory.
-    const server = spawn(bins.server, ['--root', dir, '--config', 'config', '--env', 'development-postgres12', '--allow-no-auth', 'start'], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(server);
-    // Both pipes drained (a full pipe would block the server); the tail explains a failed start.
-    let tail = '';
-    const keep = (b: Buffer) => void (tail = (tail + b.toString()).slice(-4000));
-    server.stdout!.on('data', keep);
-    server.stderr!.on('data', keep);
-    const exited = new Promise<string>((resolve) => server.once('exit', (code, sig) => resolve(`exited with ${sig ?? code}`)));
-    await waitFor(async () => isServerReachable(address, 2000), 90_000, exited, () => tail);
-
-    await registerNamespace(address, namespace, exited, () => tail);
+    const address = await retryOnPortClash(
+      'Temporal server',
+      async () => {
+        const ports = await distinctPorts(9, choose);
+        await fs.writeFile(path.join(dir, 'config', 'development-postgres12.yaml'), serverConfig(pgPort, ports));
+        const address = `127.0.0.1:${ports[0]}`;
+        log(`Temporal server ${TEMPORAL_SERVER_VERSION} on ${address}`);
+        const server = startServer(bins.server, dir);
+        children.push(server.child);
+        try {
+          await waitFor(async () => isServerReachable(address, 2000), 90_000, server.exited, server.tail);
+          await registerNamespace(address, namespace, server.exited, server.tail);
+        } catch (err) {
+          const clash = server.clash();
+          await stopChild(server.child);
+          if (clash === undefined) throw err;
+          const which = clash === null ? 'a port' : `port ${clash}`;
+          throw new PortClashError(`the Temporal server could not bind ${which}: address already in use\n${(err as Error).message}`, clash);
+        }
+        return address;
+      },
+      { log },
+    );
     log(`namespace "${namespace}" and the agent's search attributes registered`);
     return { address, namespace, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/** The server process, both pipes drained (a full pipe would block it), with the tail that explains a failed start. */
+function startServer(bin: string, dir: string) {
+  // cwd: the dynamic config's path in the static config is relative to the working directory.
+  const child = spawn(bin, ['--root', dir, '--config', 'config', '--env', 'development-postgres12', '--allow-no-auth', 'start'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  // A failed bind is one line before a long stack trace, so it is looked for as the output goes by.
+  let clash: number | null | undefined;
+  const keep = (b: Buffer) => {
+    const text = b.toString();
+    clash ??= portClash(tail.slice(-300) + text);
+    tail = (tail + text).slice(-4000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let died = false;
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, sig) => {
+      died = true;
+      resolve(`exited with ${sig ?? code}`);
+    }),
+  );
+  return { child, exited, tail: () => tail, clash: () => (died ? clash : undefined) };
 }
 
 const DYNAMIC_CONFIG = fileURLToPath(new URL('../../docker/dynamicconfig/development-sql.yaml', import.meta.url));
@@ -170,74 +222,6 @@ async function postgresCommands(pgBin: string, dir: string) {
     },
     ctl: (args: string[]): [string, string[]] => cmd('pg_ctl', ['-D', dataDir, ...args]),
   };
-}
-
-/** The server's static config: every service on a free loopback port; the archival block the server
- * insists on (it refuses to start without one), with archival off. */
-function serverConfig(pgPort: number, p: number[]): string {
-  const store = (db: string, conns: number) => `
-      sql:
-        pluginName: "postgres12"
-        databaseName: "${db}"
-        connectAddr: "127.0.0.1:${pgPort}"
-        connectProtocol: "tcp"
-        user: "temporal"
-        password: "temporal"
-        maxConns: ${conns}
-        maxIdleConns: ${conns}
-        maxConnLifetime: "1h"`;
-  const service = (grpc: number, membership: number, extra = '') => `
-    rpc:
-      grpcPort: ${grpc}
-      membershipPort: ${membership}
-      bindOnLocalHost: true${extra}`;
-  return `log:
-  stdout: true
-  level: warn
-persistence:
-  defaultStore: postgres-default
-  visibilityStore: postgres-visibility
-  numHistoryShards: 4
-  datastores:
-    postgres-default:${store('temporal', 20)}
-    postgres-visibility:${store('temporal_visibility', 10)}
-global:
-  membership:
-    maxJoinDuration: 30s
-    broadcastAddress: "127.0.0.1"
-services:
-  frontend:${service(p[0], p[1], `\n      httpPort: ${p[8]}`)}
-  matching:${service(p[2], p[3])}
-  history:${service(p[4], p[5])}
-  worker:${service(p[6], p[7])}
-clusterMetadata:
-  enableGlobalNamespace: false
-  failoverVersionIncrement: 10
-  masterClusterName: "active"
-  currentClusterName: "active"
-  clusterInformation:
-    active:
-      enabled: true
-      initialFailoverVersion: 1
-      rpcName: "frontend"
-      rpcAddress: "127.0.0.1:${p[0]}"
-dcRedirectionPolicy:
-  policy: "noop"
-archival:
-  history:
-    state: "disabled"
-  visibility:
-    state: "disabled"
-namespaceDefaults:
-  archival:
-    history:
-      state: "disabled"
-    visibility:
-      state: "disabled"
-dynamicConfigClient:
-  filepath: "config/dynamicconfig/development-sql.yaml"
-  pollInterval: "10s"
-`;
 }
 
 // temporal.api.enums.v1.IndexedValueType (the proto package is CommonJS, so its enum objects cannot be
@@ -299,23 +283,20 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, exited:
   }
 }
 
-/** Free ports below 32768: the server stores membership ports in a PostgreSQL smallint, so the OS's
- * ephemeral range (32768 and up) fails at start ("value out of range for type smallint"). */
-async function freePorts(n: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < n) {
+/** A free port below 32768: the server stores membership ports in a PostgreSQL smallint, so the OS's ephemeral
+ * range (32768 and up) fails at start ("value out of range for type smallint"). Nor does the OS hand out a port
+ * from this range to anyone asking for a free one, so only a process choosing the same way can take it. */
+async function freeLowPort(): Promise<number> {
+  for (;;) {
     const candidate = 20_000 + Math.floor(Math.random() * 12_000);
-    if (!ports.has(candidate) && (await portFree(candidate))) ports.add(candidate);
+    if (await isPortFree(candidate)) return candidate;
   }
-  return [...ports];
 }
 
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
+async function distinctPorts(n: number, choose: () => Promise<number>): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < n) ports.add(await choose());
+  return [...ports];
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
