@@ -9,6 +9,7 @@ import { SimplePlugin } from '@temporalio/plugin';
 import {
   Worker,
   type BundleOptions,
+  type InjectedSinks,
   type BundlerPlugin,
   type NativeConnection,
   type ReplayWorkerOptions,
@@ -19,6 +20,7 @@ import {
 import { createActivities, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import type { McpServerConfig } from './config/types.js';
+import type { AgentSinks } from './core/transcript-sink.js';
 import { DEFAULT_MODEL_CALL_SLOTS, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
@@ -229,6 +231,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
       ...options,
       dataConverter,
+      sinks: { ...options.sinks, ...transcriptSinks(this.transcripts) },
     });
   }
 
@@ -277,13 +280,24 @@ export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): Mo
 function transcriptStore(client: Client): TranscriptStore {
   return new TranscriptStore(
     (ref, from, to) => client.workflow.getHandle(ref.workflowId, ref.runId).query(transcriptPage, from, to),
-    undefined,
-    (ref) =>
-      client.workflowService.resetStickyTaskQueue({
-        namespace: client.options.namespace,
-        execution: { workflowId: ref.workflowId, runId: ref.runId },
-      }),
+    {
+      releaseStickiness: (ref) =>
+        client.workflowService.resetStickyTaskQueue({
+          namespace: client.options.namespace,
+          execution: { workflowId: ref.workflowId, runId: ref.runId },
+        }),
+    },
   );
+}
+
+/** The sink the agent workflow shares its transcript through (src/core/transcript-sink.ts), into `store`. */
+function transcriptSinks(store: TranscriptStore): InjectedSinks<AgentSinks> {
+  return {
+    agentTranscript: {
+      share: { fn: (info, from, messages) => store.share(info, from, messages) },
+      forget: { fn: (info) => store.forget(info) },
+    },
+  };
 }
 
 // Where the agent's workflow code is (one definition, shared with the worker and the history reader).

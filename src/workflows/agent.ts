@@ -34,6 +34,8 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     // Cancelled by a user: the partial answer is what the agent had said so far.
     run.closeOpenToolUses('the run was cancelled');
     return run.end({ status: 'cancelled', guard: null, error: null });
+  } finally {
+    run.forgetTranscript(); // however it ends, continue-as-new included
   }
 }
 

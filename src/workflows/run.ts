@@ -6,6 +6,7 @@ import {
   condition,
   isCancellation,
   log,
+  proxySinks,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
@@ -17,6 +18,7 @@ import { DEFAULTS } from '../core/policies.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
 import { searchAttributesOf } from '../core/search-attributes.js';
+import type { AgentSinks } from '../core/transcript-sink.js';
 import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
 import type {
   AgentInput,
@@ -33,6 +35,8 @@ import type {
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
 import { scheduleModelCall, scheduleToolCall, waitsForCancelledCalls } from './proxies.js';
+
+const { agentTranscript } = proxySinks<AgentSinks>();
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
@@ -53,6 +57,8 @@ export class AgentRun {
    * truthfully when a deadline or a cancel cuts it short. */
   #progress: TurnProgress = {};
   #published = '';
+  /** How many messages this workflow instance has shared with its worker's model activity (see shareTranscript). */
+  #shared = 0;
 
   constructor(readonly input: AgentInput) {
     this.settings = input.settings;
@@ -153,6 +159,7 @@ export class AgentRun {
    * in the transcript until `appendReply`. */
   async callModel(options: { toolChoiceNone?: boolean; summary?: string } = {}): Promise<ModelReply> {
     const s = this.settings;
+    this.shareTranscript();
     const reply = await scheduleModelCall(
       {
         transcript: { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length },
@@ -176,6 +183,20 @@ export class AgentRun {
     this.#stepsThisRun++;
     this.state.stopReason = reply.stopReason;
     return reply;
+  }
+
+  /** Hands the messages the model activity has not had yet to this worker's transcript cache (a sink: not in
+   * history, no command), so a model call on this worker needs no query. Not while replaying: the sink call of
+   * a replayed turn would be dropped, so the first live call after a replay shares the whole transcript. */
+  shareTranscript(): void {
+    if (workflowInfo().unsafe.isReplaying || this.#shared >= this.messages.length) return;
+    agentTranscript.share(this.#shared, this.messages.slice(this.#shared));
+    this.#shared = this.messages.length;
+  }
+
+  /** The run is over in this workflow instance: the worker's cache can drop its messages. */
+  forgetTranscript(): void {
+    if (this.#shared > 0 && !workflowInfo().unsafe.isReplaying) agentTranscript.forget();
   }
 
   /** Appends the whole reply (every block, thinking included) as the assistant's turn, and moves the context
