@@ -23,6 +23,12 @@ export const AGENT_SEARCH_ATTRIBUTES = [
   AgentModel,
 ] as const;
 
+/** The attributes that move on every turn of a running run (upserted at most every
+ * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS while the others stay the same); the others say what state the run is in. */
+export function isProgressAttribute(key: SearchAttributeUpdatePair['key']): boolean {
+  return [AgentSteps.name, AgentTokens.name, AgentCostUsd.name, AgentStopReason.name].includes(key.name);
+}
+
 /** The values a run's search attributes take for this view of it. */
 export function searchAttributesOf(view: AgentStatusView): SearchAttributeUpdatePair[] {
   return [

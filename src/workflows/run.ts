@@ -6,6 +6,7 @@ import {
   condition,
   isCancellation,
   log,
+  patched,
   proxySinks,
   setCurrentDetails,
   upsertSearchAttributes,
@@ -14,10 +15,10 @@ import {
 import type { RunState } from '../core/durable-state.js';
 import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
-import { DEFAULTS } from '../core/policies.js';
+import { DEFAULTS, SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS } from '../core/policies.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
-import { searchAttributesOf } from '../core/search-attributes.js';
+import { isProgressAttribute, searchAttributesOf } from '../core/search-attributes.js';
 import type { AgentSinks } from '../core/transcript-sink.js';
 import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
 import type {
@@ -38,6 +39,10 @@ import { scheduleModelCall, scheduleToolCall, waitsForCancelledCalls } from './p
 
 const { agentTranscript } = proxySinks<AgentSinks>();
 
+/** Patch id: progress-only search attribute changes are upserted at most every
+ * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS. Runs recorded before it upserted on every change, and replay so. */
+export const THROTTLED_PROGRESS_ATTRIBUTES = 'throttled-progress-search-attributes';
+
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
 export class AgentRun {
@@ -57,6 +62,8 @@ export class AgentRun {
    * truthfully when a deadline or a cancel cuts it short. */
   #progress: TurnProgress = {};
   #published = '';
+  #publishedState = '';
+  #publishedAt = 0;
   /** How many messages this workflow instance has shared with its worker's model activity (see shareTranscript). */
   #shared = 0;
 
@@ -113,10 +120,16 @@ export class AgentRun {
     setCurrentDetails(progressDetails(view, Date.now()));
     if (!this.settings.searchAttributes) return;
     const pairs = searchAttributesOf(view);
-    // Each upsert is a history event: only when something changed.
+    // Each upsert is a history event: only when something changed, and progress alone not too often.
     const key = JSON.stringify(pairs.map((p) => p.value));
     if (key === this.#published) return;
+    const state = JSON.stringify(pairs.filter((p) => !isProgressAttribute(p.key)).map((p) => p.value));
+    const now = Date.now();
+    const progressOnly = state === this.#publishedState;
+    if (progressOnly && now - this.#publishedAt < SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS && patched(THROTTLED_PROGRESS_ATTRIBUTES)) return;
     this.#published = key;
+    this.#publishedState = state;
+    this.#publishedAt = now;
     upsertSearchAttributes(pairs);
   }
 

@@ -240,6 +240,19 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // Fast turns: progress-only search attribute changes are throttled (patched), status changes are not.
+    name: 'throttled-search-attributes',
+    script: threeSteps,
+    proves: ({ events }) => {
+      expect(events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.AgentStatus)).toHaveLength(2);
+      const patchIds = events.flatMap((e) => {
+        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0];
+        return data ? [defaultPayloadConverter.fromPayload<{ id: string }>(data).id] : [];
+      });
+      expect(patchIds).toContain('throttled-progress-search-attributes');
+    },
+  },
+  {
     // A slow stream, cut once mid-reply: the call is retried whole.
     name: 'streamed-call',
     script: [{ ...reply([text('One, two, three, four: a slow answer.')]), eventDelayMs: 200, cut: { afterEvents: 3 } }],

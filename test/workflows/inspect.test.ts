@@ -110,6 +110,28 @@ describe('search attributes', () => {
   });
 });
 
+describe('search attribute upserts', () => {
+  it('a run of fast turns upserts when its status changes, not on every turn: the end carries the final steps', async () => {
+    const script = (_req: unknown, turn: number) =>
+      turn < 5 ? reply([toolUse('calculator', { expression: `${turn} + 1` })]) : reply([text('done')]);
+    await withAgent(env, { script }, async ({ run, env }) => {
+      const result = await run('six fast turns', { maxSteps: 10 });
+      expect(result).toMatchObject({ status: 'completed', steps: 6 });
+      const history = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
+      // Ours, not the SDK's upserts of TemporalChangeVersion (one per patch a run uses).
+      const upserts = (history.events ?? []).filter(
+        (e: HistoryEvent) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.AgentStatus,
+      );
+      // Once running, once completed: the six progress-only changes in between fell within the 10 s interval.
+      // (Without the throttle: one per model call as well, 8 in all.)
+      expect(upserts).toHaveLength(2);
+      const attrs = (await env.client.workflow.getHandle(result.workflowId).describe()).typedSearchAttributes;
+      expect(attrs.get(SA.AgentSteps)).toBe(6);
+      expect(attrs.get(SA.AgentTokens)).toBe(totalTokens(result.usage));
+    });
+  });
+});
+
 describe('live status', () => {
   it('getStatus answers mid-run from the worker: running, the steps and tool calls so far; current details name the step', async () => {
     const script = [
