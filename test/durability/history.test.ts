@@ -82,6 +82,28 @@ describe('transcript cache fallback', () => {
   });
 });
 
+describe('transcript sharing under workflow cache eviction', () => {
+  it('with a workflow cache smaller than the runs in flight, each model call gets its own run\'s transcript, without a query', async () => {
+    const RUNS = 6;
+    const TURNS = 4;
+    // Two cached workflows for six concurrent runs: most workflow tasks replay their run from history first.
+    await withAgent(env, { script: longJob(TURNS, 20), workerOptions: { maxCachedWorkflows: 2, maxConcurrentWorkflowTaskExecutions: 2 } }, async ({ run, model, agent }) => {
+      const results = await Promise.all(Array.from({ length: RUNS }, (_, i) => run(`run ${i}`, { maxSteps: 10, tools: ['calculator'], promptCaching: false })));
+      expect(results.map((r) => r.status)).toEqual(Array(RUNS).fill('completed'));
+      const bodies = model.requests.filter((r) => r.status === 200).map((r) => r.body as MessagesRequestBody);
+      for (let i = 0; i < RUNS; i++) {
+        const ofRun = bodies.filter((b) => JSON.stringify(b.messages[0].content).includes(`run ${i}`));
+        // One conversation per run, each request extending the previous one.
+        expect(ofRun.map((b) => b.messages.length)).toEqual([1, 3, 5, 7, 9]);
+        // (prompt caching off: no cache_control marker moves from one request to the next)
+        for (let k = 1; k < ofRun.length; k++) expect(ofRun[k].messages.slice(0, ofRun[k - 1].messages.length)).toEqual(ofRun[k - 1].messages);
+      }
+      // A replayed workflow shares nothing while replaying; its first live model call shares the whole transcript.
+      expect(agent.transcripts.stats).toMatchObject({ cacheHits: RUNS * (TURNS + 1), queries: 0 });
+    });
+  });
+});
+
 describe('continue-as-new', () => {
   it('at a configured step count, carries transcript and guard state; id, result and transcript are unchanged', async () => {
     const script = longJob(5, 50);

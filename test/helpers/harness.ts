@@ -12,7 +12,7 @@ import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import { startScriptedModel, type ScriptedModel, type Script } from '../../src/scripted/index.js';
 import type { AgentTool } from '../../src/tools/types.js';
 import type { ModelConnection } from '../../src/activities/index.js';
-import { createAgentWorker, type AgentWorker } from '../../src/worker.js';
+import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import type { DataConverter } from '@temporalio/common';
 
@@ -92,6 +92,8 @@ export async function withAgent<T>(
     modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
     mcpServers?: Record<string, McpServerConfig>;
     taskQueue?: string;
+    /** More options for the agent's Worker.create (a small workflow cache, ...). */
+    workerOptions?: AgentWorkerOptions['workerOptions'];
   },
   fn: (h: AgentHarness) => Promise<T>,
 ): Promise<T> {
@@ -111,6 +113,7 @@ export async function withAgent<T>(
     maxModelCalls: options.maxModelCalls,
     dataConverter: env.dataConverter,
     mcpServers: options.mcpServers,
+    workerOptions: options.workerOptions,
   });
   const harness: AgentHarness = {
     env,
