@@ -2,6 +2,7 @@
 // An explicit list: internals stay internal.
 export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker.js';
 export { AgentPlugin, type AgentPluginOptions } from './plugin.js';
+export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
 export {
   AGENT_WORKFLOW,
   approveToolCall,
@@ -57,7 +58,7 @@ export {
 export { IDEMPOTENCY_META_KEY } from './mcp/index.js';
 export { startDevServer, findTemporalCli, type DevServer } from './devserver/index.js';
 export { startScriptedModel, franceDemoScript, type Script, type ScriptTurn } from './scripted/index.js';
-export { DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';
+export { AGENT_WORKER_SIZING, DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';
 export type {
   AgentInput,
   AgentResult,

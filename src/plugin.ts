@@ -128,7 +128,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       // created meanwhile and runs until the main worker ends.
       let mainEnded = false;
       let modelRun: Promise<void> | undefined;
-      const modelWorker = this.createModelWorker({ ...spec, identity: worker.options.identity });
+      // It polls like the worker it runs beside (`activityPollers` of createAgentWorker, `--activity-pollers`).
+      const modelWorker = this.createModelWorker({ ...spec, identity: worker.options.identity, activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior });
       const modelStarted = modelWorker.then(
         (model) => {
           if (mainEnded) return;
@@ -175,6 +176,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       maxConcurrentActivityTaskExecutions: this.options.maxModelCalls ?? DEFAULT_MODEL_CALL_SLOTS,
       ...(this.options.modelCallsPerSecond ? { maxTaskQueueActivitiesPerSecond: this.options.modelCallsPerSecond } : {}),
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
+      ...(options.activityTaskPollerBehavior ? { activityTaskPollerBehavior: options.activityTaskPollerBehavior } : {}),
     });
   }
 
@@ -267,6 +269,8 @@ export interface ModelWorkerOptions {
   /** Default: `agentDataConverter()`; give the one the agent runs' worker uses. */
   dataConverter?: WorkerOptions['dataConverter'];
   identity?: string;
+  /** Its activity-task pollers. Default: Temporal's (at most 10 polls open). */
+  activityTaskPollerBehavior?: WorkerOptions['activityTaskPollerBehavior'];
 }
 
 function queueKey(namespace: string | undefined, taskQueue: string): string {

@@ -13,10 +13,13 @@ import type { ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
 import type { McpTools } from './mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
+import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 
 export { modelConnectionFromEnv } from './plugin.js';
 
-export interface AgentWorkerOptions {
+/** The sizing options (cache, slots, pollers: see WorkerSizing) default to AGENT_WORKER_SIZING, chosen for runs
+ * that mostly wait on model calls (README, "Sizing a worker"). */
+export interface AgentWorkerOptions extends WorkerSizing {
   /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
    * model activity to read transcripts. */
   connection: NativeConnection;
@@ -41,7 +44,8 @@ export interface AgentWorkerOptions {
   /** Payload codecs and failure converter. Default: `agentDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
    * The client must decode what this worker encodes: give it the same converter. */
   dataConverter?: DataConverter;
-  /** Anything else for `Worker.create` (plugins given here run after the agent's). */
+  /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
+   * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
   workerOptions?: Partial<WorkerOptions>;
 }
 
@@ -75,6 +79,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     namespace: options.namespace ?? options.client.options.namespace,
     taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
     dataConverter,
+    ...sizingOf(options),
     ...options.workerOptions,
     plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
   }).catch(async (err) => {
@@ -82,6 +87,22 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     throw err;
   });
   return { worker, registry: plugin.registry, transcripts: plugin.transcripts, mcp: plugin.mcp, recordedTools: plugin.recordedTools };
+}
+
+/** The Worker.create options of the sizing options, checked together with any sizing given in `workerOptions`
+ * (which wins). A `tuner` there sizes the slots itself: the slot options are then left out (the SDK refuses both). */
+function sizingOf(options: AgentWorkerOptions): Partial<WorkerOptions> {
+  const own = options.workerOptions ?? {};
+  if (own.tuner && (options.maxWorkflowTasks !== undefined || options.maxToolCalls !== undefined)) {
+    throw new Error('createAgentWorker: maxWorkflowTasks and maxToolCalls size the slots that workerOptions.tuner sizes: give one or the other');
+  }
+  const sizing: Partial<WorkerOptions> = agentWorkerSizing({ ...options, maxCachedWorkflows: own.maxCachedWorkflows ?? options.maxCachedWorkflows });
+  if (own.tuner) {
+    delete sizing.maxConcurrentWorkflowTaskExecutions;
+    delete sizing.maxConcurrentActivityTaskExecutions;
+  }
+  checkWorkerSizing({ ...sizing, ...own });
+  return sizing;
 }
 
 /** The model activity reads transcripts through `client`: when this worker encrypts, a client that does not

@@ -34,6 +34,33 @@ export function modelTaskQueue(taskQueue: string): string {
  * express. */
 export const DEFAULT_MODEL_CALL_SLOTS = 1_000;
 
+/** The agent's worker, sized for runs that mostly wait on their model (createAgentWorker and `worker`; the flags
+ * and the measurements in the README, "Sizing a worker"):
+ * - the workflow cache: every live run should fit, since a run that is not cached is replayed from its whole
+ *   history at each turn (100 agents with a 50-run cache took 3.5 times as long, and workflow tasks timed out).
+ *   Its default grows with the heap, as Temporal's does: CACHED_RUNS_PER_HEAP_GB;
+ * - workflow-task slots: Temporal's 40. The agent's workflow tasks are short CPU work; more slots only queue
+ *   more of them inside a busy worker (100 slots: workflow tasks timed out at 300 agents on 2 cores, no faster);
+ * - pollers: Temporal's 10 per worker (workflow tasks: 8 on the sticky queue, 2 on the normal one). Near the server
+ *   a poll returns in milliseconds, so 10 keep 40 slots fed; autoscaling ('auto') was no faster at 100 agents
+ *   (within the noise), and in one run at 300 agents an activity task the server recorded as started never ran
+ *   (lost until its timeout): opt-in, not the default. Raise them for a distant server;
+ * - tool calls: Temporal's 100. Tools are the team's code, of unknown cost; the waiting (model calls) has slots
+ *   of its own, DEFAULT_MODEL_CALL_SLOTS. */
+export const AGENT_WORKER_SIZING = {
+  maxWorkflowTasks: 40,
+  workflowPollers: 10,
+  activityPollers: 10,
+  maxToolCalls: 100,
+} satisfies { maxWorkflowTasks: number; workflowPollers: number | 'auto'; activityPollers: number | 'auto'; maxToolCalls: number };
+
+/** Runs cached per GB of heap above HEAP_KEPT_FROM_CACHE_MB, when `maxCachedWorkflows` is not given: Temporal's own
+ * default (600 per GB, with reused V8 contexts), kept because it scales with the memory the worker has. Measured
+ * here: a cached 10-turn agent run costs about 0.8 MB of the worker's RSS, so this leaves room for runs with
+ * transcripts twice that size; Node's default 4 GB heap gives 2,310 runs. */
+export const CACHED_RUNS_PER_HEAP_GB = 600;
+export const HEAP_KEPT_FROM_CACHE_MB = 200;
+
 /** One tool call. A tool that fails on its input answers with an error result instead of throwing, so what
  * is retried here is infrastructure: a crash, a timeout, a network error inside the tool. */
 export const TOOL_CALL_OPTIONS = {

@@ -10,6 +10,7 @@ import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
 import { loadScript, openScriptedModel } from '../scripted.js';
 import { openTemporal } from '../temporal.js';
+import { describeSizing, sizingFromFlags, warnWhenCacheFull, WORKER_SIZING_FLAGS } from '../worker-sizing-flags.js';
 
 const WORKER_FLAGS = {
   scripted: { type: 'boolean', help: 'answer model calls from the offline scripted model (AGENT_SCRIPT, else the France demo)' },
@@ -20,20 +21,32 @@ const WORKER_FLAGS = {
     help: `at most N model calls at once on this worker (default ${DEFAULT_MODEL_CALL_SLOTS}); the rest wait in the server's queue, tool calls are not held back`,
   },
   'model-calls-per-second': { type: 'number', min: 0.001, help: 'at most R model calls started per second across every worker of the task queue' },
+  ...WORKER_SIZING_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
+const USAGE = 'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [sizing options] [--config FILE]';
+
 export const worker = defineCommand({
-  usage: 'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--config FILE]',
+  usage: USAGE,
   description: `Run a worker on the task queue (AGENT_TASK_QUEUE, default durable-agent) until SIGINT or SIGTERM, then
-shut down cleanly. It calls Claude with ANTHROPIC_API_KEY from its environment (never from the run).`,
+shut down cleanly. It calls Claude with ANTHROPIC_API_KEY from its environment (never from the run).
+Sizing: a run waits on its model most of the time, so one worker holds many. Every live run should fit in the
+workflow cache (a run not cached replays its whole history at each turn); its default grows with the heap
+(node --max-old-space-size). --max-workflow-tasks cannot exceed --max-cached-workflows. README: "Sizing a worker".`,
   flags: WORKER_FLAGS,
-  examples: ['worker', 'worker --max-model-calls 4 --config durable-agent.config.js', 'worker --scripted'],
+  examples: [
+    'worker',
+    'worker --max-model-calls 4 --config durable-agent.config.js',
+    'worker --max-cached-workflows 500 --max-workflow-tasks 100 --workflow-pollers auto',
+    'worker --scripted',
+  ],
   run: workerCommand,
 });
 
 async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>): Promise<number> {
-  expectPositionals(positionals, [], 'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--config FILE]');
+  expectPositionals(positionals, [], USAGE);
+  const sizing = sizingFromFlags(flags);
   const { config } = await loadCliConfig(flags.config);
   const model = modelConnectionFromEnv();
   if (!flags.scripted && !model.apiKey) {
@@ -60,6 +73,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       taskQueue,
       model: scripted?.connection ?? model,
       maxModelCalls: flags['max-model-calls'],
+      ...sizing,
       modelCallsPerSecond: flags['model-calls-per-second'],
       tools: toolsWithConfig(config),
       mcpServers: config.mcpServers,
@@ -67,11 +81,13 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       workerOptions: { shutdownGraceTime: '10s' },
     });
     logLine(`worker polling task queue "${taskQueue}" (model calls: "${modelTaskQueue(taskQueue)}") on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
+    logLine(`worker sizing: ${describeSizing(worker.options)}, ${flags['max-model-calls'] ?? DEFAULT_MODEL_CALL_SLOTS} model calls`);
     const running = worker.run();
+    const stopWatchingCache = warnWhenCacheFull(worker, logLine);
     process.removeListener('SIGINT', requestStop);
     process.removeListener('SIGTERM', requestStop);
     if (stopRequested) worker.shutdown();
-    await running;
+    await running.finally(stopWatchingCache);
     logLine('worker stopped');
     return 0;
   } finally {

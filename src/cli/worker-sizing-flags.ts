@@ -1,0 +1,124 @@
+// The `worker` command's sizing flags: the workflow cache, workflow-task slots, pollers and tool-call slots (README,
+// "Sizing a worker"). Each is checked alone by the parser, and together here, before anything starts, with the
+// flag names in the message (Temporal's rule: no more workflow-task slots than cached runs).
+import { AGENT_WORKER_SIZING } from '../core/policies.js';
+import { defaultWorkflowTasks, heapCachedWorkflows, type Pollers, type WorkerSizing } from '../worker-sizing.js';
+import type { Worker } from '@temporalio/worker';
+import { UsageError, type FlagSpec } from './args.js';
+
+const D = AGENT_WORKER_SIZING;
+const shown = (v: number | string) => (typeof v === 'number' ? v.toLocaleString('en-US') : v);
+
+export const WORKER_SIZING_FLAGS = {
+  'max-cached-workflows': {
+    type: 'int',
+    min: 0,
+    max: 1_000_000,
+    help: `runs kept in memory between turns (default: 600 per GB of heap, ${shown(heapCachedWorkflows())} here); a run not cached is replayed from its history at its next turn; 0: no cache`,
+  },
+  'max-workflow-tasks': {
+    type: 'int',
+    min: 2,
+    max: 100_000,
+    help: `workflow tasks at once (default ${shown(D.maxWorkflowTasks)}); at most --max-cached-workflows`,
+  },
+  'workflow-pollers': {
+    type: 'string',
+    value: 'N|auto',
+    help: `workflow-task polls open at once (default ${shown(D.workflowPollers)}; at least 2), or auto: as many as the server's feedback asks for`,
+  },
+  'activity-pollers': {
+    type: 'string',
+    value: 'N|auto',
+    help: `activity-task polls open at once, per worker (default ${shown(D.activityPollers)}), or auto`,
+  },
+  'max-tool-calls': {
+    type: 'int',
+    min: 1,
+    max: 100_000,
+    help: `tool calls at once on this worker (default ${shown(D.maxToolCalls)}); model calls have their own slots (--max-model-calls)`,
+  },
+} satisfies Record<string, FlagSpec>;
+
+type SizingFlags = {
+  'max-cached-workflows'?: number;
+  'max-workflow-tasks'?: number;
+  'workflow-pollers'?: string;
+  'activity-pollers'?: string;
+  'max-tool-calls'?: number;
+};
+
+/** The WorkerSizing the flags ask for (unset ones: the agent's defaults, applied by createAgentWorker), or a
+ * UsageError naming the flag and the fix. */
+export function sizingFromFlags(flags: SizingFlags): WorkerSizing {
+  const sizing: WorkerSizing = {
+    maxCachedWorkflows: flags['max-cached-workflows'],
+    maxWorkflowTasks: flags['max-workflow-tasks'],
+    workflowPollers: pollers('workflow-pollers', flags['workflow-pollers'], 2),
+    activityPollers: pollers('activity-pollers', flags['activity-pollers'], 1),
+    maxToolCalls: flags['max-tool-calls'],
+  };
+  const cache = sizing.maxCachedWorkflows;
+  if (cache === 1) throw new UsageError('--max-cached-workflows must be 0 (no cache) or at least 2 (got 1)');
+  const effectiveCache = cache ?? heapCachedWorkflows();
+  const tasks = sizing.maxWorkflowTasks;
+  if (tasks !== undefined && effectiveCache > 0 && tasks > effectiveCache) {
+    throw new UsageError(
+      `--max-workflow-tasks (${tasks}) cannot exceed --max-cached-workflows (${effectiveCache}${cache === undefined ? ', the default' : ''}): ` +
+        'a workflow task needs its run in the cache; raise --max-cached-workflows or lower --max-workflow-tasks',
+    );
+  }
+  const wfPollers = sizing.workflowPollers;
+  const effectiveTasks = tasks ?? defaultWorkflowTasks(effectiveCache);
+  if (typeof wfPollers === 'number' && wfPollers > effectiveTasks) {
+    throw new UsageError(
+      `--workflow-pollers (${wfPollers}) cannot exceed --max-workflow-tasks (${effectiveTasks}${tasks === undefined ? ', the default' : ''}): ` +
+        'a poll needs a free slot; raise --max-workflow-tasks or lower --workflow-pollers',
+    );
+  }
+  return sizing;
+}
+
+/** `N` (at least `min`) or `auto`. */
+function pollers(name: string, raw: string | undefined, min: number): Pollers | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'auto') return 'auto';
+  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`--${name} must be a whole number or auto (got "${raw}")`);
+  const n = Number(raw);
+  if (n < min) throw new UsageError(`--${name} must be at least ${min} (got ${n})`);
+  if (n > 10_000) throw new UsageError(`--${name} must be at most 10000 (got ${n})`);
+  return n;
+}
+
+/** What the created Worker runs with, in the flags' terms, for the worker's start-up line. */
+export function describeSizing(options: Worker['options']): string {
+  const slots = (s: (typeof options.tuner)['workflowTaskSlotSupplier']) => (s.type === 'fixed-size' ? String(s.numSlots) : s.type);
+  const polls = (p: typeof options.workflowTaskPollerBehavior) => (p.type === 'autoscaling' ? `auto (${p.minimum}-${p.maximum})` : String(p.maximum));
+  return (
+    `cache ${options.maxCachedWorkflows} runs, ${slots(options.tuner.workflowTaskSlotSupplier)} workflow tasks, ` +
+    `workflow pollers ${polls(options.workflowTaskPollerBehavior)}, activity pollers ${polls(options.activityTaskPollerBehavior)}, ` +
+    `${slots(options.tuner.activityTaskSlotSupplier)} tool calls`
+  );
+}
+
+/** How often the worker looks whether its workflow cache is full, and how often it says so at most. */
+const CACHE_CHECK_MS = 10_000;
+const CACHE_WARNING_EVERY_MS = 5 * 60_000;
+
+/** Says on stderr, at most every 5 minutes, when the workflow cache is full: more runs are live than it holds, so
+ * each turn of some run is a replay of its whole history. Returns the function that stops watching. */
+export function warnWhenCacheFull(worker: Worker, log: (line: string) => void): () => void {
+  const max = worker.options.maxCachedWorkflows;
+  let lastWarning = -Infinity;
+  const timer = setInterval(() => {
+    if (max === 0 || worker.getState() !== 'RUNNING' || worker.getStatus().numCachedWorkflows < max) return;
+    if (Date.now() - lastWarning < CACHE_WARNING_EVERY_MS) return;
+    lastWarning = Date.now();
+    log(
+      `warning: the workflow cache is full (${max} runs): runs beyond it are replayed from their history at each turn (slower, more CPU); ` +
+        'raise --max-cached-workflows (and the heap, node --max-old-space-size) or run more workers',
+    );
+  }, CACHE_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
