@@ -4,47 +4,63 @@
 //       the same loop in-process without Temporal (the zero-durability floor);
 //   (b) N concurrent agents of 10 turns with a 200 ms model / the bare shape (a workflow calling a 200 ms
 //       activity and a no-op activity per turn): wall time against the ideal (10 × 200 ms), turns per second,
-//       peak RSS of this process (the worker, the client and the scripted model live in it).
-// `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case; BENCH_JSON=file to write the figures).
+//       the worker process's own peak RSS, and workflow task latency (scheduled → completed, from the histories
+//       of a sample of runs).
+// Each worker runs in a process of its own (bench/worker-process.mjs, the built package): a fresh one per shape
+// and N, so its peak RSS (VmHWM) is that case's alone; the client, the scripted model and the dev server stay
+// in this process. `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case; BENCH_JSON=file to write the
+// figures; BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
+// BENCH_PER_TURN=0 to skip (a)).
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
 import { startDevServer } from '../src/devserver/index.js';
 import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
 import { calculator } from '../src/tools/calculator.js';
-import { createAgentWorker } from '../src/worker.js';
+import { agentWorkerSizing, type SizingWorkerOptions, type WorkerSizing } from '../src/worker-sizing.js';
+import { startWorkerProcess } from '../test/helpers/worker-process.js';
+import { workflowTaskLatency } from './workflow-task-latency.js';
+import { workerMemory, type WorkerMemory } from './worker-memory.js';
 
-Runtime.install({ logger: new DefaultLogger('ERROR') });
+const WORKER_PROCESS = fileURLToPath(new URL('./worker-process.mjs', import.meta.url));
+/** Histories read per shape and N for the workflow task latency. */
+const LATENCY_SAMPLE = 20;
 const PER_TURN_TURNS = 20;
 const PER_TURN_REPEATS = 3;
 const FLEET_TURNS = 10;
 const MODEL_MS = 200;
 const FLEET = (process.env.BENCH_FLEET ?? '10,100,1000').split(',').map(Number);
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
-/** Peak RSS while `fn` runs, sampled every 100 ms. */
-async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peakRssMb: number; wallMs: number }> {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+/** A sizing in the flags' terms, for the table's heading and the JSON figures. */
+function describe(o: SizingWorkerOptions) {
+  const pollers = (p: SizingWorkerOptions['workflowTaskPollerBehavior']) => (p?.type === 'autoscaling' ? 'auto' : p?.maximum);
+  return {
+    maxCachedWorkflows: o.maxCachedWorkflows,
+    maxWorkflowTasks: o.maxConcurrentWorkflowTaskExecutions,
+    workflowPollers: pollers(o.workflowTaskPollerBehavior),
+    activityPollers: pollers(o.activityTaskPollerBehavior),
+    maxToolCalls: o.maxConcurrentActivityTaskExecutions,
+  };
+}
+
+/** The wall time of `fn`. */
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
   const t0 = Date.now();
-  try {
-    const value = await fn();
-    return { value, peakRssMb: Math.max(peak, process.memoryUsage().rss) / 2 ** 20, wallMs: Date.now() - t0 };
-  } finally {
-    clearInterval(timer);
-  }
+  const value = await fn();
+  return { value, wallMs: Date.now() - t0 };
 }
 
 it('per-turn time and a fleet of agents on one worker, against the bare shape', async () => {
   const server = await startDevServer({ uiPort: false });
-  const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection: await Connection.connect({ address: server.address }) });
   const figures: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length } };
   const fleetModelMs = { value: 0 };
@@ -56,29 +72,42 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       delayMs: fleetModelMs.value,
     }),
   });
-  const oursQueue = `bench-ours-${randomUUID()}`;
-  const bareQueue = `bench-bare-${randomUUID()}`;
-  const { worker: ours } = await createAgentWorker({ connection, client, taskQueue: oursQueue, model: { apiKey: 'bench', baseURL: model.url } });
-  const bare = await Worker.create({
-    connection,
-    taskQueue: bareQueue,
-    workflowBundle: await bundleWorkflowCode({
-      workflowsPath: fileURLToPath(new URL('./bare-workflow.ts', import.meta.url)),
-      logger: new DefaultLogger('ERROR'),
-    }),
-    activities: { bareModel: (ms: number) => sleep(ms), bareTool: async () => {} },
-  });
-  const runOurs = async (turns: number) => {
+  // The bare workflow's bundle, built here once: its worker processes load it as ours load the prebuilt agent bundle.
+  const bundleDir = mkdtempSync(path.join(tmpdir(), 'bench-bare-'));
+  const bareBundle = path.join(bundleDir, 'bare-workflow-bundle.js');
+  const { code } = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./bare-workflow.ts', import.meta.url)), logger: new DefaultLogger('ERROR') });
+  writeFileSync(bareBundle, code);
+  const sizing = JSON.parse(process.env.BENCH_SIZING || '{}') as Record<string, unknown>;
+  // What both workers run with (the cache as the child's default heap gives it: the same Node, the same flags).
+  figures.workerSizing = describe(agentWorkerSizing(sizing as WorkerSizing));
+  /** A fresh worker process of `shape` on a queue of its own, with its memory sampled until it is stopped. */
+  const startWorker = async (shape: 'ours' | 'bare') => {
+    const taskQueue = `bench-${shape}-${randomUUID()}`;
+    const child = await startWorkerProcess(WORKER_PROCESS, {
+      TEMPORAL_ADDRESS: server.address,
+      BENCH_SHAPE: shape,
+      BENCH_TASK_QUEUE: taskQueue,
+      BENCH_SIZING: JSON.stringify(sizing),
+      BENCH_BARE_BUNDLE: bareBundle,
+      ANTHROPIC_BASE_URL: model.url,
+    });
+    return { taskQueue, memory: workerMemory(child) };
+  };
+  const runOurs = async (taskQueue: string, turns: number) => {
     const { workflowId } = await startAgent(client, {
       task: 'bench',
       settings: defaultSettings({ tools: ['calculator'], maxSteps: turns + 5, promptCaching: false }),
-      taskQueue: oursQueue,
+      taskQueue,
     });
     const result = await getAgentResult(client, workflowId);
     if (result.status !== 'completed' || result.steps !== turns) throw new Error(`bench run ended early: ${JSON.stringify(result)}`);
+    return workflowId;
   };
-  const runBare = (turns: number, modelMs: number) =>
-    client.workflow.execute('bareAgentWorkflow', { taskQueue: bareQueue, workflowId: `bare-${randomUUID()}`, args: [turns, modelMs] });
+  const runBare = async (taskQueue: string, turns: number, modelMs: number) => {
+    const workflowId = `bare-${randomUUID()}`;
+    await client.workflow.execute('bareAgentWorkflow', { taskQueue, workflowId, args: [turns, modelMs] });
+    return workflowId;
+  };
   const anthropic = new Anthropic({ apiKey: 'bench', baseURL: model.url, maxRetries: 0 });
   const runInProcess = async (turns: number) => {
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'bench' }];
@@ -99,17 +128,28 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     return performance.now() - t0;
   };
   const lines: string[] = [];
+  const workers: WorkerMemory[] = [];
+  const withWorker = async <T>(shape: 'ours' | 'bare', fn: (taskQueue: string) => Promise<T>) => {
+    const { taskQueue, memory } = await startWorker(shape);
+    workers.push(memory);
+    try {
+      const value = await fn(taskQueue);
+      return { value, ...(await memory.stop()) };
+    } finally {
+      await memory.stop();
+    }
+  };
   try {
-    await Promise.all([
-      ours.runUntil(async () => {
-        await bare.runUntil(async () => {
-          // (a) per-turn time, interleaved repeats (warm-up run first).
-          await runOurs(PER_TURN_TURNS);
-          await runBare(PER_TURN_TURNS, 0);
+    if (process.env.BENCH_PER_TURN !== '0') {
+      // (a) per-turn time, interleaved repeats (warm-up run first), one worker process of each shape.
+      await withWorker('ours', (oursQueue) =>
+        withWorker('bare', async (bareQueue) => {
+          await runOurs(oursQueue, PER_TURN_TURNS);
+          await runBare(bareQueue, PER_TURN_TURNS, 0);
           const t = { ours: [] as number[], bare: [] as number[], inProcess: [] as number[] };
           for (let i = 0; i < PER_TURN_REPEATS; i++) {
-            t.ours.push((await time(() => runOurs(PER_TURN_TURNS))) / PER_TURN_TURNS);
-            t.bare.push((await time(() => runBare(PER_TURN_TURNS, 0))) / PER_TURN_TURNS);
+            t.ours.push((await time(() => runOurs(oursQueue, PER_TURN_TURNS))) / PER_TURN_TURNS);
+            t.bare.push((await time(() => runBare(bareQueue, PER_TURN_TURNS, 0))) / PER_TURN_TURNS);
             t.inProcess.push((await time(() => runInProcess(PER_TURN_TURNS))) / PER_TURN_TURNS);
           }
           const perTurn = { oursMs: median(t.ours), bareMs: median(t.bare), inProcessMs: median(t.inProcess) };
@@ -120,52 +160,62 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
             `${fmt(perTurn.oursMs).padStart(14)} | ${fmt(perTurn.bareMs).padStart(34)} | ${fmt(perTurn.inProcessMs, 2).padStart(33)} | ${fmt(perTurn.oursMs / perTurn.bareMs, 2).padStart(9)} | ${fmt(perTurn.oursMs / perTurn.inProcessMs, 0).padStart(14)}`,
           );
           console.log(lines.slice(-3).join('\n'));
+        }),
+      );
+    }
 
-          // (b) the fleet.
-          fleetModelMs.value = MODEL_MS;
-          const idealMs = FLEET_TURNS * MODEL_MS;
-          const fleet: unknown[] = [];
-          lines.push(
-            `\n(b) N concurrent agents of ${FLEET_TURNS} turns, ${MODEL_MS} ms model, one worker process (ideal ${idealMs} ms)`,
-            `    N | bare wall (s) | ours wall (s) | ours/bare | bare turns/s | ours turns/s | bare wall/ideal | ours wall/ideal | peak RSS bare / ours (MB) | failed`,
-          );
-          for (const n of FLEET) {
-            const b = await withPeakRss(() => Promise.allSettled(Array.from({ length: n }, () => runBare(FLEET_TURNS, MODEL_MS))));
-            const o = await withPeakRss(() => Promise.allSettled(Array.from({ length: n }, () => runOurs(FLEET_TURNS))));
-            const failedOurs = o.value.filter((r) => r.status === 'rejected');
-            const failedBare = b.value.filter((r) => r.status === 'rejected').length;
-            if (failedOurs.length) console.log(`ours, ${n}: ${failedOurs.length} failed, first: ${String((failedOurs[0] as PromiseRejectedResult).reason)}`);
-            const row = {
-              n,
-              bareWallMs: b.wallMs,
-              oursWallMs: o.wallMs,
-              ratio: o.wallMs / b.wallMs,
-              bareTurnsPerSec: (n * FLEET_TURNS) / (b.wallMs / 1000),
-              oursTurnsPerSec: (n * FLEET_TURNS) / (o.wallMs / 1000),
-              bareOverIdeal: b.wallMs / idealMs,
-              oursOverIdeal: o.wallMs / idealMs,
-              bareRssMb: b.peakRssMb,
-              oursRssMb: o.peakRssMb,
-              failedOurs: failedOurs.length,
-              failedBare,
-            };
-            fleet.push(row);
-            lines.push(
-              `${String(n).padStart(5)} | ${fmt(row.bareWallMs / 1000).padStart(13)} | ${fmt(row.oursWallMs / 1000).padStart(13)} | ${fmt(row.ratio, 2).padStart(9)} | ` +
-                `${fmt(row.bareTurnsPerSec).padStart(12)} | ${fmt(row.oursTurnsPerSec).padStart(12)} | ${fmt(row.bareOverIdeal, 2).padStart(15)} | ${fmt(row.oursOverIdeal, 2).padStart(15)} | ` +
-                `${`${fmt(row.bareRssMb, 0)} / ${fmt(row.oursRssMb, 0)}`.padStart(25)} | ${failedBare} / ${failedOurs.length}`,
-            );
-            console.log(lines.at(-1));
-          }
-          figures.fleet = fleet;
-        });
-      }),
-    ]);
+    // (b) the fleet: a fresh worker process per shape and N, so each peak RSS is that case's.
+    fleetModelMs.value = MODEL_MS;
+    const idealMs = FLEET_TURNS * MODEL_MS;
+    const fleet: unknown[] = [];
+    lines.push(
+      `\n(b) N concurrent agents of ${FLEET_TURNS} turns, ${MODEL_MS} ms model, one worker process each (ideal ${idealMs} ms); worker sizing ${JSON.stringify(figures.workerSizing)}`,
+      `    N | bare wall (s) | ours wall (s) | ours/bare | bare turns/s | ours turns/s | bare wall/ideal | ours wall/ideal | worker peak RSS bare / ours (MB) | WFT p50 bare / ours (ms) | WFT p95 bare / ours (ms) | failed`,
+    );
+    for (const n of FLEET) {
+      const fleetOf = (run: () => Promise<string>) => timed(() => Promise.allSettled(Array.from({ length: n }, run)));
+      const b = await withWorker('bare', (q) => fleetOf(() => runBare(q, FLEET_TURNS, MODEL_MS)));
+      const o = await withWorker('ours', (q) => fleetOf(() => runOurs(q, FLEET_TURNS)));
+      const done = (rs: PromiseSettledResult<string>[]) => rs.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const failedOurs = o.value.value.filter((r) => r.status === 'rejected');
+      const failedBare = b.value.value.filter((r) => r.status === 'rejected').length;
+      if (failedOurs.length) console.log(`ours, ${n}: ${failedOurs.length} failed, first: ${String((failedOurs[0] as PromiseRejectedResult).reason)}`);
+      const bareWft = await workflowTaskLatency(client, done(b.value.value).slice(0, LATENCY_SAMPLE));
+      const oursWft = await workflowTaskLatency(client, done(o.value.value).slice(0, LATENCY_SAMPLE));
+      const row = {
+        n,
+        bareWallMs: b.value.wallMs,
+        oursWallMs: o.value.wallMs,
+        ratio: o.value.wallMs / b.value.wallMs,
+        bareTurnsPerSec: (n * FLEET_TURNS) / (b.value.wallMs / 1000),
+        oursTurnsPerSec: (n * FLEET_TURNS) / (o.value.wallMs / 1000),
+        bareOverIdeal: b.value.wallMs / idealMs,
+        oursOverIdeal: o.value.wallMs / idealMs,
+        bareWorkerPeakRssMb: b.peakRssMb,
+        oursWorkerPeakRssMb: o.peakRssMb,
+        bareWorkerSampledPeakRssMb: b.sampledPeakRssMb,
+        oursWorkerSampledPeakRssMb: o.sampledPeakRssMb,
+        bareWorkflowTask: bareWft,
+        oursWorkflowTask: oursWft,
+        failedOurs: failedOurs.length,
+        failedBare,
+      };
+      fleet.push(row);
+      lines.push(
+        `${String(n).padStart(5)} | ${fmt(row.bareWallMs / 1000).padStart(13)} | ${fmt(row.oursWallMs / 1000).padStart(13)} | ${fmt(row.ratio, 2).padStart(9)} | ` +
+          `${fmt(row.bareTurnsPerSec).padStart(12)} | ${fmt(row.oursTurnsPerSec).padStart(12)} | ${fmt(row.bareOverIdeal, 2).padStart(15)} | ${fmt(row.oursOverIdeal, 2).padStart(15)} | ` +
+          `${`${fmt(row.bareWorkerPeakRssMb, 0)} / ${fmt(row.oursWorkerPeakRssMb, 0)}`.padStart(32)} | ` +
+          `${`${fmt(bareWft.p50Ms, 0)} / ${fmt(oursWft.p50Ms, 0)}`.padStart(24)} | ${`${fmt(bareWft.p95Ms, 0)} / ${fmt(oursWft.p95Ms, 0)}`.padStart(24)} | ${failedBare} / ${failedOurs.length}`,
+      );
+      console.log(lines.at(-1));
+    }
+    figures.fleet = fleet;
   } finally {
+    await Promise.all(workers.map((w) => w.stop()));
     await model.close();
     await client.connection.close();
-    await connection.close();
     await server.stop();
+    rmSync(bundleDir, { recursive: true, force: true });
   }
   console.log(lines.join('\n') + '\n');
   const file = process.env.BENCH_JSON;

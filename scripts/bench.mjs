@@ -26,6 +26,11 @@ const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts'
 
 let failed = false;
 const files = benches.filter((b) => b !== 'recovery');
+// The fleet bench's workers and the recovery test's run the BUILT package (dist/), as a user runs it.
+if (files.includes('bench/fleet.bench.ts') || benches.includes('recovery')) {
+  const r = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', env });
+  if (r.status !== 0) process.exit(1);
+}
 if (files.length) {
   const r = spawnSync('npx', ['vitest', 'run', '-c', 'vitest.bench.config.ts', ...files], { stdio: 'inherit', env });
   failed ||= r.status !== 0;

@@ -1,0 +1,39 @@
+// A worker process for bench/fleet.bench.ts, so that its memory is the worker's alone (the bench process keeps the
+// client, the scripted model and the dev server): `ours` is createAgentWorker from the BUILT package (dist/, as a
+// user runs it; `npm run bench` builds first), `bare` is the floor: bench/bare-workflow.ts with a 'model' activity
+// that sleeps and a no-op 'tool' activity, sized like ours. Prints `ready` once polling; SIGTERM stops it.
+//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | bare), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
+//        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
+//        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { agentWorkerSizing, createAgentWorker, DEFAULT_MODEL_CALL_SLOTS } from '../dist/index.js';
+
+Runtime.install({ logger: new DefaultLogger('ERROR') });
+const address = process.env.TEMPORAL_ADDRESS;
+const taskQueue = process.env.BENCH_TASK_QUEUE;
+const sizing = JSON.parse(process.env.BENCH_SIZING || '{}');
+const connection = await NativeConnection.connect({ address });
+
+let worker;
+if (process.env.BENCH_SHAPE === 'ours') {
+  const client = new Client({ connection: await Connection.connect({ address }) });
+  ({ worker } = await createAgentWorker({ connection, client, taskQueue, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, ...sizing }));
+} else {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  worker = await Worker.create({
+    connection,
+    taskQueue,
+    workflowBundle: { codePath: process.env.BENCH_BARE_BUNDLE },
+    activities: { bareModel: (ms) => sleep(ms), bareTool: async () => {} },
+    // The same cache, workflow-task slots and pollers as ours; its one activity worker runs the 'model' calls too,
+    // so it gets as many slots as ours has for model calls (ours: a worker of their own), and no 'model' call
+    // waits for a slot in either shape.
+    ...agentWorkerSizing(sizing),
+    maxConcurrentActivityTaskExecutions: DEFAULT_MODEL_CALL_SLOTS,
+  });
+}
+const running = worker.run();
+process.stdout.write('ready\n');
+await running;
+await connection.close();
