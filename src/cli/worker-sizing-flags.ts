@@ -107,7 +107,7 @@ const CACHE_WARNING_EVERY_MS = 5 * 60_000;
 
 /** Says on stderr, at most every 5 minutes, when the workflow cache is full: more runs are live than it holds, so
  * each turn of some run is a replay of its whole history. Returns the function that stops watching. */
-export function warnWhenCacheFull(worker: Worker, log: (line: string) => void): () => void {
+export function warnWhenCacheFull(worker: Worker, log: (line: string) => void, checkEveryMs = CACHE_CHECK_MS): () => void {
   const max = worker.options.maxCachedWorkflows;
   let lastWarning = -Infinity;
   const timer = setInterval(() => {
@@ -118,7 +118,7 @@ export function warnWhenCacheFull(worker: Worker, log: (line: string) => void): 
       `warning: the workflow cache is full (${max} runs): runs beyond it are replayed from their history at each turn (slower, more CPU); ` +
         'raise --max-cached-workflows (and the heap, node --max-old-space-size) or run more workers',
     );
-  }, CACHE_CHECK_MS);
+  }, checkEveryMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -37,7 +37,7 @@ export const DEFAULT_MODEL_CALL_SLOTS = 1_000;
 /** The agent's worker, sized for runs that mostly wait on their model (createAgentWorker and `worker`; the flags
  * and the measurements in the README, "Sizing a worker"):
  * - the workflow cache: every live run should fit, since a run that is not cached is replayed from its whole
- *   history at each turn (100 agents with a 50-run cache took 3.5 times as long, and workflow tasks timed out).
+ *   history at each turn (100 agents with a 50-run cache took 3.3 times as long, 49 s against 15 s).
  *   Its default grows with the heap, as Temporal's does: CACHED_RUNS_PER_HEAP_GB;
  * - workflow-task slots: Temporal's 40. The agent's workflow tasks are short CPU work; more slots only queue
  *   more of them inside a busy worker (100 slots: workflow tasks timed out at 300 agents on 2 cores, no faster);
@@ -56,8 +56,8 @@ export const AGENT_WORKER_SIZING = {
 
 /** Runs cached per GB of heap above HEAP_KEPT_FROM_CACHE_MB, when `maxCachedWorkflows` is not given: Temporal's own
  * default (600 per GB, with reused V8 contexts), kept because it scales with the memory the worker has. Measured
- * here: a cached 10-turn agent run costs about 0.8 MB of the worker's RSS, so this leaves room for runs with
- * transcripts twice that size; Node's default 4 GB heap gives 2,310 runs. */
+ * here: a live 10-turn agent run costs about 0.6 MB of the worker's RSS, so this leaves room for runs with
+ * transcripts several times that size; Node's default 4 GB heap gives 2,310 runs. */
 export const CACHED_RUNS_PER_HEAP_GB = 600;
 export const HEAP_KEPT_FROM_CACHE_MB = 200;
 
