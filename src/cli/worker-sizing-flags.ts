@@ -25,7 +25,7 @@ export const WORKER_SIZING_FLAGS = {
   'workflow-pollers': {
     type: 'string',
     value: 'N|auto',
-    help: `workflow-task polls open at once (default ${shown(D.workflowPollers)}; at least 2), or auto: as many as the server's feedback asks for`,
+    help: `workflow-task polls open at once (default ${shown(D.workflowPollers)}; at least 2), or auto: as many as the server's feedback asks for (opt-in: README, "Sizing a worker")`,
   },
   'activity-pollers': {
     type: 'string',

@@ -38,7 +38,7 @@ workflow cache (a run not cached replays its whole history at each turn); its de
   examples: [
     'worker',
     'worker --max-model-calls 4 --config durable-agent.config.js',
-    'worker --max-cached-workflows 500 --max-workflow-tasks 100 --workflow-pollers auto',
+    'worker --max-cached-workflows 5000 --workflow-pollers 20 --activity-pollers 20',
     'worker --scripted',
   ],
   run: workerCommand,
