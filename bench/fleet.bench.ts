@@ -3,7 +3,8 @@
 //   (a) per turn: ours (0 ms scripted model + calculator) / the bare shape's two no-op activity round trips /
 //       the same loop in-process without Temporal (the zero-durability floor);
 //   (b) N concurrent agents of 10 turns with a 200 ms model / the bare shape (a workflow calling a 200 ms
-//       activity and a no-op activity per turn): wall time against the ideal (10 × 200 ms), turns per second,
+//       activity and a no-op activity per turn), and / the bare shape whose 'model' activity makes the same
+//       streamed HTTP call to the scripted model as ours: wall time against the ideal (10 × 200 ms), turns per second,
 //       the worker process's own peak RSS, and workflow task latency (scheduled → completed, from the histories
 //       of a sample of runs).
 // Each worker runs in a process of its own (bench/worker-process.mjs, the built package): a fresh one per shape
@@ -52,6 +53,10 @@ function describe(o: SizingWorkerOptions) {
   };
 }
 
+/** The worker processes compared: ours, the bare shape (a sleeping 'model' activity), and the bare shape whose
+ * 'model' activity makes ours's HTTP call (bench/worker-process.mjs). */
+type Shape = 'ours' | 'bare' | 'bare-http';
+
 /** The wall time of `fn`. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
   const t0 = Date.now();
@@ -81,7 +86,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   // What both workers run with (the cache as the child's default heap gives it: the same Node, the same flags).
   figures.workerSizing = describe(agentWorkerSizing(sizing as WorkerSizing));
   /** A fresh worker process of `shape` on a queue of its own, with its memory sampled until it is stopped. */
-  const startWorker = async (shape: 'ours' | 'bare') => {
+  const startWorker = async (shape: Shape) => {
     const taskQueue = `bench-${shape}-${randomUUID()}`;
     const child = await startWorkerProcess(WORKER_PROCESS, {
       TEMPORAL_ADDRESS: server.address,
@@ -129,7 +134,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   };
   const lines: string[] = [];
   const workers: WorkerMemory[] = [];
-  const withWorker = async <T>(shape: 'ours' | 'bare', fn: (taskQueue: string) => Promise<T>) => {
+  const withWorker = async <T>(shape: Shape, fn: (taskQueue: string) => Promise<T>) => {
     const { taskQueue, memory } = await startWorker(shape);
     workers.push(memory);
     try {
@@ -170,12 +175,13 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     const fleet: unknown[] = [];
     lines.push(
       `\n(b) N concurrent agents of ${FLEET_TURNS} turns, ${MODEL_MS} ms model, one worker process each (ideal ${idealMs} ms); worker sizing ${JSON.stringify(figures.workerSizing)}`,
-      `    N | bare wall (s) | ours wall (s) | ours/bare | bare turns/s | ours turns/s | bare wall/ideal | ours wall/ideal | worker peak RSS bare / ours (MB) | WFT p50 bare / ours (ms) | WFT p95 bare / ours (ms) | failed`,
+      `    N | bare wall (s) | ours wall (s) | ours/bare | bare turns/s | ours turns/s | bare wall/ideal | ours wall/ideal | worker peak RSS bare / ours (MB) | WFT p50 bare / ours (ms) | WFT p95 bare / ours (ms) | failed | bare+HTTP wall (s) | ours/bare+HTTP`,
     );
     for (const n of FLEET) {
       const fleetOf = (run: () => Promise<string>) => timed(() => Promise.allSettled(Array.from({ length: n }, run)));
       const b = await withWorker('bare', (q) => fleetOf(() => runBare(q, FLEET_TURNS, MODEL_MS)));
       const o = await withWorker('ours', (q) => fleetOf(() => runOurs(q, FLEET_TURNS)));
+      const h = await withWorker('bare-http', (q) => fleetOf(() => runBare(q, FLEET_TURNS, MODEL_MS)));
       const done = (rs: PromiseSettledResult<string>[]) => rs.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const failedOurs = o.value.value.filter((r) => r.status === 'rejected');
       const failedBare = b.value.value.filter((r) => r.status === 'rejected').length;
@@ -199,13 +205,17 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         oursWorkflowTask: oursWft,
         failedOurs: failedOurs.length,
         failedBare,
+        bareHttpWallMs: h.value.wallMs,
+        bareHttpWorkerPeakRssMb: h.peakRssMb,
+        failedBareHttp: h.value.value.filter((r) => r.status === 'rejected').length,
+        oursOverBareHttp: o.value.wallMs / h.value.wallMs,
       };
       fleet.push(row);
       lines.push(
         `${String(n).padStart(5)} | ${fmt(row.bareWallMs / 1000).padStart(13)} | ${fmt(row.oursWallMs / 1000).padStart(13)} | ${fmt(row.ratio, 2).padStart(9)} | ` +
           `${fmt(row.bareTurnsPerSec).padStart(12)} | ${fmt(row.oursTurnsPerSec).padStart(12)} | ${fmt(row.bareOverIdeal, 2).padStart(15)} | ${fmt(row.oursOverIdeal, 2).padStart(15)} | ` +
           `${`${fmt(row.bareWorkerPeakRssMb, 0)} / ${fmt(row.oursWorkerPeakRssMb, 0)}`.padStart(32)} | ` +
-          `${`${fmt(bareWft.p50Ms, 0)} / ${fmt(oursWft.p50Ms, 0)}`.padStart(24)} | ${`${fmt(bareWft.p95Ms, 0)} / ${fmt(oursWft.p95Ms, 0)}`.padStart(24)} | ${failedBare} / ${failedOurs.length}`,
+          `${`${fmt(bareWft.p50Ms, 0)} / ${fmt(oursWft.p50Ms, 0)}`.padStart(24)} | ${`${fmt(bareWft.p95Ms, 0)} / ${fmt(oursWft.p95Ms, 0)}`.padStart(24)} | ${failedBare} / ${failedOurs.length} | ${fmt(row.bareHttpWallMs / 1000).padStart(18)} | ${fmt(row.oursOverBareHttp, 2).padStart(14)}`,
       );
       console.log(lines.at(-1));
     }

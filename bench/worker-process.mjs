@@ -1,10 +1,12 @@
 // A worker process for bench/fleet.bench.ts, so that its memory is the worker's alone (the bench process keeps the
 // client, the scripted model and the dev server): `ours` is createAgentWorker from the BUILT package (dist/, as a
 // user runs it; `npm run bench` builds first), `bare` is the floor: bench/bare-workflow.ts with a 'model' activity
-// that sleeps and a no-op 'tool' activity, sized like ours. Prints `ready` once polling; SIGTERM stops it.
-//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | bare), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
+// that sleeps and a no-op 'tool' activity, sized like ours; `bare-http` the same whose 'model' activity makes the
+// streamed HTTP request to the scripted model that ours makes. Prints `ready` once polling; SIGTERM stops it.
+//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
 //        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
 //        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
+import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { agentWorkerSizing, createAgentWorker, DEFAULT_MODEL_CALL_SLOTS } from '../dist/index.js';
@@ -21,11 +23,20 @@ if (process.env.BENCH_SHAPE === 'ours') {
   ({ worker } = await createAgentWorker({ connection, client, taskQueue, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, ...sizing }));
 } else {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  // `bare-http`: the 'model' activity makes the HTTP call ours makes (one streamed Messages API request through the
+  // same SDK, to the same scripted model, which waits as long as the fleet's model latency) and nothing else:
+  // the floor for any agent on Temporal that calls Claude.
+  const anthropic = new Anthropic({ apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL, maxRetries: 0 });
+  const httpModel = () =>
+    anthropic.messages
+      .stream({ model: 'claude-sonnet-5-5', max_tokens: 4096, messages: [{ role: 'user', content: 'bench' }] })
+      .finalMessage()
+      .then(() => undefined);
   worker = await Worker.create({
     connection,
     taskQueue,
     workflowBundle: { codePath: process.env.BENCH_BARE_BUNDLE },
-    activities: { bareModel: (ms) => sleep(ms), bareTool: async () => {} },
+    activities: { bareModel: process.env.BENCH_SHAPE === 'bare-http' ? httpModel : (ms) => sleep(ms), bareTool: async () => {} },
     // The same cache, workflow-task slots and pollers as ours; its one activity worker runs the 'model' calls too,
     // so it gets as many slots as ours has for model calls (ours: a worker of their own), and no 'model' call
     // waits for a slot in either shape.

@@ -1,6 +1,7 @@
 // `npm run bench [-- --json FILE] [--fleet 10,100] [--only a,b]`: the benchmarks (not part of `npm test`), through
 // vitest so the TypeScript sources run as they are:
 //   (a) per-turn time and (b) the fleet: bench/fleet.bench.ts;  (c) history bytes: bench/history-growth.bench.ts;
+//   (e) where a bare activity round trip spends its time on the dev server: bench/dispatch.bench.ts;
 //   (d) recovery after a worker SIGKILL: test/durability/recovery.test.ts (the crash test; its figures are read
 //       from what it prints, and it asserts the 15 s bound itself).
 import { spawnSync } from 'node:child_process';
@@ -22,7 +23,7 @@ if (json) {
 const fleet = value('--fleet');
 if (fleet) env.BENCH_FLEET = fleet;
 const only = value('--only')?.split(',');
-const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'recovery'];
+const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'bench/dispatch.bench.ts', 'recovery'];
 
 let failed = false;
 const files = benches.filter((b) => b !== 'recovery');
