@@ -8,7 +8,10 @@ export interface BareActivities {
   bareTool(): Promise<void>;
 }
 
-const { bareModel, bareTool } = proxyActivities<BareActivities>({ startToCloseTimeout: '10 minutes' });
+// The same timeouts as the agent's calls: a task lost between the server and a busy worker (the server recorded it
+// as started, the worker never got it; seen once in a thousand at 1,000 agents) is retried after the heartbeat
+// timeout, as ours are, instead of stalling the whole fleet for the start-to-close timeout.
+const { bareModel, bareTool } = proxyActivities<BareActivities>({ startToCloseTimeout: '10 minutes', heartbeatTimeout: '10 seconds' });
 
 export async function bareAgentWorkflow(turns: number, modelMs: number): Promise<number> {
   for (let turn = 0; turn < turns; turn++) {
