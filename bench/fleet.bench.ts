@@ -133,6 +133,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     return performance.now() - t0;
   };
   const lines: string[] = [];
+  const notes: string[] = [];
   const workers: WorkerMemory[] = [];
   const withWorker = async <T>(shape: Shape, fn: (taskQueue: string) => Promise<T>) => {
     const { taskQueue, memory } = await startWorker(shape);
@@ -209,6 +210,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         bareHttpWorkerPeakRssMb: h.peakRssMb,
         failedBareHttp: h.value.value.filter((r) => r.status === 'rejected').length,
         oursOverBareHttp: o.value.wallMs / h.value.wallMs,
+        oursTranscriptStats: o.transcriptStats,
       };
       fleet.push(row);
       lines.push(
@@ -218,7 +220,10 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${`${fmt(bareWft.p50Ms, 0)} / ${fmt(oursWft.p50Ms, 0)}`.padStart(24)} | ${`${fmt(bareWft.p95Ms, 0)} / ${fmt(oursWft.p95Ms, 0)}`.padStart(24)} | ${failedBare} / ${failedOurs.length} | ${fmt(row.bareHttpWallMs / 1000).padStart(18)} | ${fmt(row.oursOverBareHttp, 2).padStart(14)}`,
       );
       console.log(lines.at(-1));
+      const t = o.transcriptStats;
+      if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);
     }
+    lines.push(...notes);
     figures.fleet = fleet;
   } finally {
     await Promise.all(workers.map((w) => w.stop()));

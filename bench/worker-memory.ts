@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 
 export interface WorkerMemory {
   /** Reads the peak, then stops the process (SIGTERM: the worker shuts down; SIGKILL after 15 s); once. */
-  stop(): Promise<{ peakRssMb: number; sampledPeakRssMb: number }>;
+  stop(): Promise<{ peakRssMb: number; sampledPeakRssMb: number; transcriptStats?: Record<string, number> }>;
 }
 
 /** A field of /proc/<pid>/status in MB (the kernel writes kB), or 0 once the process is gone. */
@@ -22,7 +22,10 @@ export function workerMemory(child: ChildProcess): WorkerMemory {
   const pid = child.pid!;
   let sampledPeak = statusMb(pid, 'VmRSS');
   const timer = setInterval(() => (sampledPeak = Math.max(sampledPeak, statusMb(pid, 'VmRSS'))), 100);
-  let stopped: Promise<{ peakRssMb: number; sampledPeakRssMb: number }> | undefined;
+  let stopped: ReturnType<WorkerMemory['stop']> | undefined;
+  // An agent worker prints how its model calls read their transcripts as it stops.
+  let out = '';
+  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
   return {
     stop: () =>
       (stopped ??= (async () => {
@@ -35,7 +38,8 @@ export function workerMemory(child: ChildProcess): WorkerMemory {
           await exited;
           clearTimeout(kill);
         }
-        return figures;
+        const stats = out.match(/^transcript-stats (.+)$/m)?.[1];
+        return stats ? { ...figures, transcriptStats: JSON.parse(stats) as Record<string, number> } : figures;
       })()),
   };
 }

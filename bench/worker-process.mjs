@@ -18,9 +18,10 @@ const sizing = JSON.parse(process.env.BENCH_SIZING || '{}');
 const connection = await NativeConnection.connect({ address });
 
 let worker;
+let transcripts;
 if (process.env.BENCH_SHAPE === 'ours') {
   const client = new Client({ connection: await Connection.connect({ address }) });
-  ({ worker } = await createAgentWorker({ connection, client, taskQueue, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, ...sizing }));
+  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, ...sizing }));
 } else {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // `bare-http`: the 'model' activity makes the HTTP call ours makes (one streamed Messages API request through the
@@ -47,4 +48,6 @@ if (process.env.BENCH_SHAPE === 'ours') {
 const running = worker.run();
 process.stdout.write('ready\n');
 await running;
+// How the model calls got their transcripts: from the cache the workflows share into, or by query.
+if (transcripts) process.stdout.write(`transcript-stats ${JSON.stringify(transcripts.stats)}\n`);
 await connection.close();
