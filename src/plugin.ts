@@ -20,7 +20,7 @@ import {
 import { createActivities, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import type { McpServerConfig } from './config/types.js';
-import type { AgentSinks } from './core/transcript-sink.js';
+import { ignoredTranscriptSinks, type AgentSinks } from './core/transcript-sink.js';
 import { DEFAULT_MODEL_CALL_SLOTS, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
@@ -239,7 +239,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   /** Replaying histories of the team's worker: the agent workflow is there too. */
   configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return new SimplePlugin({ name: this.name, ...this.workflowSource(options) }).configureReplayWorker(options);
+    return new SimplePlugin({ name: this.name, ...this.workflowSource(options) }).configureReplayWorker({
+      ...options,
+      sinks: { ...ignoredTranscriptSinks, ...options.sinks },
+    });
   }
 
   /** `bundleWorkflowCode({ workflowsPath, plugins: [agentPlugin] })`: a prebuilt bundle with the team's workflows

@@ -13,6 +13,7 @@ import type { Worker as WorkerType } from '@temporalio/worker';
 import type { RunState } from '../core/durable-state.js';
 import type { AgentStatusView, MessageParam, TranscriptPage } from '../core/types.js';
 import { agentStatus, runState, transcriptPage } from '../workflows/definitions.js';
+import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
 
 type History = temporal.api.history.v1.IHistory;
 
@@ -85,6 +86,7 @@ export async function replayRunHistory(
       workflowBundle: await workflowBundle(options.workflowBundlePath),
       dataConverter: client.options.dataConverter,
       replayName: 'durable-agent-inspect',
+      sinks: ignoredTranscriptSinks,
     },
     history,
     ids.workflowId,

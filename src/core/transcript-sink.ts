@@ -4,6 +4,7 @@
 // says when the run is over; the worker keeps them in the model activity's transcript cache
 // (src/activities/transcript-store.ts). A model call that finds nothing there (another process, a restart)
 // still reads the transcript with the paged query.
+import type { InjectedSinks } from '@temporalio/worker';
 import type { Sinks } from '@temporalio/workflow';
 import type { MessageParam } from './types.js';
 
@@ -15,3 +16,10 @@ export interface AgentSinks extends Sinks {
     forget(): void;
   };
 }
+
+/** For replaying workers (the CLI's history reader, a team's replayer): the sink exists but does nothing. The
+ * workflow shares nothing while replaying; this only keeps a non-replay activation at the end of a replay from
+ * being logged as a call to an unregistered sink. */
+export const ignoredTranscriptSinks: InjectedSinks<AgentSinks> = {
+  agentTranscript: { share: { fn: () => undefined }, forget: { fn: () => undefined } },
+};
