@@ -28,7 +28,7 @@ import { calculator } from '../src/tools/calculator.js';
 import { agentWorkerSizing, type SizingWorkerOptions, type WorkerSizing } from '../src/worker-sizing.js';
 import { startWorkerProcess } from '../test/helpers/worker-process.js';
 import { workflowTaskLatency } from './workflow-task-latency.js';
-import { workerMemory, type WorkerMemory } from './worker-memory.js';
+import { cpuMs, workerMemory, type WorkerMemory } from './worker-memory.js';
 
 const WORKER_PROCESS = fileURLToPath(new URL('./worker-process.mjs', import.meta.url));
 /** Histories read per shape and N for the workflow task latency. */
@@ -96,7 +96,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       BENCH_BARE_BUNDLE: bareBundle,
       ANTHROPIC_BASE_URL: model.url,
     });
-    return { taskQueue, memory: workerMemory(child) };
+    return { taskQueue, pid: child.pid!, memory: workerMemory(child) };
   };
   const runOurs = async (taskQueue: string, turns: number) => {
     const { workflowId } = await startAgent(client, {
@@ -135,11 +135,11 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   const lines: string[] = [];
   const notes: string[] = [];
   const workers: WorkerMemory[] = [];
-  const withWorker = async <T>(shape: Shape, fn: (taskQueue: string) => Promise<T>) => {
-    const { taskQueue, memory } = await startWorker(shape);
+  const withWorker = async <T>(shape: Shape, fn: (taskQueue: string, pid: number) => Promise<T>) => {
+    const { taskQueue, pid, memory } = await startWorker(shape);
     workers.push(memory);
     try {
-      const value = await fn(taskQueue);
+      const value = await fn(taskQueue, pid);
       return { value, ...(await memory.stop()) };
     } finally {
       await memory.stop();
@@ -179,10 +179,15 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       `    N | bare wall (s) | ours wall (s) | ours/bare | bare turns/s | ours turns/s | bare wall/ideal | ours wall/ideal | worker peak RSS bare / ours (MB) | WFT p50 bare / ours (ms) | WFT p95 bare / ours (ms) | failed | bare+HTTP wall (s) | ours/bare+HTTP`,
     );
     for (const n of FLEET) {
-      const fleetOf = (run: () => Promise<string>) => timed(() => Promise.allSettled(Array.from({ length: n }, run)));
-      const b = await withWorker('bare', (q) => fleetOf(() => runBare(q, FLEET_TURNS, MODEL_MS)));
-      const o = await withWorker('ours', (q) => fleetOf(() => runOurs(q, FLEET_TURNS)));
-      const h = await withWorker('bare-http', (q) => fleetOf(() => runBare(q, FLEET_TURNS, MODEL_MS)));
+      // CPU time is read around each fleet, of its worker process and of the server: what each shape costs.
+      const fleetOf = async (workerPid: number, run: () => Promise<string>) => {
+        const before = { worker: cpuMs(workerPid), server: cpuMs(server.process.pid!) };
+        const result = await timed(() => Promise.allSettled(Array.from({ length: n }, run)));
+        return { ...result, cpuMs: { worker: cpuMs(workerPid) - before.worker, server: cpuMs(server.process.pid!) - before.server } };
+      };
+      const b = await withWorker('bare', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS)));
+      const o = await withWorker('ours', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
+      const h = await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS)));
       const done = (rs: PromiseSettledResult<string>[]) => rs.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const failedOurs = o.value.value.filter((r) => r.status === 'rejected');
       const failedBare = b.value.value.filter((r) => r.status === 'rejected').length;
@@ -211,6 +216,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         failedBareHttp: h.value.value.filter((r) => r.status === 'rejected').length,
         oursOverBareHttp: o.value.wallMs / h.value.wallMs,
         oursTranscriptStats: o.transcriptStats,
+        cpuMs: { bare: b.value.cpuMs, ours: o.value.cpuMs, bareHttp: h.value.cpuMs },
       };
       fleet.push(row);
       lines.push(
@@ -220,6 +226,12 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${`${fmt(bareWft.p50Ms, 0)} / ${fmt(oursWft.p50Ms, 0)}`.padStart(24)} | ${`${fmt(bareWft.p95Ms, 0)} / ${fmt(oursWft.p95Ms, 0)}`.padStart(24)} | ${failedBare} / ${failedOurs.length} | ${fmt(row.bareHttpWallMs / 1000).padStart(18)} | ${fmt(row.oursOverBareHttp, 2).padStart(14)}`,
       );
       console.log(lines.at(-1));
+      const perTurn = (ms: number) => fmt(ms / (n * FLEET_TURNS), 2);
+      const c = row.cpuMs;
+      notes.push(
+        `${n} agents, CPU per turn (ms), worker + server: bare ${perTurn(c.bare.worker)} + ${perTurn(c.bare.server)}, ` +
+          `bare+HTTP ${perTurn(c.bareHttp.worker)} + ${perTurn(c.bareHttp.server)}, ours ${perTurn(c.ours.worker)} + ${perTurn(c.ours.server)}`,
+      );
       const t = o.transcriptStats;
       if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);
     }

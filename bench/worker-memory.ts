@@ -1,5 +1,6 @@
 // The memory of a worker process the bench started: its resident set sampled every 100 ms (VmRSS) while it runs,
 // and its peak (VmHWM, the kernel's high-water mark, which no sample can miss) read just before it is stopped.
+// Also the CPU time a process has used (cpuMs), read around a fleet by the bench.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -7,6 +8,19 @@ export interface WorkerMemory {
   /** Reads the peak, then stops the process (SIGTERM: the worker shuts down; SIGKILL after 15 s); once. */
   stop(): Promise<{ peakRssMb: number; sampledPeakRssMb: number; transcriptStats?: Record<string, number> }>;
 }
+
+/** CPU time (user + system) a process has used, in ms, from /proc/<pid>/stat; 0 once it is gone. */
+export function cpuMs(pid: number): number {
+  try {
+    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+/** `getconf CLK_TCK`: 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** A field of /proc/<pid>/status in MB (the kernel writes kB), or 0 once the process is gone. */
 function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
