@@ -6,20 +6,15 @@ import {
   condition,
   isCancellation,
   log,
-  patched,
-  proxySinks,
   setCurrentDetails,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RunState } from '../core/durable-state.js';
 import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
-import { DEFAULTS, SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS } from '../core/policies.js';
+import { DEFAULTS } from '../core/policies.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
-import { isProgressAttribute, searchAttributesOf } from '../core/search-attributes.js';
-import type { AgentSinks } from '../core/transcript-sink.js';
 import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
 import type {
   AgentInput,
@@ -36,12 +31,8 @@ import type {
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
 import { scheduleModelCall, scheduleToolCall, waitsForCancelledCalls } from './proxies.js';
-
-const { agentTranscript } = proxySinks<AgentSinks>();
-
-/** Patch id: progress-only search attribute changes are upserted at most every
- * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS. Runs recorded before it upserted on every change, and replay so. */
-export const THROTTLED_PROGRESS_ATTRIBUTES = 'throttled-progress-search-attributes';
+import { SearchAttributeUpserts } from './search-attribute-upserts.js';
+import { TranscriptSharing } from './transcript-sharing.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
@@ -61,11 +52,8 @@ export class AgentRun {
   /** The current turn's tool calls: which finished (and how) and which are running, for closing the turn
    * truthfully when a deadline or a cancel cuts it short. */
   #progress: TurnProgress = {};
-  #published = '';
-  #publishedState = '';
-  #publishedAt = 0;
-  /** How many messages this workflow instance has shared with its worker's model activity (see shareTranscript). */
-  #shared = 0;
+  readonly #searchAttributes = new SearchAttributeUpserts();
+  readonly #transcriptSharing = new TranscriptSharing();
 
   constructor(readonly input: AgentInput) {
     this.settings = input.settings;
@@ -118,19 +106,7 @@ export class AgentRun {
   publish(): void {
     const view = this.view();
     setCurrentDetails(progressDetails(view, Date.now()));
-    if (!this.settings.searchAttributes) return;
-    const pairs = searchAttributesOf(view);
-    // Each upsert is a history event: only when something changed, and progress alone not too often.
-    const key = JSON.stringify(pairs.map((p) => p.value));
-    if (key === this.#published) return;
-    const state = JSON.stringify(pairs.filter((p) => !isProgressAttribute(p.key)).map((p) => p.value));
-    const now = Date.now();
-    const progressOnly = state === this.#publishedState;
-    if (progressOnly && now - this.#publishedAt < SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS && patched(THROTTLED_PROGRESS_ATTRIBUTES)) return;
-    this.#published = key;
-    this.#publishedState = state;
-    this.#publishedAt = now;
-    upsertSearchAttributes(pairs);
+    if (this.settings.searchAttributes) this.#searchAttributes.write(view);
   }
 
   /** Ends the run with this outcome and returns its result. */
@@ -172,7 +148,8 @@ export class AgentRun {
    * in the transcript until `appendReply`. */
   async callModel(options: { toolChoiceNone?: boolean; summary?: string } = {}): Promise<ModelReply> {
     const s = this.settings;
-    this.shareTranscript();
+    // The messages go to this worker's transcript cache first: the call then needs no query.
+    this.#transcriptSharing.share(this.messages);
     const reply = await scheduleModelCall(
       {
         transcript: { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length },
@@ -198,18 +175,9 @@ export class AgentRun {
     return reply;
   }
 
-  /** Hands the messages the model activity has not had yet to this worker's transcript cache (a sink: not in
-   * history, no command), so a model call on this worker needs no query. Not while replaying: the sink call of
-   * a replayed turn would be dropped, so the first live call after a replay shares the whole transcript. */
-  shareTranscript(): void {
-    if (workflowInfo().unsafe.isReplaying || this.#shared >= this.messages.length) return;
-    agentTranscript.share(this.#shared, this.messages.slice(this.#shared));
-    this.#shared = this.messages.length;
-  }
-
-  /** The run is over in this workflow instance: the worker's cache can drop its messages. */
+  /** The run is over in this workflow instance: the worker's transcript cache can drop its messages. */
   forgetTranscript(): void {
-    if (this.#shared > 0 && !workflowInfo().unsafe.isReplaying) agentTranscript.forget();
+    this.#transcriptSharing.forget();
   }
 
   /** Appends the whole reply (every block, thinking included) as the assistant's turn, and moves the context
