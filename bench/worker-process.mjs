@@ -27,9 +27,9 @@ if (process.env.BENCH_SHAPE === 'ours') {
   // `bare-http`: the 'model' activity makes the HTTP call ours makes (one streamed Messages API request through the
   // same SDK, to the same scripted model, which waits as long as the fleet's model latency) and nothing else:
   // the floor for any agent on Temporal that calls Claude.
-  const anthropic = new Anthropic({ apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL, maxRetries: 0 });
+  let anthropic;
   const httpModel = () =>
-    anthropic.messages
+    (anthropic ??= new Anthropic({ apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL, maxRetries: 0 })).messages
       .stream({ model: 'claude-sonnet-5-5', max_tokens: 4096, messages: [{ role: 'user', content: 'bench' }] })
       .finalMessage()
       .then(() => undefined);
