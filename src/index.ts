@@ -8,6 +8,7 @@ export {
   approveToolCall,
   cancelRun,
   closeChatRun,
+  completeToolCall,
   defaultSettings,
   denyToolCall,
   getAgentResult,
@@ -20,14 +21,18 @@ export {
   RunNotResumableError,
   sendFollowUp,
   startAgent,
+  toolCallsInFlight,
+  ToolCompletionError,
+  type CompletedToolCall,
   type ModelCallInFlight,
+  type ToolCallInFlight,
   type ResumeOptions,
   type RunSummary,
   type StartAgentOptions,
   type StartedAgent,
   type StatusReport,
 } from './client/index.js';
-export { defineConfig, type AgentConfig, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './config/types.js';
+export { defineConfig, type AgentConfig, type McpCallPolicy, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './config/types.js';
 export { ConfigError, loadConfig, toolsWithConfig, type LoadedConfig } from './config/load.js';
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './client/connection.js';
 export {
@@ -47,14 +52,17 @@ export {
   ToolError,
   type AgentTool,
   type AnyAgentTool,
+  type Duration,
   type InputOf,
   type ObjectJsonSchema,
+  type ToolCallPolicyOptions,
   type ToolContext,
   type ToolInputSchema,
   type ToolOutput,
   type ToolResultContentBlock,
   type TypedToolDefinition,
 } from './tools/types.js';
+export { toolContext, type LocalToolContext } from './tools/context.js';
 export { IDEMPOTENCY_META_KEY } from './mcp/index.js';
 export { startDevServer, findTemporalCli, type DevServer } from './devserver/index.js';
 export { startScriptedModel, franceDemoScript, type Script, type ScriptTurn } from './scripted/index.js';
@@ -66,6 +74,9 @@ export type {
   ApprovalAck,
   GuardName,
   RunStatus,
+  ToolCallPolicy,
+  ToolCallProgress,
+  ToolOutcome,
   Usage,
 } from './core/types.js';
 export type { ModelConnection } from './activities/index.js';

@@ -32,6 +32,6 @@ export function createActivities(deps: ActivityDeps) {
       mcpServers: () => deps.mcp?.servers() ?? [],
     }),
     runTool: createRunTool({ tools: deps.tools }),
-    describeTools: createDescribeTools({ mcp: deps.mcp, recorded: deps.recordedTools }),
+    describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools }),
   };
 }

@@ -1,32 +1,28 @@
 // runTool: one tool call. Validation, unknown tools and tool-reported errors come back as error results the
-// model can act on; anything else thrown is an infrastructure failure that Temporal retries.
-import { Context } from '@temporalio/activity';
+// model can act on; anything else thrown is an infrastructure failure that Temporal retries. A call's progress
+// rides in its heartbeats; a call its tool completes later ends the activity as async-completed.
+import { CompleteAsyncError, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../core/policies.js';
-import { startHeartbeat } from './heartbeat.js';
-import type { ToolCallInput, ToolOutcome } from '../core/types.js';
+import { attemptText } from '../core/tool-policy.js';
+import type { ToolCallInput, ToolCallProgress, ToolOutcome } from '../core/types.js';
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { submitAnswerTool } from '../core/finish-tool.js';
-import type { AnyAgentTool } from '../tools/types.js';
+import { isCompleteLater, type AnyAgentTool, type ToolContext } from '../tools/types.js';
+import { encodeCompletionToken } from './completion-token.js';
+import { startHeartbeat } from './heartbeat.js';
 import { assertFitsInHistory, limitToolOutput } from './payload-limit.js';
 
 export function createRunTool(deps: { tools: ToolRegistry }) {
   return async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
     const ctx = Context.current();
-    const stopHeartbeat = startHeartbeat(ctx);
+    const progress: ToolCallProgress = { toolUseId: input.toolUseId };
+    const stopHeartbeat = startHeartbeat(ctx, () => progress);
+    // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
+    const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
     try {
-      // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
-      const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
-      const running = executeTool(
-        registry,
-        { name: input.name, input: input.input, allowedTools: input.allowedTools },
-        {
-          workflowId: input.workflowId,
-          toolUseId: input.toolUseId,
-          idempotencyKey: `${input.workflowId}/${input.toolUseId}`,
-          signal: ctx.cancellationSignal,
-        },
-      );
+      const running = executeTool(registry, { name: input.name, input: input.input, allowedTools: input.allowedTools }, toolContext(ctx, input, progress));
       // A cancelled call ends now, as cancelled, even if the tool does not stop at its signal: the workflow
       // waits for this acknowledgement before it closes the run.
       running.catch(() => undefined); // a tool failing after the cancel has nobody left to tell
@@ -34,10 +30,83 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
       const limited = { ...outcome, content: limitToolOutput(outcome.content, input.maxOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS) };
       assertFitsInHistory(limited, `result of tool "${input.name}"`);
       return limited;
+    } catch (err) {
+      if (isCompleteLater(err)) completeLater(ctx, registry.get(input.name), progress);
+      logFailure(ctx, input.name, err);
+      throw err;
     } finally {
       stopHeartbeat();
     }
   };
+}
+
+function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgress): ToolContext {
+  return {
+    workflowId: input.workflowId,
+    toolUseId: input.toolUseId,
+    idempotencyKey: `${input.workflowId}/${input.toolUseId}`,
+    signal: ctx.cancellationSignal,
+    attempt: ctx.info.attempt,
+    progress(message, fraction) {
+      progress.message = String(message).slice(0, PROGRESS_MESSAGE_CHARS);
+      if (typeof fraction === 'number' && Number.isFinite(fraction)) progress.fraction = Math.min(1, Math.max(0, fraction));
+      else delete progress.fraction;
+      progress.reportedAt = Date.now();
+      ctx.heartbeat(progress); // the SDK sends at most one heartbeat per throttle interval, the latest details
+    },
+    get completionToken() {
+      const { workflowExecution, activityId, taskToken } = ctx.info;
+      return encodeCompletionToken({
+        workflowId: input.workflowId,
+        runId: workflowExecution?.runId ?? '',
+        activityId,
+        toolUseId: input.toolUseId,
+        taskToken,
+        ...(input.maxOutputChars !== undefined ? { maxOutputChars: input.maxOutputChars } : {}),
+      });
+    },
+    completeLater(): never {
+      throw new CompleteLater();
+    },
+  };
+}
+
+/** A progress message longer than this is cut: it rides in every heartbeat. */
+const PROGRESS_MESSAGE_CHARS = 500;
+
+/** Thrown by `context.completeLater()`: the activity ends as async-completed (see completeLater below). */
+class CompleteLater extends Error {
+  override name = 'CompleteLater';
+  constructor() {
+    super('context.completeLater() was called');
+  }
+}
+
+/** The call waits for `complete-tool`: the last heartbeat says since when (status shows it), and the activity ends
+ * without a result, holding no slot. Only a tool that declared it may: its calls were scheduled without a
+ * heartbeat timeout, which would otherwise fail the waiting call seconds later. */
+function completeLater(ctx: Context, tool: AnyAgentTool | undefined, progress: ToolCallProgress): never {
+  if (!tool?.completesLater) {
+    throw ApplicationFailure.nonRetryable(
+      `Tool "${tool?.name ?? '?'}" called context.completeLater(), but its definition does not set completesLater: true ` +
+        '(add it: such calls are scheduled without a heartbeat timeout)',
+      'CompleteLaterNotDeclared',
+    );
+  }
+  progress.waitingSince = Date.now();
+  ctx.heartbeat(progress);
+  throw new CompleteAsyncError();
+}
+
+/** One line per failed attempt that says truly what follows: another attempt, or the model gets the error. */
+function logFailure(ctx: Context, name: string, err: unknown): void {
+  if (err instanceof CompleteAsyncError || ctx.cancellationSignal.aborted) return;
+  const { attempt, retryPolicy } = ctx.info;
+  const maximumAttempts = retryPolicy?.maximumAttempts ?? 0;
+  const retried = !(err instanceof ApplicationFailure && err.nonRetryable) && (maximumAttempts === 0 || attempt < maximumAttempts);
+  const what = retried ? 'another attempt follows' : 'no attempt follows: the model gets the error';
+  const message = err instanceof Error ? err.message : String(err);
+  ctx.log.warn(`Tool "${name}" failed on ${attemptText(attempt, maximumAttempts)}: ${message}; ${what}`);
 }
 
 function withTool(registry: ToolRegistry, tool: AnyAgentTool): ToolRegistry {

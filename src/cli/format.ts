@@ -1,5 +1,6 @@
 // Text helpers shared by the readable outputs of `status`, `transcript`, `watch` and `list`.
 import { oneLine, totalTokens } from '../core/transcript.js';
+import type { ToolCallInFlight } from '../client/tool-progress.js';
 import type { ModelCallInFlight } from '../client/model-progress.js';
 import { formatDuration } from '../core/duration.js';
 import type { ContentBlockParam, MessageParam, ToolCallView, Usage } from '../core/types.js';
@@ -54,6 +55,26 @@ export function modelCallText(call: ModelCallInFlight): { line: string; words?: 
   } else if (call.state === 'started') parts.push('waiting for the first words');
   if (call.attempt > 1 && call.lastFailure) parts.push(`retried after: ${oneLine(call.lastFailure, 120)}`);
   return { line: parts.join(' · '), words: p?.lastWords || undefined };
+}
+
+/** A tool call in flight as `status` and `watch` show it: `attempt 2 of 3 · running 4m 10s · timeout 2h ·
+ * "linking (80%)"`, the previous attempt's end, or the outside completion it waits for. */
+export function toolCallProgressText(call: ToolCallInFlight | undefined, view: ToolCallView | undefined, now: number): string {
+  const parts: string[] = [];
+  if (call) {
+    parts.push(call.maximumAttempts > 0 ? `attempt ${call.attempt} of ${call.maximumAttempts}` : `attempt ${call.attempt}`);
+    if (call.state !== 'started') parts.push(call.state);
+    if (call.waitingForCompletionSince) {
+      parts.push(`waiting for an outside completion (complete-tool) for ${formatDuration(now - call.waitingForCompletionSince.getTime())}`);
+    } else if (call.startedAt) parts.push(`running ${formatDuration(now - call.startedAt.getTime())}`);
+  }
+  if (view?.timeoutMs !== undefined) parts.push(`timeout ${formatDuration(view.timeoutMs)}`);
+  if (call?.progress) {
+    const pct = call.progress.fraction !== undefined ? ` (${Math.round(call.progress.fraction * 100)}%)` : '';
+    parts.push(`"${oneLine(call.progress.message, 160)}"${pct}`);
+  }
+  if (call && call.attempt > 1 && call.lastFailure) parts.push(`previous attempt ended: ${oneLine(call.lastFailure, 120)}`);
+  return parts.join(' · ');
 }
 
 /** Claude's server tool blocks in one line: the call (`web_search {"query":…}`), or what its result holds (the

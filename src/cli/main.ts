@@ -35,6 +35,10 @@ const COMMANDS: Record<string, CommandEntry> = {
   send: { summary: 'a follow-up message for a running or chat run', load: async () => (await import('./commands/steer.js')).send },
   close: { summary: 'end a chat run', load: async () => (await import('./commands/steer.js')).close },
   cancel: { summary: 'cancel a run: it ends as cancelled with its partial answer', load: async () => (await import('./commands/steer.js')).cancel },
+  'complete-tool': {
+    summary: 'give a tool call waiting for an outside completion its result (the token its tool handed out)',
+    load: async () => (await import('./commands/complete-tool.js')).completeTool,
+  },
   resume: { summary: 'go on with a stopped, failed or cancelled run (worker in this process)', load: async () => (await import('./commands/steer.js')).resume },
   worker: { summary: 'run a worker until interrupted', load: async () => (await import('./commands/worker.js')).worker },
   server: { summary: 'the embedded Temporal dev server with its Web UI, in the foreground', load: async () => (await import('./commands/server.js')).server },

@@ -32,6 +32,8 @@ export function installCliRuntime(level: LogLevel): void {
         process.stderr.write(`${time} [${entry.level}] the worker cannot reach the Temporal server; it keeps polling and retrying\n`);
         return;
       }
+      // A tool call's failed attempt is told by runTool itself, which knows whether another attempt follows.
+      if (entry.message === 'Activity failed' && entry.meta?.activityType === 'runTool') return;
       // The core logs undelivered results with their payload bytes (during an outage): never print those.
       process.stderr.write(`${time} [${entry.level}] ${terminalSafe(redactPayloadBytes(describe(entry.message, entry.meta)))}\n`);
     }),

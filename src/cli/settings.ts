@@ -33,7 +33,8 @@ export const START_FLAGS = {
   approve: { type: 'list', help: 'tools whose every call waits for `approve` or `deny`' },
   chat: { type: 'boolean', help: 'keep the run open after its answer for follow-ups (`send`), until `close`' },
   'idle-timeout': { type: 'string', value: 'D', help: 'with --chat: end the run after D without a message (default 1h)' },
-  'heartbeat-timeout': { type: 'string', value: 'D', help: 'how soon a worker that died mid-call is noticed and the call retried (default 30s)' },
+  'heartbeat-timeout': { type: 'string', value: 'D', help: 'how soon a worker that died mid-call is noticed and the call retried (default 10s)' },
+  'tool-timeout': { type: 'string', value: 'D', help: "timeout of a tool call whose tool sets none (default 5m; a tool's own timeout wins)" },
   'continue-as-new-after': { type: 'int', min: 1, help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
   'max-tool-output': { type: 'int', min: 100, max: 1_500_000, help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
   'context-clear-at': { type: 'int', min: 1000, help: 'clear old tool results from requests once a prompt reaches N tokens (default 150000)' },
@@ -107,6 +108,7 @@ export function settingsFromFlags(
     idleTimeoutMs: flags['idle-timeout'] !== undefined ? durationFlag('idle-timeout', flags['idle-timeout']) : undefined,
     heartbeatTimeoutMs:
       flags['heartbeat-timeout'] !== undefined ? durationFlag('heartbeat-timeout', flags['heartbeat-timeout'], 1000) : undefined,
+    toolTimeoutMs: flags['tool-timeout'] !== undefined ? durationFlag('tool-timeout', flags['tool-timeout'], 1000) : undefined,
     continueAsNewAfterSteps: flags['continue-as-new-after'],
     maxToolOutputChars: flags['max-tool-output'],
     contextClearAtTokens: flags['context-clear-at'],

@@ -25,6 +25,8 @@ import { codecsEncrypt } from '../codec/encryption-codec.js';
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
 export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
 export { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
+export { toolCallsInFlight, type ToolCallInFlight } from './tool-progress.js';
+export { completeToolCall, ToolCompletionError, type CompletedToolCall } from './complete-tool.js';
 export { approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
 export { defaultSettings } from '../core/settings.js';
 

@@ -7,6 +7,7 @@ import * as SA from '../core/search-attributes.js';
 import { AGENT_WORKFLOW, agentStatus, transcriptPage } from '../workflows/definitions.js';
 import { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
 import { readRunFromHistory, type EndedByServer } from './history.js';
+import { toolCallsInFlight, type ToolCallInFlight } from './tool-progress.js';
 
 /** How long to wait for a worker to answer a query before saying the live details are unavailable. */
 export const QUERY_TIMEOUT_MS = 3_000;
@@ -49,6 +50,8 @@ export type StatusReport = (
 ) & {
   /** The model call in flight, with what it has streamed so far (from the server's description: no worker). */
   modelCalls: ModelCallInFlight[];
+  /** The tool calls in flight: attempt, how long, the latest progress, an outside completion awaited (likewise). */
+  toolCalls: ToolCallInFlight[];
 };
 
 /** The state of a run. A running one: the `agentStatus` query, answered by a worker within the timeout. A
@@ -57,17 +60,17 @@ export type StatusReport = (
 export async function getStatus(client: Client, workflowId: string, timeoutMs = QUERY_TIMEOUT_MS): Promise<StatusReport> {
   const handle = client.workflow.getHandle(workflowId);
   const description = await handle.describe(); // WorkflowNotFoundError for an unknown id
-  const modelCalls = await modelCallsInFlight(client, description);
+  const [modelCalls, toolCalls] = await Promise.all([modelCallsInFlight(client, description), toolCallsInFlight(client, description)]);
   let reason = `the run has ended (${description.status.name})`;
   if (description.status.name === 'RUNNING') {
     try {
       const view = await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus));
-      return { live: true, view, modelCalls };
+      return { live: true, view, modelCalls, toolCalls };
     } catch (err) {
       reason = `no worker answered the status query within ${timeoutMs} ms (${shortError(err)})`;
     }
   }
-  const record = { ...serverRecord(workflowId, description), modelCalls };
+  const record = { ...serverRecord(workflowId, description), modelCalls, toolCalls };
   try {
     const run = await readRunFromHistory(client, workflowId, description.runId);
     return { ...record, live: false, reason, view: run.view, ...(run.endedByServer ? { endedByServer: run.endedByServer } : {}) };

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { mcpServerPolicy } from '../mcp/config.js';
 import { validateScriptTurns, type Script } from '../scripted/script.js';
 import { builtinTools, createToolRegistry } from '../tools/registry.js';
 import type { AnyAgentTool } from '../tools/types.js';
@@ -169,6 +170,11 @@ function checkMcpServers(servers: unknown, shown: string): Record<string, McpSer
           isStdio ? 'both' : describe(server)
         }`,
       );
+    }
+    try {
+      mcpServerPolicy(name, server as McpServerConfig);
+    } catch (err) {
+      throw new ConfigError(`${shown}: ${(err as Error).message}`);
     }
   }
   return servers as Record<string, McpServerConfig>;

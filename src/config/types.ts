@@ -1,10 +1,21 @@
 // The shape of a tool-module config file (`durable-agent.config.js`, or `--config FILE`): the tools a worker
 // registers and the MCP servers whose tools it offers. Shared by the CLI, the worker and the plugin.
 import type { Script } from '../scripted/script.js';
-import type { AnyAgentTool } from '../tools/types.js';
+import type { AnyAgentTool, Duration } from '../tools/types.js';
+
+/** How the calls to one MCP server's tools are scheduled and ridden out (either kind of server). */
+export interface McpCallPolicy {
+  /** The timeout of a call to any of its tools (start to close; default: the run's `--tool-timeout`, 5 minutes). */
+  callTimeout?: Duration;
+  /** Per tool, by the server's own tool name: `{ build: '2h' }`; over `callTimeout`. */
+  toolTimeouts?: Record<string, Duration>;
+  /** How long a call waits for a server that cannot be reached (connection refused, session lost, HTTP 5xx), retrying
+   * with backoff, before it fails; these retries do not count against the tool's attempts. Default 2 minutes. */
+  reconnectFor?: Duration;
+}
 
 /** An MCP server spawned by the worker and spoken to over stdio. */
-export interface McpStdioServerConfig {
+export interface McpStdioServerConfig extends McpCallPolicy {
   command: string;
   args?: string[];
   /** The server's environment. Without it the server gets only the MCP SDK's safe subset of the worker's. */
@@ -13,7 +24,7 @@ export interface McpStdioServerConfig {
 }
 
 /** An MCP server reached over streamable HTTP. */
-export interface McpHttpServerConfig {
+export interface McpHttpServerConfig extends McpCallPolicy {
   url: string;
   /** Request headers. A value written `${NAME}` is read from the worker's environment variable NAME, so secrets
    * stay out of the config file and out of workflow history. */

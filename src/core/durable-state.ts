@@ -75,6 +75,9 @@ export interface AgentSettings {
   heartbeatTimeoutMs?: number;
   /** Claude's server tools (run by Anthropic, not by a worker) the model may use. */
   serverTools?: ServerToolSettings;
+  /** The start-to-close timeout of a tool call whose tool sets none (ms; `--tool-timeout`). Default: the 5 minutes
+   * of TOOL_CALL_OPTIONS. */
+  toolTimeoutMs?: number;
 }
 
 /** The Messages API's server tools this package offers (`--server-tools`). */
@@ -120,6 +123,27 @@ export interface RunState {
   chatClosed: boolean;
   /** The MCP tool definitions of the job, recorded once when it started (absent when it uses none). */
   recordedTools?: RecordedTools;
+  /** The call policies of the job's tools that set one (timeout, heartbeat, retry), by tool name, recorded once
+   * when it started (the `describeTools` activity; absent in runs from before the `tool-call-policies` patch). */
+  toolPolicies?: Record<string, ToolCallPolicy>;
+}
+
+/** How the calls of one tool are scheduled, as its definition on the worker says (`defineTool({ timeout,
+ * heartbeatTimeout, retry, completesLater })`, an MCP server's `callTimeout` / `toolTimeouts`). Durations in ms;
+ * what is absent is the run's default (see src/core/tool-policy.ts). */
+export interface ToolCallPolicy {
+  /** Start-to-close timeout of one attempt: the whole call, a wait for an outside completion included. */
+  timeoutMs?: number;
+  heartbeatTimeoutMs?: number;
+  retry?: {
+    maximumAttempts?: number;
+    initialIntervalMs?: number;
+    backoffCoefficient?: number;
+    maximumIntervalMs?: number;
+  };
+  /** The tool may end a call with `context.completeLater()`: the call is scheduled without a heartbeat timeout
+   * (nothing beats while it waits for its completion from outside). */
+  completesLater?: boolean;
 }
 
 /** What the guards look at. Plain JSON, so it is carried through continue-as-new as it is. */
@@ -258,10 +282,15 @@ export interface RecordedTools {
   covers: string[];
   /** The tool definitions those names stand for, as the Messages API takes them. */
   definitions: Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
+  /** Asked for with `DescribeToolsInput.policies`: the call policies of the tools `tools` names that set one, by
+   * tool name (not part of the digest: model calls do not use them). */
+  policies?: Record<string, ToolCallPolicy>;
 }
 
 /** The input of the `describeTools` activity. */
 export interface DescribeToolsInput {
   /** The run's `tools` setting (names and `<server>__*`). */
   tools: string[];
+  /** Also answer the tools' call policies (runs from the `tool-call-policies` patch on). */
+  policies?: boolean;
 }

@@ -30,6 +30,7 @@ export type {
   ServerToolSettings,
   ServerToolUsage,
   ToolCallInput,
+  ToolCallPolicy,
   ToolOutcome,
   ToolResultContentBlock,
   TranscriptRef,
@@ -55,6 +56,24 @@ export interface ToolCallView {
   toolUseId: string;
   name: string;
   input: unknown;
+  /** The call's start-to-close timeout (ms), set for calls scheduled from the `tool-call-policies` patch on. */
+  timeoutMs?: number;
+  /** Its tool may complete it from outside (`completesLater`). */
+  completesLater?: boolean;
+}
+
+/** What a tool call in flight reports: its activity's heartbeat details (small JSON), read back by `status` and
+ * `watch` from the pending activity and shown by the Temporal UI. Never part of the workflow's state. */
+export interface ToolCallProgress {
+  toolUseId: string;
+  /** The tool's latest `context.progress(message)` (or an MCP server's progress notification). */
+  message?: string;
+  /** 0..1, when the tool said. */
+  fraction?: number;
+  /** When that message was reported (epoch ms). */
+  reportedAt?: number;
+  /** Since when (epoch ms) the call waits for its completion from outside (`context.completeLater()`). */
+  waitingSince?: number;
 }
 
 export interface AgentStatusView {

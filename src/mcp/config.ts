@@ -1,13 +1,42 @@
 // Checks the `mcpServers` of a config before anything is spawned, and reads `${NAME}` references from the
 // worker's environment, so a typo or a missing secret is one clear startup error and secrets stay out of the
 // config file (and, since the config never enters a workflow, out of history).
-import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from '../config/types.js';
+import type { McpCallPolicy, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from '../config/types.js';
 import { MCP_SEPARATOR } from '../core/tool-names.js';
+import { durationMs } from '../tools/policy.js';
 
-/** A server entry with every `${NAME}` replaced by its value. */
-export type ResolvedMcpServer =
+/** A server entry with every `${NAME}` replaced by its value, and its call policy in ms. */
+export type ResolvedMcpServer = (
   | { name: string; kind: 'stdio'; config: McpStdioServerConfig }
-  | { name: string; kind: 'http'; config: McpHttpServerConfig; url: URL };
+  | { name: string; kind: 'http'; config: McpHttpServerConfig; url: URL }
+) & { policy: McpServerPolicy };
+
+/** An MCP server's `callTimeout`, `toolTimeouts` and `reconnectFor`, checked, in ms. */
+export interface McpServerPolicy {
+  callTimeoutMs?: number;
+  toolTimeoutsMs: Record<string, number>;
+  reconnectForMs: number;
+}
+
+/** How long a call waits for an unreachable server when its config says nothing (`reconnectFor`). */
+export const DEFAULT_MCP_RECONNECT_FOR_MS = 2 * 60_000;
+
+/** The policy fields of `mcpServers.<name>`, checked: throws one line naming the field. */
+export function mcpServerPolicy(name: string, config: McpCallPolicy): McpServerPolicy {
+  const where = `mcpServers.${name}`;
+  const policy: McpServerPolicy = { toolTimeoutsMs: {}, reconnectForMs: DEFAULT_MCP_RECONNECT_FOR_MS };
+  if (config.callTimeout !== undefined) policy.callTimeoutMs = durationMs(config.callTimeout, `${where}.callTimeout`);
+  if (config.toolTimeouts !== undefined) {
+    if (typeof config.toolTimeouts !== 'object' || config.toolTimeouts === null || Array.isArray(config.toolTimeouts)) {
+      throw new Error(`${where}.toolTimeouts: expected an object of durations by tool name, like { build: '2h' }`);
+    }
+    for (const [tool, timeout] of Object.entries(config.toolTimeouts)) {
+      policy.toolTimeoutsMs[tool] = durationMs(timeout, `${where}.toolTimeouts.${tool}`);
+    }
+  }
+  if (config.reconnectFor !== undefined) policy.reconnectForMs = durationMs(config.reconnectFor, `${where}.reconnectFor`, 0);
+  return policy;
+}
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -40,7 +69,7 @@ function resolveServer(name: string, config: McpServerConfig, env: NodeJS.Proces
       throw new Error(`${where}.args: expected an array of strings`);
     }
     const envVars = c.env === undefined ? undefined : interpolateAll(c.env, `${where}.env`, env);
-    return { name, kind: 'stdio', config: { ...c, ...(envVars ? { env: envVars } : {}) } };
+    return { name, kind: 'stdio', config: { ...c, ...(envVars ? { env: envVars } : {}) }, policy: mcpServerPolicy(name, c) };
   }
   const c = config as McpHttpServerConfig;
   let url: URL;
@@ -53,7 +82,7 @@ function resolveServer(name: string, config: McpServerConfig, env: NodeJS.Proces
     throw new Error(`${where}.url: "${c.url}" must be http:// or https:// (a streamable-HTTP MCP endpoint)`);
   }
   const headers = c.headers === undefined ? undefined : interpolateAll(c.headers, `${where}.headers`, env);
-  return { name, kind: 'http', url, config: { ...c, ...(headers ? { headers } : {}) } };
+  return { name, kind: 'http', url, config: { ...c, ...(headers ? { headers } : {}) }, policy: mcpServerPolicy(name, c) };
 }
 
 function interpolateAll(values: Record<string, string>, where: string, env: NodeJS.ProcessEnv): Record<string, string> {

@@ -11,6 +11,7 @@ import {
   type CallToolResult,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { formatDuration } from '../core/duration.js';
 import { ToolError } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
 
@@ -38,7 +39,14 @@ export class McpServerUnavailable extends Error {
 export interface McpCallOptions {
   signal: AbortSignal;
   idempotencyKey: string;
+  /** Where the server's progress notifications go (the tool call's `context.progress`). */
+  progress?: (message: string, fraction?: number) => void;
 }
+
+/** The first wait before a call is made again on a new session, doubled each time up to RECONNECT_MAX_WAIT_MS,
+ * for as long as the server's `reconnectFor` allows. */
+const RECONNECT_FIRST_WAIT_MS = 500;
+const RECONNECT_MAX_WAIT_MS = 10_000;
 
 export class McpSession {
   readonly name: string;
@@ -74,13 +82,47 @@ export class McpSession {
     return this.#tools;
   }
 
+  /** Its `callTimeout`, `toolTimeouts` and `reconnectFor`. */
+  get policy(): ResolvedMcpServer['policy'] {
+    return this.server.policy;
+  }
+
   /** The pid of a stdio server's process while it runs. */
   get pid(): number | null {
     return this.#pid;
   }
 
+  /** Calls `tool`. While the server cannot be reached (connection refused, session lost, HTTP 5xx) the call is
+   * made again on a fresh session, with backoff, for up to the server's `reconnectFor`: a server restarting
+   * for a few seconds costs the call nothing, and none of the tool's own attempts. An answer from the server,
+   * an error result included, is never retried here. */
   async call(tool: string, args: unknown, options: McpCallOptions): Promise<CallToolResult> {
     const { signal } = options;
+    const reconnectFor = this.server.policy.reconnectForMs;
+    const giveUpAt = Date.now() + reconnectFor;
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.#callOnce(tool, args, options);
+      } catch (err) {
+        if (!(err instanceof McpServerUnavailable) || !reconnectable(err.cause) || signal.aborted) throw err;
+        const wait = Math.min(RECONNECT_FIRST_WAIT_MS * 2 ** retry, RECONNECT_MAX_WAIT_MS);
+        if (Date.now() + wait > giveUpAt) {
+          this.log(
+            `MCP server "${this.name}": "${tool}" failed: ${messageOf(err.cause)}; no reconnect follows (reconnectFor ${formatDuration(reconnectFor)} is spent): the call fails`,
+          );
+          throw err;
+        }
+        this.log(
+          `MCP server "${this.name}": "${tool}" failed: ${messageOf(err.cause)}; calling it again on a new session in ${formatDuration(wait)} ` +
+            `(reconnect ${retry + 1}, for up to ${formatDuration(reconnectFor)})`,
+        );
+        await abortableSleep(wait, signal);
+      }
+    }
+  }
+
+  async #callOnce(tool: string, args: unknown, options: McpCallOptions): Promise<CallToolResult> {
+    const { signal, progress } = options;
     let client: Client;
     try {
       client = await this.#connect();
@@ -92,7 +134,13 @@ export class McpSession {
       const result = await client.callTool(
         { name: tool, arguments: (args ?? {}) as Record<string, unknown>, _meta: { [IDEMPOTENCY_META_KEY]: options.idempotencyKey } },
         undefined,
-        { signal, timeout: CALL_TIMEOUT_MS },
+        {
+          signal,
+          timeout: CALL_TIMEOUT_MS,
+          // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's
+          // own progress (status, watch, the UI).
+          ...(progress ? { onprogress: (p) => progress(progressText(p), p.total ? p.progress / p.total : undefined) } : {}),
+        },
       );
       return result as CallToolResult;
     } catch (err) {
@@ -205,6 +253,33 @@ async function closeClient(client: Client): Promise<void> {
     await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
   }
   await client.close().catch(() => undefined);
+}
+
+/** Whether a failure means the server is away (waited out by reconnecting) rather than refusing us: an HTTP 4xx
+ * other than 404 (the server forgot the session) is an answer, and the same request would get it again. */
+function reconnectable(cause: unknown): boolean {
+  if (cause instanceof StreamableHTTPError && cause.code !== undefined && cause.code >= 400 && cause.code < 500) return cause.code === 404;
+  return !(cause instanceof Error && cause.message === 'the worker is shutting down');
+}
+
+/** What a progress notification says: its message, else `3/10` (or `3`). */
+function progressText(p: { progress: number; total?: number; message?: string }): string {
+  return p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress));
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function messageOf(err: unknown): string {

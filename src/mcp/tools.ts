@@ -127,12 +127,14 @@ function nameProblem(server: string, tool: string, name: string): string | null 
 }
 
 function mcpAgentTool(session: McpSession, tool: McpTool, name: string): AnyAgentTool {
+  const timeout = session.policy.toolTimeoutsMs[tool.name] ?? session.policy.callTimeoutMs;
   return {
     name,
     description: tool.description ?? tool.title ?? `The "${tool.name}" tool of the MCP server "${session.name}".`,
     inputSchema: inputSchemaOf(tool),
-    async execute(input, { signal, idempotencyKey }) {
-      const result = await session.call(tool.name, input, { signal, idempotencyKey });
+    ...(timeout !== undefined ? { timeout } : {}),
+    async execute(input, { signal, idempotencyKey, progress }) {
+      const result = await session.call(tool.name, input, { signal, idempotencyKey, progress });
       const content = toolResultContent(result);
       if (!result.isError) return content;
       if (typeof content !== 'string') throw new ToolError(`MCP server "${session.name}" reported an error`, { content });

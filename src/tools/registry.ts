@@ -2,6 +2,7 @@
 // them here, so a tool's code can change without touching running workflows' history.
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { calculator } from './calculator.js';
+import { toolCallPolicy } from './policy.js';
 import type { AnyAgentTool } from './types.js';
 import { checkToolSchema } from './validate.js';
 import { webSearch } from './web-search.js';
@@ -30,6 +31,7 @@ export function createToolRegistry(tools: AnyAgentTool[] = builtinTools): ToolRe
     if (byName.has(tool.name)) throw new Error(`Duplicate tool name "${tool.name}": tool names must be unique`);
     const schemaProblem = checkToolSchema(tool);
     if (schemaProblem) throw new Error(schemaProblem);
+    toolCallPolicy(tool.name, tool); // a bad timeout or retry is a startup error, never a failed call
     byName.set(tool.name, tool);
   }
 

@@ -24,11 +24,50 @@ export interface ToolContext {
   idempotencyKey: string;
   /** Aborted when the run is cancelled or the activity times out. */
   signal: AbortSignal;
+  /** Which attempt of this call this is: 1, then 2, ... when a timeout or a crash made Temporal retry it. */
+  attempt: number;
+  /** Reports how far the call has got: shown by `status`, `watch` and the Temporal UI's pending activity (it
+   * travels in the call's heartbeat, throttled; nothing is added to history). `fraction` is 0..1. */
+  progress(message: string, fraction?: number): void;
+  /** An opaque string that completes this call from outside: hand it to the system that does the work, which
+   * completes the call with `durable-agent complete-tool <token> --result TEXT` or `completeToolCall(client,
+   * token, result)`. Only for a tool defined with `completesLater: true`. */
+  readonly completionToken: string;
+  /** `return context.completeLater()`: the call's result comes from outside, through `completionToken`. The call
+   * then holds no worker slot and needs no heartbeat: it waits, across worker restarts, until its `timeout`. Only
+   * for a tool defined with `completesLater: true`. */
+  completeLater(): never;
+}
+
+/** A duration: milliseconds, or a string such as `'90s'`, `'10m'`, `'2h'`, `'1h30m'`. */
+export type Duration = number | string;
+
+/** How a tool's calls are scheduled (the defaults: TOOL_CALL_OPTIONS, and the run's `--tool-timeout`). Fixed for
+ * a run when it starts: the worker reports it once, and the run keeps it across continue-as-new and restarts. */
+export interface ToolCallPolicyOptions {
+  /** The whole call, start to close, of one attempt (a wait for an outside completion included). Default: the
+   * run's `--tool-timeout`, else 5 minutes. A call that runs past it is retried, and after the last attempt the
+   * model gets an `is_error` result saying it timed out. */
+  timeout?: Duration;
+  /** How soon a worker that died mid-call is noticed and the call retried elsewhere. Default: the run's
+   * `--heartbeat-timeout` (10 s). */
+  heartbeatTimeout?: Duration;
+  /** Temporal's retry policy of the call. Default: 3 attempts, 1 s then doubling, at most 30 s apart. */
+  retry?: {
+    /** At least 1 (1: never retried). */
+    maximumAttempts?: number;
+    initialInterval?: Duration;
+    backoffCoefficient?: number;
+    maximumInterval?: Duration;
+  };
+  /** The tool may end its calls with `context.completeLater()` (work done elsewhere, completed through
+   * `context.completionToken`). Its calls are scheduled without a heartbeat timeout. */
+  completesLater?: boolean;
 }
 
 /** A tool. `Output` is `string` unless the tool returns content blocks (`AgentTool<Input, ToolOutput>`), so
  * code that calls a text tool's `execute` directly keeps getting a string. */
-export interface AgentTool<Input = any, Output extends ToolOutput = string> {
+export interface AgentTool<Input = any, Output extends ToolOutput = string> extends ToolCallPolicyOptions {
   name: string;
   description: string;
   inputSchema: ToolInputSchema;
@@ -54,6 +93,12 @@ export class ToolError extends Error {
     super(message);
     if (options?.content) this.content = options.content;
   }
+}
+
+/** Whether `err` is what `context.completeLater()` throws (by name too: a config file's tools may use another copy
+ * of this package). */
+export function isCompleteLater(err: unknown): boolean {
+  return err instanceof Error && err.name === 'CompleteLater';
 }
 
 /** An object JSON Schema as written in the source, from which a tool's input type is derived. */

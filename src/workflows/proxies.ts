@@ -3,6 +3,7 @@
 import { ActivityCancellationType, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
+import { scheduleNote, toolCallActivityOptions, type ToolCallSchedule } from '../core/tool-policy.js';
 import { oneLine } from '../core/transcript.js';
 import type { ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
 
@@ -55,17 +56,37 @@ export function scheduleModelCall(
   );
 }
 
-export function scheduleToolCall(input: ToolCallInput, heartbeatTimeoutMs?: number): Promise<ToolOutcome> {
-  const summary = oneLine(`${input.name}(${argsPreview(input.input)})`, 200);
-  const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
+/** A tool call. `schedule` is its tool's policy over the run's defaults (runs from the `tool-call-policies` patch
+ * on); without it, the options every call had before: TOOL_CALL_OPTIONS and the run's heartbeat timeout. */
+export function scheduleToolCall(
+  input: ToolCallInput,
+  options: { schedule?: ToolCallSchedule; heartbeatTimeoutMs?: number },
+): Promise<ToolOutcome> {
+  const { schedule } = options;
+  const summary = oneLine(`${input.name}(${argsPreview(input.input)})`, 200) + (schedule ? scheduleNote(schedule) : '');
+  if (schedule) {
+    // A call waiting for an outside completion cannot acknowledge a cancel (no worker holds it): it is abandoned.
+    const cancel = schedule.completesLater ? { cancellationType: ActivityCancellationType.TRY_CANCEL } : cancellation();
+    return runTool.executeWithOptions({ ...toolCallActivityOptions(schedule), ...cancel, summary }, [input]);
+  }
+  const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
   return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [input]);
 }
 
-/** Once, when a run that names MCP tools starts: the definitions it will use (see tool-definitions.ts). */
-export function scheduleDescribeTools(tools: string[], mcpNames: string[], heartbeatTimeoutMs?: number): Promise<RecordedTools> {
-  const summary = oneLine(`describe tools: ${mcpNames.join(', ')}`, 200);
+/** Once, when a run starts: its tools' call policies (`policies`) and the MCP definitions it will use (see
+ * tool-definitions.ts). */
+export function scheduleDescribeTools(
+  tools: string[],
+  mcpNames: string[],
+  policies: boolean,
+  heartbeatTimeoutMs?: number,
+): Promise<RecordedTools> {
+  const summary = oneLine(mcpNames.length > 0 ? `describe tools: ${mcpNames.join(', ')}` : `describe tools: ${tools.join(', ')}`, 200);
   const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
-  return describeTools.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [{ tools }]);
+  return describeTools.executeWithOptions(
+    { ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary },
+    [policies ? { tools, policies: true } : { tools }],
+  );
 }
 
 /** `web_search("population of France")` rather than `web_search({"query":"population of France"})`. */

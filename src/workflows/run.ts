@@ -30,8 +30,9 @@ import type {
   ToolUseBlock,
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
-import { scheduleModelCall, scheduleToolCall, waitsForCancelledCalls } from './proxies.js';
+import { scheduleModelCall, waitsForCancelledCalls } from './proxies.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
+import { callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
@@ -218,11 +219,12 @@ export class AgentRun {
         const decision = await this.approvals.decisionFor(view, () => this.publish());
         if (!decision.approve) return deniedOutcome(call.name, decision);
       }
-      this.#inFlight.set(call.id, view);
+      const schedule = scheduleFor(call.name, this.state.toolPolicies, this.settings);
+      this.#inFlight.set(call.id, schedule ? { ...view, timeoutMs: schedule.timeoutMs, ...(schedule.completesLater ? { completesLater: true } : {}) } : view);
       this.#progress[call.id] = 'in_flight';
       this.publish();
       try {
-        const outcome = await scheduleToolCall({
+        const outcome = await callTool({
           workflowId: this.workflowId,
           toolUseId: call.id,
           name: call.name,
@@ -230,15 +232,9 @@ export class AgentRun {
           allowedTools: this.settings.outputSchema ? [...this.settings.tools, SUBMIT_ANSWER] : this.settings.tools,
           outputSchema: call.name === SUBMIT_ANSWER ? this.settings.outputSchema : undefined,
           maxOutputChars: this.settings.maxToolOutputChars,
-        }, this.settings.heartbeatTimeoutMs);
+        }, schedule, this.settings);
         this.#progress[call.id] = outcome;
         return outcome;
-      } catch (err) {
-        // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
-        if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
-        const failed = { isError: true, content: `Tool "${call.name}" failed: ${causeMessage(err)}` };
-        this.#progress[call.id] = failed;
-        return failed;
       } finally {
         this.state.loop.toolCalls++;
         this.#inFlight.delete(call.id);

@@ -50,7 +50,7 @@ describe('retryable provider errors', () => {
       expect(result).toMatchObject({ status: 'completed', text: 'finally', steps: 1 });
       expect(model.requests.map((r) => r.status)).toEqual([529, 529, 200]);
       // Retried by Temporal (one activity, three attempts), not by the SDK.
-      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['callModel']);
+      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['describeTools', 'callModel']);
     });
     const first = ms(MODEL_CALL_OPTIONS.retry.initialInterval);
     expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(first);

@@ -4,13 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServers, type McpTools } from '../../src/mcp/index.js';
 import { ToolError, type ToolContext } from '../../src/tools/types.js';
 import { isAlive, stateDir, stdioFixture } from '../helpers/mcp.js';
+import { toolContext } from '../../src/tools/context.js';
 
-const context = (signal = new AbortController().signal): ToolContext => ({
+const context = (signal = new AbortController().signal): ToolContext =>
+  toolContext({
   workflowId: 'wf-1',
   toolUseId: 'toolu_1',
   idempotencyKey: 'wf-1/toolu_1',
   signal,
-});
+  });
 
 describe('MCP tools over stdio', () => {
   let mcp: McpTools;

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { calculator, evaluateExpression, formatNumber } from '../../src/tools/calculator.js';
 import { ToolError, type ToolContext } from '../../src/tools/types.js';
+import { toolContext } from '../../src/tools/context.js';
 
-const context: ToolContext = {
+const context: ToolContext = toolContext({
   workflowId: 'wf',
   toolUseId: 'toolu_1',
   idempotencyKey: 'wf/toolu_1',
   signal: new AbortController().signal,
-};
+});
 
 function errorOf(expr: string): ToolError {
   try {

@@ -4,13 +4,14 @@ import { executeTool } from '../../src/tools/execute.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { defineTool, ToolError, type AnyAgentTool, type ToolContext, type ToolOutput } from '../../src/tools/types.js';
 import { webSearch } from '../../src/tools/web-search.js';
+import { toolContext } from '../../src/tools/context.js';
 
-const context: ToolContext = {
+const context: ToolContext = toolContext({
   workflowId: 'wf',
   toolUseId: 'toolu_1',
   idempotencyKey: 'wf/toolu_1',
   signal: new AbortController().signal,
-};
+});
 
 function spyTool(name: string, impl: (input: { text: string }) => Promise<string>) {
   const execute = vi.fn(impl);

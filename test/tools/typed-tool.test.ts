@@ -5,6 +5,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { executeTool } from '../../src/tools/execute.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
+import { toolContext } from '../../src/tools/context.js';
 
 const forecast = defineTool({
   name: 'forecast',
@@ -31,7 +32,7 @@ describe('defineTool', () => {
   it('derives the input type from the schema; Ajv still refuses input the schema refuses', async () => {
     expectTypeOf(forecast).toEqualTypeOf<AgentTool<{ city: string; days?: number; unit?: 'celsius' | 'fahrenheit' }>>();
     const registry = createToolRegistry([forecast]);
-    const context = { workflowId: 'w', toolUseId: 't', idempotencyKey: 'w/t', signal: new AbortController().signal };
+    const context = toolContext({ workflowId: 'w', toolUseId: 't', idempotencyKey: 'w/t' });
     const call = (input: unknown) => executeTool(registry, { name: 'forecast', input, allowedTools: ['forecast'] }, context);
     expect(await call({ city: 'Paris', days: 2 })).toEqual({ isError: false, content: 'Paris: sunny for 2 day(s) in celsius' });
     expect(await call({ city: 'Paris', days: 9 })).toMatchObject({ isError: true, content: expect.stringMatching(/days/) });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError, type ToolContext } from '../../src/tools/types.js';
 import { mockSearch, webSearch } from '../../src/tools/web-search.js';
+import { toolContext } from '../../src/tools/context.js';
 
-const context: ToolContext = {
+const context: ToolContext = toolContext({
   workflowId: 'wf',
   toolUseId: 'toolu_1',
   idempotencyKey: 'wf/toolu_1',
   signal: new AbortController().signal,
-};
+});
 
 describe('web_search stub', () => {
   it('answers a query about the population of France with text containing a number', async () => {

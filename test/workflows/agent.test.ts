@@ -31,6 +31,7 @@ describe('agentWorkflow', () => {
       expect(result.usage.output_tokens).toBeGreaterThan(0);
       expect(answered(model.requests)).toHaveLength(3);
       expect(await scheduledActivities(env.client, result.workflowId)).toEqual([
+        'describeTools',
         'callModel',
         'runTool',
         'callModel',
@@ -170,7 +171,7 @@ describe('agentWorkflow stop reasons', () => {
       expect(result.toolCalls).toBe(0);
       expect(result.error).toMatch(stop === 'refusal' ? /refusal/ : /max_tokens/);
       expect(result.text).toBe('I will call a tool');
-      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['callModel']);
+      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['describeTools', 'callModel']);
     });
   });
 

@@ -34,6 +34,7 @@ describe('what the Temporal UI shows of a run', () => {
       const result = await run(FRANCE);
       expect(result.status).toBe('completed');
       expect(await activitySummaries(env.client, result.workflowId)).toEqual([
+        { type: 'describeTools', summary: 'describe tools: calculator, web_search' },
         { type: 'callModel', summary: 'model #1 · 1 message' },
         { type: 'runTool', summary: 'web_search("population of France")' },
         { type: 'callModel', summary: 'model #2 · 3 messages' },

@@ -3,10 +3,21 @@
 import { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from '../../client/index.js';
 import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
-import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus } from '../../core/types.js';
+import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
-import { blocksOf, callText, indent, modelCallText, plural, serverToolText, timeText, tokensText, toolResultText } from '../format.js';
+import {
+  blocksOf,
+  callText,
+  indent,
+  modelCallText,
+  plural,
+  serverToolText,
+  timeText,
+  tokensText,
+  toolCallProgressText,
+  toolResultText,
+} from '../format.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
@@ -68,6 +79,7 @@ export function formatStatus(report: StatusReport, now: number): string {
     row('last stop reason', v.stopReason ?? '— (no model call has completed)');
     row('guard', v.guard ?? 'none');
     row('in flight', v.inFlight.length === 0 ? 'none' : v.inFlight.map(callText).join('; '));
+    toolCallRows(report, v.inFlight, lines, now);
     modelCallRows(report, row, lines);
     if (v.pendingApprovals.length === 0) row('pending approvals', 'none');
     else {
@@ -102,6 +114,21 @@ export function formatStatus(report: StatusReport, now: number): string {
     modelCallRows(report, row, lines);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Each tool call in flight with its attempt, time, timeout and latest progress (from its heartbeat details). */
+function toolCallRows(report: StatusReport, views: ToolCallView[], lines: string[], now: number): void {
+  const shown = new Set<string>();
+  for (const view of views) {
+    const call = report.toolCalls.find((c) => c.toolUseId === view.toolUseId);
+    if (call) shown.add(call.activityId);
+    const text = toolCallProgressText(call, view, now);
+    if (text) lines.push(`  ${view.name} (${view.toolUseId}): ${text}`);
+  }
+  // Calls the view does not list (read from history, or not yet heartbeated): shown by their activity.
+  for (const call of report.toolCalls.filter((c) => !shown.has(c.activityId))) {
+    lines.push(`  tool call ${call.toolUseId ?? `(activity ${call.activityId})`}: ${toolCallProgressText(call, undefined, now)}`);
+  }
 }
 
 /** The model call in flight and its words so far (from its heartbeat details). */

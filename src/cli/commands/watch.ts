@@ -5,8 +5,9 @@ import { oneLine, totalTokens } from '../../core/transcript.js';
 import type { AgentStatusView, MessageParam } from '../../core/types.js';
 import { expectPositionals, type Parsed } from '../args.js';
 import type { ModelCallInFlight } from '../../client/model-progress.js';
+import type { ToolCallInFlight } from '../../client/tool-progress.js';
 import { defineCommand } from '../command.js';
-import { blocksOf, callText, modelCallText, serverToolText, toolResultText } from '../format.js';
+import { blocksOf, callText, modelCallText, serverToolText, toolCallProgressText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
@@ -59,6 +60,7 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
       }
       watcher.status(view);
       watcher.modelCalls(report.modelCalls);
+      watcher.toolCalls(report.toolCalls, view);
       if (TERMINAL.includes(view.status) || !running) break;
       // Replaying the history costs more than a query: poll it less often.
       await sleep(report.live ? WATCH_INTERVAL_MS : WATCH_INTERVAL_MS * 4);
@@ -79,6 +81,8 @@ class Watcher {
   #guard: string | null = null;
   #waiting = false;
   #lastProgress = '';
+  /** What was printed last for each tool call in flight (activity and attempt), so a line is printed on change. */
+  readonly #toolProgress = new Map<string, string>();
 
   constructor(
     readonly workflowId: string,
@@ -144,6 +148,20 @@ class Watcher {
       this.#lastProgress = key;
       const { line, words } = modelCallText(call);
       this.out(`  … model call ${line}${words ? `: ${words}` : ''}`);
+    }
+  }
+
+  /** One line when a tool call in flight reports new progress, is retried, or starts waiting for an outside
+   * completion. */
+  toolCalls(calls: readonly ToolCallInFlight[], view: AgentStatusView): void {
+    for (const call of calls) {
+      const key = `${call.activityId}/${call.attempt}`;
+      const said = [call.progress?.message, call.progress?.fraction, call.waitingForCompletionSince?.getTime()].join('|');
+      if (this.#toolProgress.get(key) === said) continue;
+      this.#toolProgress.set(key, said);
+      const inView = view.inFlight.find((v) => v.toolUseId === call.toolUseId);
+      const name = inView?.name ?? (call.toolUseId ? this.#names.get(call.toolUseId) : undefined) ?? 'tool';
+      this.out(`  … ${name} ${toolCallProgressText(call, inView, Date.now())}`);
     }
   }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { triageTools } from '../../../examples/triage/tools/index.js';
 import type { ToolContext } from '../../../src/tools/types.js';
 import { freshStore, type StoreFixture } from './fixture.js';
+import { toolContext } from '../../../src/tools/context.js';
 
 /** A ToolError (by name: the example imports it from the built package, this test from the source). */
 const isToolError = (e: unknown) => e instanceof Error && e.name === 'ToolError';
@@ -17,12 +18,13 @@ function tools(options?: { lockTimeoutMs?: number }) {
   return { search, get, label, comment };
 }
 
-const ctx = (toolUseId = 'toolu_1'): ToolContext => ({
+const ctx = (toolUseId = 'toolu_1'): ToolContext =>
+  toolContext({
   workflowId: 'wf',
   toolUseId,
   idempotencyKey: `wf/${toolUseId}`,
   signal: new AbortController().signal,
-});
+  });
 
 /** The numbers in search output, in order. */
 const numbers = (output: string) => output.split('\n').map((line) => Number(/^#(\d+) \[(?:open|closed)\] \S/.exec(line)?.[1]));

@@ -1,0 +1,44 @@
+// One tool call from the workflow's side: scheduled with its tool's policy, and a call that failed for good (its
+// attempts spent, its timeout hit) turned into an `is_error` result that says what happened, so the run goes on.
+import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
+import { formatDuration } from '../core/duration.js';
+import { attemptText, toolCallSchedule, type ToolCallSchedule } from '../core/tool-policy.js';
+import type { AgentSettings, ToolCallInput, ToolCallPolicy, ToolOutcome } from '../core/types.js';
+import { scheduleToolCall } from './proxies.js';
+
+/** The schedule of a call to `name`: runs that recorded their tools' policies (or set `--tool-timeout`) use them;
+ * runs from before the `tool-call-policies` patch keep the options they were recorded with (undefined). */
+export function scheduleFor(
+  name: string,
+  policies: Record<string, ToolCallPolicy> | undefined,
+  settings: AgentSettings,
+): ToolCallSchedule | undefined {
+  if (!policies && settings.toolTimeoutMs === undefined) return undefined;
+  return toolCallSchedule(policies?.[name], settings);
+}
+
+export async function callTool(input: ToolCallInput, schedule: ToolCallSchedule | undefined, settings: AgentSettings): Promise<ToolOutcome> {
+  try {
+    return await scheduleToolCall(input, { schedule, heartbeatTimeoutMs: settings.heartbeatTimeoutMs });
+  } catch (err) {
+    // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
+    if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
+    return { isError: true, content: failureText(input.name, err, schedule) };
+  }
+}
+
+/** `Tool "build" timed out after 2h on attempt 3 of 3 (...)`, or the tool's own failure. */
+function failureText(name: string, err: ActivityFailure, schedule: ToolCallSchedule | undefined): string {
+  const cause = err.cause;
+  // Runs from before the patch keep the words they had (the transcript a replay rebuilds is the same).
+  if (!schedule || !(cause instanceof TimeoutFailure)) return `Tool "${name}" failed: ${cause?.message ?? err.message}`;
+  // Timeouts are retried until the attempts are spent, so the last attempt is the one that timed out.
+  const attempt = err.retryState === 'MAXIMUM_ATTEMPTS_REACHED' ? ` on ${attemptText(schedule.maximumAttempts, schedule.maximumAttempts)}` : '';
+  if (cause.timeoutType === 'HEARTBEAT') {
+    const beat = schedule.heartbeatTimeoutMs ? ` for ${formatDuration(schedule.heartbeatTimeoutMs)}` : '';
+    return `Tool "${name}" did not complete: its worker stopped answering${beat}${attempt} (it crashed or hung); the call's result is unknown`;
+  }
+  const after = ` after ${formatDuration(schedule.timeoutMs)}`;
+  const later = schedule.completesLater ? ' (no outside completion arrived in time)' : '';
+  return `Tool "${name}" timed out${after}${attempt}${later}: the call did not complete within its timeout`;
+}

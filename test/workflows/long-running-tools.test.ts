@@ -1,0 +1,237 @@
+// Tools that run long: each tool's own timeout and retry policy, progress reported from inside a call, and calls
+// completed from outside (`completeLater()`), against the real dev server and a real worker.
+import type { Client } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { completeToolCall, getAgentResult, getStatus, ToolCompletionError } from '../../src/client/index.js';
+import type { MessagesRequestBody } from '../../src/scripted/index.js';
+import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
+import { defineTool, type AgentTool } from '../../src/tools/types.js';
+import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+
+const env = useTestEnv();
+
+function lastToolResults(requests: Array<{ body: unknown }>) {
+  const messages = (requests[requests.length - 1].body as MessagesRequestBody).messages;
+  const last = messages[messages.length - 1];
+  return (last.content as Array<{ type: string }>).filter((b) => b.type === 'tool_result') as unknown as Array<{
+    tool_use_id: string;
+    content?: unknown;
+    is_error?: boolean;
+  }>;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    });
+  });
+
+/** The summaries and start-to-close timeouts the run's runTool activities were scheduled with. */
+async function scheduledToolCalls(client: Client, workflowId: string) {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const converter = client.options.loadedDataConverter;
+  const calls = [];
+  for (const e of history.events ?? []) {
+    const a = e.activityTaskScheduledEventAttributes;
+    if (a?.activityType?.name !== 'runTool') continue;
+    const summary = e.userMetadata?.summary ? await converter.payloadConverter.fromPayload(e.userMetadata.summary) : undefined;
+    calls.push({
+      summary,
+      startToCloseSeconds: Number(a.startToCloseTimeout?.seconds ?? 0),
+      heartbeatSeconds: Number(a.heartbeatTimeout?.seconds ?? 0),
+      maximumAttempts: a.retryPolicy?.maximumAttempts,
+    });
+  }
+  return calls;
+}
+
+describe('per-tool call policy', () => {
+  it("gives the model an is_error result naming the timeout and the attempt when a call outlives its tool's timeout, and the run goes on", async () => {
+    const slow = defineTool({
+      name: 'slow_build',
+      description: 'Builds slowly.',
+      inputSchema: { type: 'object', properties: {} },
+      timeout: '3s',
+      retry: { maximumAttempts: 2, initialInterval: '200ms' },
+      execute: async (_input, { signal }) => {
+        await sleep(6_000, signal);
+        return 'built';
+      },
+    });
+    const script: Script = [reply([toolUse('slow_build', {})]), reply([text('the build timed out')])];
+    await withAgent(env, { script, tools: [slow as AgentTool] }, async (h) => {
+      const id = await startRun(h, 'build it', { tools: ['slow_build'] });
+      const result = await getAgentResult(env.client, id);
+      expect(result).toMatchObject({ status: 'completed', text: 'the build timed out' });
+      const [toolResult] = lastToolResults(h.model.requests);
+      expect(toolResult.is_error).toBe(true);
+      expect(toolResult.content).toBe('Tool "slow_build" timed out after 3s on attempt 2 of 2: the call did not complete within its timeout');
+      // The policy was the one the definition set, and the UI's summary says so (the server caps the heartbeat
+      // timeout at the start-to-close timeout).
+      expect(await scheduledToolCalls(env.client, id)).toEqual([
+        { summary: 'slow_build({}) · timeout 3s · 2 attempts', startToCloseSeconds: 3, heartbeatSeconds: 3, maximumAttempts: 2 },
+      ]);
+    });
+  });
+
+  it("uses the run's --tool-timeout for tools that set none, and keeps a tool's own timeout over it", async () => {
+    const quick = defineTool({ name: 'quick', description: 'q', inputSchema: { type: 'object', properties: {} }, execute: async () => 'ok' });
+    const long = defineTool({ name: 'long', description: 'l', inputSchema: { type: 'object', properties: {} }, timeout: '2h', execute: async () => 'ok' });
+    const script: Script = [reply([toolUse('quick', {}), toolUse('long', {})]), reply([text('both done')])];
+    await withAgent(env, { script, tools: [quick as AgentTool, long as AgentTool] }, async (h) => {
+      const id = await startRun(h, 'both', { tools: ['quick', 'long'], toolTimeoutMs: 20 * 60_000 });
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed' });
+      expect((await scheduledToolCalls(env.client, id)).map((c) => [c.summary, c.startToCloseSeconds])).toEqual([
+        ['quick({}) · timeout 20m', 1200],
+        ['long({}) · timeout 2h', 7200],
+      ]);
+    });
+  });
+});
+
+describe('progress from inside a call', () => {
+  it("shows the tool's latest progress message, its attempt and its timeout in the run's status while it runs", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const build = defineTool({
+      name: 'build',
+      description: 'Builds, reporting its progress.',
+      inputSchema: { type: 'object', properties: {} },
+      timeout: '10m',
+      execute: async (_input, context) => {
+        context.progress('compiling 120 files', 0.1);
+        await sleep(500);
+        context.progress('linking', 0.8);
+        await released;
+        return 'build 4711 passed';
+      },
+    });
+    const script: Script = [reply([toolUse('build', {}, 'toolu_build')]), reply([text('built')])];
+    await withAgent(env, { script, tools: [build as AgentTool] }, async (h) => {
+      const id = await startRun(h, 'build it', { tools: ['build'] });
+      const reportedAt = Date.now();
+      const status = await eventually(
+        () => getStatus(env.client, id),
+        (s) => s.toolCalls[0]?.progress?.message === 'linking',
+        10_000,
+      );
+      expect(Date.now() - reportedAt).toBeLessThan(10_000);
+      expect(status.toolCalls).toEqual([
+        expect.objectContaining({ toolUseId: 'toolu_build', attempt: 1, maximumAttempts: 3, state: 'started', progress: expect.objectContaining({ message: 'linking', fraction: 0.8 }) }),
+      ]);
+      expect(status.view?.inFlight).toEqual([expect.objectContaining({ toolUseId: 'toolu_build', name: 'build', timeoutMs: 600_000 })]);
+      release();
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'built' });
+      // Progress rides in heartbeats: nothing of it is in history.
+      const history = JSON.stringify((await env.client.workflow.getHandle(id).fetchHistory()).events);
+      expect(history).not.toContain(Buffer.from('linking').toString('base64'));
+    });
+  });
+});
+
+describe('calls completed from outside', () => {
+  it("holds no worker slot while it waits: a second run's tool call runs on a 1-slot worker meanwhile, then the outside completion finishes the first", async () => {
+    const tokens: string[] = [];
+    const ciJob = defineTool({
+      name: 'ci_job',
+      description: 'Starts a CI job; the CI system reports back.',
+      inputSchema: { type: 'object', properties: {} },
+      timeout: '10m',
+      completesLater: true,
+      execute: async (_input, context) => {
+        tokens.push(context.completionToken);
+        return context.completeLater();
+      },
+    });
+    const echo = defineTool({
+      name: 'echo',
+      description: 'Echoes.',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      execute: async ({ text }) => `echo: ${text}`,
+    });
+    const script: Script = (body) => {
+      const first = JSON.stringify(body.messages[0].content);
+      if (body.messages.length === 1) return first.includes('ci') ? reply([toolUse('ci_job', {})]) : reply([toolUse('echo', { text: 'hi' })]);
+      const [result] = (body.messages[body.messages.length - 1].content as Array<{ content: unknown }>);
+      return reply([text(`got: ${JSON.stringify(result.content)}`)]);
+    };
+    await withAgent(
+      env,
+      { script, tools: [ciJob as AgentTool, echo as AgentTool], workerOptions: { maxConcurrentActivityTaskExecutions: 1 } },
+      async (h) => {
+        const waiting = await startRun(h, 'run the ci job', { tools: ['ci_job', 'echo'] });
+        await eventually(async () => tokens.length, (n) => n === 1, 20_000);
+        const status = await eventually(
+          () => getStatus(env.client, waiting),
+          (s) => s.toolCalls[0]?.waitingForCompletionSince !== undefined,
+          10_000,
+        );
+        expect(status.view?.inFlight).toEqual([expect.objectContaining({ name: 'ci_job', completesLater: true, timeoutMs: 600_000 })]);
+
+        // The one activity slot is free: another run's tool call runs and its run completes meanwhile.
+        const other = await startRun(h, 'echo something', { tools: ['ci_job', 'echo'] });
+        expect(await getAgentResult(env.client, other)).toMatchObject({ status: 'completed', text: 'got: "echo: hi"' });
+        expect((await env.client.workflow.getHandle(waiting).describe()).status.name).toBe('RUNNING');
+
+        const completed = await completeToolCall(env.client, tokens[0], 'CI job 17 passed');
+        expect(completed.workflowId).toBe(waiting);
+        expect(await getAgentResult(env.client, waiting)).toMatchObject({ status: 'completed', text: 'got: "CI job 17 passed"' });
+
+        // Used once: the same token again is refused, with the reason.
+        await expect(completeToolCall(env.client, tokens[0], 'again')).rejects.toThrow(ToolCompletionError);
+        await expect(completeToolCall(env.client, tokens[0], 'again')).rejects.toThrow(/the run has ended \(completed\)/);
+        await expect(completeToolCall(env.client, 'not-a-token', 'x')).rejects.toThrow(/not a completion token/);
+      },
+    );
+  });
+
+  it('gives the model an is_error result for an outside completion that sends an error, and refuses a token already used on a running run', async () => {
+    const tokens: string[] = [];
+    const approvalTask = defineTool({
+      name: 'human_task',
+      description: 'Asks a person.',
+      inputSchema: { type: 'object', properties: {} },
+      completesLater: true,
+      execute: async (_input, context) => {
+        tokens.push(context.completionToken);
+        return context.completeLater();
+      },
+    });
+    const script: Script = [
+      reply([toolUse('human_task', {})]),
+      reply([toolUse('human_task', {})]),
+      reply([text('done')]),
+    ];
+    await withAgent(env, { script, tools: [approvalTask as AgentTool] }, async (h) => {
+      const id = await startRun(h, 'ask twice', { tools: ['human_task'] });
+      await eventually(async () => tokens.length, (n) => n === 1, 20_000);
+      await completeToolCall(env.client, tokens[0], { content: 'the person said no', isError: true });
+      await eventually(async () => tokens.length, (n) => n === 2, 20_000);
+      await expect(completeToolCall(env.client, tokens[0], 'late')).rejects.toThrow(/the call is no longer waiting: it was completed already, or timed out/);
+      await completeToolCall(env.client, tokens[1], 'yes');
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'done' });
+      const messages = (h.model.requests[h.model.requests.length - 1].body as MessagesRequestBody).messages;
+      expect(messages[2].content).toEqual([expect.objectContaining({ type: 'tool_result', is_error: true, content: 'the person said no' })]);
+    });
+  });
+
+  it('refuses completeLater() from a tool that did not declare completesLater, as an error the model sees', async () => {
+    const sneaky = defineTool({
+      name: 'sneaky',
+      description: 'x',
+      inputSchema: { type: 'object', properties: {} },
+      execute: async (_input, context) => context.completeLater(),
+    });
+    const script: Script = [reply([toolUse('sneaky', {})]), reply([text('ok')])];
+    await withAgent(env, { script, tools: [sneaky as AgentTool] }, async (h) => {
+      const id = await startRun(h, 'x', { tools: ['sneaky'] });
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed' });
+      const [toolResult] = lastToolResults(h.model.requests);
+      expect(toolResult).toMatchObject({ is_error: true });
+      expect(toolResult.content).toMatch(/called context\.completeLater\(\), but its definition does not set completesLater: true/);
+    });
+  });
+});
