@@ -8,6 +8,11 @@ import { oneLine } from '../core/transcript.js';
 import type { ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
 
 const { callModel, runTool, describeTools } = proxyActivities<ReturnType<typeof createActivities>>(MODEL_CALL_OPTIONS);
+/** Tool calls scheduled from their policy: options are merged into the proxy's, so this one has none a policy
+ * leaves out (a call completed from outside must have no heartbeat timeout). */
+const { runTool: runToolWithPolicy } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: TOOL_CALL_OPTIONS.startToCloseTimeout,
+});
 
 /** Patch id: activities are scheduled with WAIT_CANCELLATION_COMPLETED instead of TRY_CANCEL. With TRY_CANCEL a
  * cancelled run completed while its in-flight call was still pending on the server, and the closed run showed
@@ -67,7 +72,7 @@ export function scheduleToolCall(
   if (schedule) {
     // A call waiting for an outside completion cannot acknowledge a cancel (no worker holds it): it is abandoned.
     const cancel = schedule.completesLater ? { cancellationType: ActivityCancellationType.TRY_CANCEL } : cancellation();
-    return runTool.executeWithOptions({ ...toolCallActivityOptions(schedule), ...cancel, summary }, [input]);
+    return runToolWithPolicy.executeWithOptions({ ...toolCallActivityOptions(schedule), ...cancel, summary }, [input]);
   }
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
   return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [input]);

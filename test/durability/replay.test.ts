@@ -10,6 +10,7 @@ import {
   approveToolCall,
   cancelRun,
   closeChatRun,
+  completeToolCall,
   denyToolCall,
   getAgentResult,
   getStatus,
@@ -21,6 +22,7 @@ import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
 import { stdioFixture } from '../helpers/mcp.js';
 import type { McpServerConfig } from '../../src/config/types.js';
+import { defineTool, type AgentTool } from '../../src/tools/types.js';
 import type { AgentInput, AgentResult, AgentSettings, AgentStatusView } from '../../src/core/types.js';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
@@ -48,6 +50,8 @@ interface Scenario {
   proves?: (history: Recorded) => void;
   /** MCP servers of the recording worker. */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Tools of the recording worker (default: the built-ins). */
+  tools?: AgentTool[];
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -99,6 +103,45 @@ const threeSteps: Script = [
   reply([text('Second.'), toolUse('calculator', { expression: '7 * 6' })]),
   reply([text('42')]),
 ];
+
+/** The completion tokens the `outside_job` tool handed out, for the scenario that completes its call. */
+const completionTokens: string[] = [];
+
+const timedTool = defineTool({
+  name: 'slow_build',
+  description: 'Builds slowly, reporting progress.',
+  inputSchema: { type: 'object', properties: {} },
+  timeout: '2s',
+  retry: { maximumAttempts: 1 },
+  execute: async (_input, { progress, signal }) => {
+    progress('compiling', 0.5);
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, 4_000);
+      signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))));
+    });
+    return 'built';
+  },
+});
+
+const outsideJob = defineTool({
+  name: 'outside_job',
+  description: 'Starts a job elsewhere; it reports back.',
+  inputSchema: { type: 'object', properties: {} },
+  timeout: '10m',
+  completesLater: true,
+  execute: async (_input, context) => {
+    completionTokens.push(context.completionToken);
+    return context.completeLater();
+  },
+});
+
+/** The ids of the patches a history recorded. */
+function patchIds(events: HistoryEvent[]): string[] {
+  return events.flatMap((e) => {
+    const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0];
+    return data ? [defaultPayloadConverter.fromPayload<{ id: string }>(data).id] : [];
+  });
+}
 
 const SCENARIOS: Scenario[] = [
   { name: 'france', script: franceDemoScript },
@@ -253,6 +296,38 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // Tool call policies (patched 'tool-call-policies'): recorded at the start, a call scheduled with its tool's
+    // timeout, which it outlives: the model gets an is_error result and the run goes on.
+    name: 'tool-call-policies',
+    tools: [timedTool as AgentTool],
+    script: [reply([toolUse('slow_build', {})]), reply([text('it timed out')])],
+    settings: { tools: ['slow_build'] },
+    proves: ({ events, result }) => {
+      expect(patchIds(events)).toContain('tool-call-policies');
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+      expect(scheduled.map((a) => a.activityType?.name)).toEqual(['describeTools', 'callModel', 'runTool', 'callModel']);
+      expect(Number(scheduled[2].startToCloseTimeout?.seconds)).toBe(2);
+      expect(events.some((e) => e.activityTaskTimedOutEventAttributes)).toBe(true);
+      expect(result).toMatchObject({ status: 'completed', text: 'it timed out' });
+    },
+  },
+  {
+    // A call its tool completes later (`completeLater()`), completed from outside by its token.
+    name: 'complete-later',
+    tools: [outsideJob as AgentTool],
+    script: [reply([toolUse('outside_job', {})]), reply([text('the job reported back')])],
+    settings: { tools: ['outside_job'] },
+    drive: async (h) => {
+      await expect.poll(() => completionTokens.length, { timeout: 15_000 }).toBeGreaterThan(0);
+      await completeToolCall(h.env.client, completionTokens.at(-1)!, 'job 7 done');
+    },
+    proves: ({ events, result }) => {
+      const tool = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []).find((a) => a.activityType?.name === 'runTool');
+      expect(Number(tool?.heartbeatTimeout?.seconds ?? 0)).toBe(0); // none: nothing beats while it waits
+      expect(result).toMatchObject({ status: 'completed', text: 'the job reported back', toolCalls: 1 });
+    },
+  },
+  {
     // A slow stream, cut once mid-reply: the call is retried whole.
     name: 'streamed-call',
     script: [{ ...reply([text('One, two, three, four: a slow answer.')]), eventDelayMs: 200, cut: { afterEvents: 3 } }],
@@ -271,7 +346,7 @@ describe.runIf(RECORD)('recording histories', () => {
   const wanted = SCENARIOS.filter((s) => process.env.RECORD_HISTORIES === 'overwrite' || !existsSync(`${DIR}${s.name}.json`));
   it.each(wanted)('records $name', async (scenario) => {
     mkdirSync(DIR, { recursive: true });
-    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers }, async (h) => {
+    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools }, async (h) => {
       const id = await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);

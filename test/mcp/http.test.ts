@@ -2,7 +2,7 @@
 // and a free port, a bearer token read from the worker's environment, a server killed mid-call.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getAgentResult } from '../../src/client/index.js';
+import { getAgentResult, getStatus } from '../../src/client/index.js';
 import { connectMcpServers } from '../../src/mcp/index.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import type { MessagesRequestBody } from '../../src/scripted/script.js';
@@ -82,10 +82,10 @@ describe('MCP tools over streamable HTTP', () => {
     }
   });
 
-  it('answers with an is_error result naming the server when it stays down', async () => {
+  it('answers with an is_error result naming the server when it stays down past its reconnectFor', async () => {
     const server = await fixture();
     const script: Script = [reply([toolUse('web__echo', { text: 'anyone?' })]), reply([text('gave up')])];
-    await withAgent(env, { script, mcpServers: { web: { url: server.url } } }, async (h) => {
+    await withAgent(env, { script, mcpServers: { web: { url: server.url, reconnectFor: '1s' } } }, async (h) => {
       await server.stop();
       const id = await startRun(h, 'echo into the void', { tools: ['web__*'] });
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'gave up' });
@@ -93,5 +93,48 @@ describe('MCP tools over streamable HTTP', () => {
       expect(result.is_error).toBe(true);
       expect(result.content).toMatch(/^Tool "web__echo" failed: MCP server "web" is unavailable: /);
     });
+  });
+
+  it('rides out a server killed mid-call and started again 20 s later: the call succeeds within its first attempt', { timeout: 90_000 }, async () => {
+    const state = stateDir();
+    try {
+      const first = await fixture({ env: { MCP_STATE_DIR: state.dir } });
+      const script: Script = [reply([toolUse('web__slow', { ms: 1000 })]), reply([text('finished')])];
+      await withAgent(env, { script, mcpServers: { web: { url: first.url } } }, async (h) => {
+        const id = await startRun(h, 'wait over http', { tools: ['web__*'] });
+        await eventually(async () => state.read('started-slow'), (v) => v !== null, 20_000);
+        await first.stop();
+        await new Promise((r) => setTimeout(r, 20_000));
+        await fixture({ port: first.port, env: { MCP_STATE_DIR: state.dir } });
+        expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'finished' });
+        expect(lastToolResult(h.model.requests)).toMatchObject({ content: 'waited 1000 ms' });
+        const history = await env.client.workflow.getHandle(id).fetchHistory();
+        const started = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.attempt);
+        expect(started.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1, 1, 1, 1]); // describe, model, tool, model
+        expect(h.agent.mcp!.session('web')!.connects).toBe(2);
+      });
+    } finally {
+      state.remove();
+    }
+  });
+
+  it("feeds the server's progress notifications into the call's progress, shown by status", async () => {
+    const state = stateDir();
+    try {
+      const server = await fixture({ env: { MCP_STATE_DIR: state.dir } });
+      const script: Script = [reply([toolUse('web__progress', { steps: 4, ms: 4000 })]), reply([text('finished')])];
+      await withAgent(env, { script, mcpServers: { web: { url: server.url } } }, async (h) => {
+        const id = await startRun(h, 'report progress', { tools: ['web__*'] });
+        const status = await eventually(
+          () => getStatus(env.client, id),
+          (s) => s.toolCalls[0]?.progress?.message === 'step 4 of 4',
+          10_000,
+        );
+        expect(status.toolCalls[0].progress).toMatchObject({ message: 'step 4 of 4', fraction: 1 });
+        expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'finished' });
+      });
+    } finally {
+      state.remove();
+    }
   });
 });

@@ -18,7 +18,8 @@ describe('MCP tools over stdio', () => {
   let mcp: McpTools;
   const state = stateDir();
   beforeAll(async () => {
-    mcp = await connectMcpServers({ fx: stdioFixture({ stateDir: state.dir }) }, { log: () => {} });
+    // reconnectFor 0: a crashed server's call fails at once here (reconnecting is tested on its own).
+    mcp = await connectMcpServers({ fx: { ...stdioFixture({ stateDir: state.dir }), reconnectFor: 0 } }, { log: () => {} });
   });
   afterAll(async () => {
     await mcp?.close();
@@ -26,7 +27,7 @@ describe('MCP tools over stdio', () => {
   });
 
   it('offers each tool as <server>__<tool> with its description and schema', () => {
-    expect(mcp.toolNames()).toEqual(['fx__echo', 'fx__fail', 'fx__image', 'fx__resource', 'fx__slow', 'fx__crash']);
+    expect(mcp.toolNames()).toEqual(['fx__echo', 'fx__fail', 'fx__image', 'fx__resource', 'fx__slow', 'fx__crash', 'fx__progress']);
     expect(mcp.tool('fx__echo')).toMatchObject({
       description: expect.stringContaining('Echoes'),
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },

@@ -54,7 +54,7 @@ describe('MCP tools in a run (stdio)', () => {
         // Both model calls offered the same list: the local tool, then the server's tools, prefixed.
         const offered = h.model.requests.map((r) => toolNames(r.body));
         expect(offered).toHaveLength(2);
-        expect(offered[0]).toEqual(['calculator', 'fx__echo', 'fx__fail', 'fx__image', 'fx__resource', 'fx__slow', 'fx__crash']);
+        expect(offered[0]).toEqual(['calculator', 'fx__echo', 'fx__fail', 'fx__image', 'fx__resource', 'fx__slow', 'fx__crash', 'fx__progress']);
         expect(offered[1]).toEqual(offered[0]);
 
         const [toolResult] = lastToolResults(h.model.requests);

@@ -170,6 +170,10 @@ describe('calls completed from outside', () => {
           10_000,
         );
         expect(status.view?.inFlight).toEqual([expect.objectContaining({ name: 'ci_job', completesLater: true, timeoutMs: 600_000 })]);
+        // Nothing beats while it waits, so it is scheduled without a heartbeat timeout.
+        expect(await scheduledToolCalls(env.client, waiting)).toEqual([
+          { summary: 'ci_job({}) · timeout 10m · completed from outside', startToCloseSeconds: 600, heartbeatSeconds: 0, maximumAttempts: 3 },
+        ]);
 
         // The one activity slot is free: another run's tool call runs and its run completes meanwhile.
         const other = await startRun(h, 'echo something', { tools: ['ci_job', 'echo'] });
