@@ -32,13 +32,14 @@ describe('long-running tools from the CLI', () => {
       expectExit(started, 0);
       const id = started.stdout.trim();
       const since = Date.now();
-      let report: { toolCalls: Array<{ progress?: { message: string; fraction?: number }; attempt: number; maximumAttempts: number }> } | undefined;
+      type Report = { toolCalls: Array<{ progress?: { message: string; fraction?: number }; attempt: number; maximumAttempts: number }> };
+      let report: Report = { toolCalls: [] };
       await until(async () => {
-        report = jsonOf(await cli(['status', id, '--json']));
+        report = jsonOf<Report>(await cli(['status', id, '--json']));
         return report.toolCalls[0]?.progress?.message === 'linking';
       }, 'the progress message in status --json', 10_000);
       expect(Date.now() - since).toBeLessThan(10_000);
-      expect(report!.toolCalls[0]).toMatchObject({ attempt: 1, maximumAttempts: 3, progress: { message: 'linking', fraction: 0.8 } });
+      expect(report.toolCalls[0]).toMatchObject({ attempt: 1, maximumAttempts: 3, progress: { message: 'linking', fraction: 0.8 } });
       const text = await cli(['status', id]);
       expectExit(text, 0);
       expect(text.stdout).toMatch(/^ {2}build \(\S+\): attempt 1 of 3 · running [\d.]+s · timeout 10m · "linking" \(80%\)$/m);
