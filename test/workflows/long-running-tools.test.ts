@@ -30,8 +30,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** The summaries and start-to-close timeouts the run's runTool activities were scheduled with. */
-async function scheduledToolCalls(client: Client, workflowId: string) {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+async function scheduledToolCalls(client: Client, workflowId: string, runId?: string) {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const converter = client.options.loadedDataConverter;
   const calls = [];
   for (const e of history.events ?? []) {
@@ -88,6 +88,25 @@ describe('per-tool call policy', () => {
         ['quick({}) · timeout 20m', 1200],
         ['long({}) · timeout 2h', 7200],
       ]);
+    });
+  });
+
+  it('keeps the policies recorded at the start through continue-as-new: the next run asks for them no more', async () => {
+    const long = defineTool({ name: 'long', description: 'l', inputSchema: { type: 'object', properties: {} }, timeout: '2h', execute: async () => 'ok' });
+    const script: Script = [reply([toolUse('long', {})]), reply([toolUse('long', {})]), reply([text('twice')])];
+    await withAgent(env, { script, tools: [long as AgentTool] }, async (h) => {
+      const id = await startRun(h, 'twice', { tools: ['long'], continueAsNewAfterSteps: 1 });
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'twice', runsUsed: 3 });
+      // The latest run (after two continue-as-new) started from the carried policies: no describeTools.
+      const history = await env.client.workflow.getHandle(id).fetchHistory();
+      const scheduled = (history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(scheduled).toEqual(['callModel']);
+      const first = history.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
+      const firstHistory = await env.client.workflow.getHandle(id, first!).fetchHistory();
+      const second = firstHistory.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+      const secondHistory = await env.client.workflow.getHandle(id, second!).fetchHistory();
+      expect((secondHistory.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual(['callModel', 'runTool']);
+      expect((await scheduledToolCalls(env.client, id, second!)).map((c) => c.startToCloseSeconds)).toEqual([7200]);
     });
   });
 });
