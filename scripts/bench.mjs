@@ -2,6 +2,7 @@
 // vitest so the TypeScript sources run as they are:
 //   (a) per-turn time and (b) the fleet: bench/fleet.bench.ts;  (c) history bytes: bench/history-growth.bench.ts;
 //   (e) where a bare activity round trip spends its time on the dev server: bench/dispatch.bench.ts;
+//   (f) a tool call of 330 s under a 10-minute timeout: bench/long-tool-call.bench.ts (only with --only: it takes 5.5 min);
 //   (d) recovery after a worker SIGKILL: test/durability/recovery.test.ts (the crash test; its figures are read
 //       from what it prints, and it asserts the 15 s bound itself).
 import { spawnSync } from 'node:child_process';

@@ -69,12 +69,13 @@ describe('non-retryable provider errors fail the run after exactly one request',
       expect(result.error).toContain('Anthropic API 400');
       expect(result.error).toContain('messages.0.content: the block type is not supported');
       expect(result.error).toContain(`request id ${requestId}`);
-      // The workflow itself failed (so the UI shows it), after one activity attempt.
+      // The workflow itself failed (so the UI shows it), after one model call attempt (describeTools came first).
       const handle = env.client.workflow.getHandle(result.workflowId);
       expect((await handle.describe()).status.name).toBe('FAILED');
       const history = await handle.fetchHistory();
       const started = history.events?.filter((e) => e.activityTaskStartedEventAttributes) ?? [];
-      expect(started.map((e) => e.activityTaskStartedEventAttributes?.attempt)).toEqual([1]);
+      expect(started.map((e) => e.activityTaskStartedEventAttributes?.attempt)).toEqual([1, 1]);
+      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['describeTools', 'callModel']);
     });
   });
 

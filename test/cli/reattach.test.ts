@@ -55,7 +55,7 @@ describe('run on the embedded server', () => {
           },
           { timeout: 60_000, interval: 200, message: 'the second model call is scheduled' },
         )
-        .toBe(3);
+        .toBe(4); // describeTools, model, tool, model
       await client.connection.close();
       first.child.kill('SIGINT');
       const detached = await first.exited;

@@ -99,9 +99,10 @@ describe('encrypted history', () => {
     const encodings = payloadEncodings(history);
     expect(encodings.length).toBeGreaterThan(10);
     expect(encodings.filter(notEncrypted)).toEqual([]);
-    // The activity summaries (`vault("…")`) are there, encrypted: one per scheduled activity.
+    // The activity summaries (`vault("…")`) are there, encrypted: one per scheduled activity (describeTools, then
+    // two turns with a tool call and the answer).
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
-    expect(scheduled.length).toBe(5);
+    expect(scheduled.length).toBe(6);
     for (const e of scheduled) expect(Buffer.from(e.userMetadata!.summary!.metadata!.encoding!).toString()).toBe('binary/encrypted');
 
     // Through the client with the keys, everything is there.
