@@ -188,12 +188,14 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
     deadlineAt: options.deadlineMs !== undefined ? Date.now() + options.deadlineMs : null,
     pendingMessages: [],
   };
+  // A run that continued as new carries its task as the transcript's first message only (not in `task`).
+  const task = input.task || firstMessageText(messages);
   const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
     taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
-    args: [{ task: input.task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }],
+    args: [{ task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    staticSummary: oneLine(`resumed: ${input.task}`, 200),
+    staticSummary: oneLine(`resumed: ${task}`, 200),
     staticDetails: runDetails(settings),
   });
   return { workflowId, runId: next.firstExecutionRunId, attached: false };
@@ -224,6 +226,12 @@ async function fetchFirstInput(client: Client, workflowId: string, runId: string
   const payloads = started?.input?.payloads ?? [];
   // Through the payload codecs too: with encryption on, the input is stored encrypted.
   return decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads);
+}
+
+function firstMessageText(messages: MessageParam[]): string {
+  const first = messages[0]?.content;
+  if (typeof first === 'string') return first;
+  return (first ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
 }
 
 /** The run's description, or undefined when no run has that id. */

@@ -9,6 +9,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   setHandler,
   sleep,
   workflowInfo,
@@ -16,7 +17,7 @@ import {
 import { submittedAnswer } from '../core/finish-tool.js';
 import { guardBeforeModelCall, guardBudget, recordErrorStreak, recordRepetition } from '../core/guards.js';
 import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
-import { fitForContinueAsNew } from '../core/run-state.js';
+import { fitForContinueAsNew, MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-state.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
 import { agentStatus, closeChat, decideToolCall, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
@@ -133,30 +134,51 @@ function setHandlers(run: AgentRun): void {
   setHandler(closeChat, () => run.closeChat());
 }
 
+/** Patch id: continue-as-new carries the task once, as the first message of the carried transcript (before, it
+ * also rode in `task`, and only the carried state was measured against the payload limit, so a large task made the
+ * server refuse the continue-as-new). Runs recorded before it continue as they did. */
+export const CARRY_TASK_ONCE = 'carry-task-once';
+
 /** Continue-as-new between turns when the server suggests it (history size or length), or after the
  * configured number of model calls: the transcript and guard state carry over once, the job keeps its id. */
 async function continueAsNewIfDue(run: AgentRun): Promise<void> {
   const every = run.settings.continueAsNewAfterSteps;
   const due = workflowInfo().continueAsNewSuggested || (every !== undefined && run.stepsThisRun >= every);
   if (!due || run.stepsThisRun === 0) return;
-  const carried = fitForContinueAsNew(run.state);
+  const once = patched(CARRY_TASK_ONCE);
+  // The task is the carried transcript's first message; the rest of the input is measured with the state.
+  const rest: AgentInput = once ? { ...run.input, task: '', carried: undefined } : run.input;
+  const carried = fitForContinueAsNew(run.state, once ? MAX_CARRIED_BYTES - utf8Bytes(JSON.stringify(rest)) : MAX_CARRIED_BYTES);
   if (!carried) {
     // Too big to carry even trimmed: better to go on in this run, towards the history limit, than to fail.
     log.warn('The transcript is too large to carry into continue-as-new; the run goes on without it');
     return;
   }
   await condition(allHandlersFinished);
-  await continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...run.input, carried });
+  await continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...rest, carried });
 }
 
-/** Runs the loop against a durable timer set for the absolute deadline. When the timer wins, the loop's
- * scope is cancelled: in-flight activities are abandoned (TRY_CANCEL), so the run stops within seconds. */
+/** Patch id: a deadline stop waits (at most DEADLINE_SETTLE_MS) for the loop it cancels to settle, so its in-flight
+ * call is cancelled on the server before the run closes (before, a closed run showed that call pending:
+ * CANCEL_REQUESTED). Runs recorded before it stop without waiting. */
+export const WAIT_FOR_DEADLINE_CANCELLED_CALLS = 'wait-for-deadline-cancelled-calls';
+/** A cancelled call acknowledges with its next heartbeat (every 3 s at most); a tool that never does is left behind
+ * after this long. */
+const DEADLINE_SETTLE_MS = 10_000;
+
+/** Runs the loop against a durable timer set for the absolute deadline. When the timer wins, the loop's scope is
+ * cancelled and the run stops once the cancelled calls have acknowledged (bounded; see the patch above). */
 async function raceDeadline(run: AgentRun, agentLoop: () => Promise<AgentResult>): Promise<AgentResult> {
   const { deadlineAt } = run.state;
   if (deadlineAt === null) return agentLoop();
   const loopScope = new CancellationScope();
   const timerScope = new CancellationScope();
   const loopDone = loopScope.run(agentLoop);
+  let loopSettled = false;
+  loopDone.then(
+    () => (loopSettled = true),
+    () => (loopSettled = true),
+  );
   const timerDone = timerScope.run(() => sleep(Math.max(1, deadlineAt - Date.now()), { summary: 'deadline' }));
   const winner = await Promise.race([loopDone.then(() => 'loop' as const), timerDone.then(() => 'deadline' as const)]);
   if (winner === 'loop') {
@@ -166,6 +188,7 @@ async function raceDeadline(run: AgentRun, agentLoop: () => Promise<AgentResult>
   loopScope.cancel();
   // The cancelled loop rejects; its outcome is the deadline's.
   loopDone.catch(() => undefined);
+  if (patched(WAIT_FOR_DEADLINE_CANCELLED_CALLS)) await condition(() => loopSettled, DEADLINE_SETTLE_MS);
   const reason = `deadline reached (${run.settings.deadlineMs} ms after the start)`;
   run.closeOpenToolUses(`the run was stopped by the deadline guard (${reason})`);
   return run.end({ status: 'stopped', guard: 'deadline', error: reason });

@@ -79,3 +79,24 @@ describe('context management', () => {
     });
   });
 });
+
+describe('continue-as-new with a large task', () => {
+  it('carries a 900 KB task once, the whole input measured: the run continues as new and completes', async () => {
+    const task = `Summarise this log:\n${'log line 42: ok\n'.repeat(56_000)}`; // about 900 KB
+    const script = (_body: MessagesRequestBody, turn: number) =>
+      turn < 5 ? reply([toolUse('big_output', { size: 150_000 + turn })]) : reply([text('summarised')]);
+    await withAgent(env, { script, tools: [bigOutput] }, async ({ run, env }) => {
+      const result = await run(task, { tools: ['big_output'], maxToolOutputChars: 300_000, continueAsNewAfterSteps: 4, maxSteps: 20 });
+      expect(result).toMatchObject({ status: 'completed', text: 'summarised', runsUsed: 2 });
+      // The continued run's input holds the task once: in the carried transcript.
+      const history = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
+      const input = env.client.options.loadedDataConverter.payloadConverter.fromPayload<{ task: string; carried: { messages: MessageParam[] } }>(
+        history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0],
+      );
+      expect(input.task).toBe('');
+      expect(input.carried.messages[0].content).toBe(task);
+      const transcript = await getTranscript(env.client, result.workflowId);
+      expect(transcript[0].content).toBe(task);
+    });
+  }, 120_000);
+});

@@ -249,14 +249,18 @@ describe('deadline guard', () => {
       expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', partial: true, text: 'found part of it', steps: 1, toolCalls: 1 });
       expect(result.error).toMatch(/deadline reached \(1500 ms/);
       expect(elapsed).toBeGreaterThanOrEqual(deadlineMs);
-      // The run does not wait for the abandoned call: it stops well within a few seconds of the deadline.
-      expect(elapsed).toBeLessThan(deadlineMs + 4_000);
+      // The run waits only for the cancelled call to acknowledge (its next heartbeat): it stops within seconds.
+      expect(elapsed).toBeLessThan(deadlineMs + 6_000);
       // The second call was in flight when the deadline fired, and was never answered; no call came after it.
       expect(model.requests).toHaveLength(2);
       expect(model.requests[1].status).not.toBe(200);
-      const history = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
+      const handle = env.client.workflow.getHandle(result.workflowId);
+      const history = await handle.fetchHistory();
       expect(history.events?.some((e) => e.activityTaskCancelRequestedEventAttributes)).toBe(true);
-      model.release(); // lets the abandoned call end now rather than at its next heartbeat
+      // The call was cancelled on the server before the run closed: the closed run has nothing pending.
+      expect(history.events?.some((e) => e.activityTaskCanceledEventAttributes)).toBe(true);
+      expect((await handle.describe()).raw.pendingActivities ?? []).toEqual([]);
+      model.release();
     });
   });
 
@@ -272,16 +276,40 @@ describe('deadline guard', () => {
       },
     });
     const script = [reply([text('starting the slow job'), toolUse('slow', {})]), reply([text('never reached')])];
-    await withAgent(env, { script, tools: [slow] }, async ({ run, model }) => {
+    await withAgent(env, { script, tools: [slow] }, async ({ run, model, env }) => {
       const started = Date.now();
       const result = await run('slow tool', { deadlineMs: 1500 });
-      expect(Date.now() - started).toBeLessThan(1500 + 4_000);
+      expect(Date.now() - started).toBeLessThan(1500 + 6_000);
+      expect((await env.client.workflow.getHandle(result.workflowId).describe()).raw.pendingActivities ?? []).toEqual([]);
       expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', text: 'starting the slow job', steps: 1 });
       expect(model.requests).toHaveLength(1);
       const last = (await transcriptOf(result.workflowId)).at(-1)!;
       expect(blocksOf(last)).toEqual([
         expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_0_1', is_error: true, content: expect.stringMatching(/^Interrupted: .*deadline.*may or may not have taken effect/) }),
       ]);
+    });
+  });
+
+  it('keeps the absolute deadline across continue-as-new: it fires at the time set when the job started, not later', async () => {
+    const script = [
+      { ...reply([toolUse('lookup', { query: 'a' })]), delayMs: 800 },
+      { ...reply([toolUse('lookup', { query: 'b' })]), delayMs: 800 },
+      { ...reply([text('never answered')]), hold: true },
+    ];
+    await withAgent(env, { script, tools: [spyTool('lookup')] }, async ({ run, model, env }) => {
+      const deadlineMs = 3_000;
+      const result = await run('slow job', { deadlineMs, continueAsNewAfterSteps: 1 });
+      model.release();
+      expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', runsUsed: 3 });
+      // The deadline timer of the last run (started about 1.6 s into the job) fired deadlineMs after the job began.
+      const last = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
+      const firstRunId = last.events![0].workflowExecutionStartedEventAttributes!.firstExecutionRunId!;
+      const first = await env.client.workflow.getHandle(result.workflowId, firstRunId).fetchHistory();
+      const jobStart = Number(first.events![0].eventTime!.seconds) * 1000 + Math.floor((first.events![0].eventTime!.nanos ?? 0) / 1e6);
+      const fired = last.events!.find((e) => e.timerFiredEventAttributes)!;
+      const firedAt = Number(fired.eventTime!.seconds) * 1000 + Math.floor((fired.eventTime!.nanos ?? 0) / 1e6);
+      expect(firedAt - jobStart).toBeGreaterThanOrEqual(deadlineMs - 50);
+      expect(firedAt - jobStart).toBeLessThan(deadlineMs + 1_000);
     });
   });
 
