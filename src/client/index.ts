@@ -184,7 +184,7 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
     ...state,
     messages: withResumeNote(messages, previous),
     // A fresh start for the guards that judge the recent past; spend and step counts carry on.
-    loop: { ...state.loop, errorStreak: 0, toolCallCounts: {} },
+    loop: { ...state.loop, errorStreak: 0, toolCallCounts: {}, toolCallHashes: {} },
     deadlineAt: options.deadlineMs !== undefined ? Date.now() + options.deadlineMs : null,
     pendingMessages: [],
   };

@@ -19,6 +19,23 @@ export function canonicalToolCall(name: string, input: unknown): string {
   return `${name}:${canonicalJson(input)}`;
 }
 
+/** The repetition guard's key of a tool call: `name:length:hash` of its canonical form, so what a run carries
+ * (through every continue-as-new) stays a few dozen bytes a call however large its input (a file body, say).
+ * Two 32-bit FNV-1a-style hashes of the canonical JSON give 64 bits; with the length, two different calls share a
+ * key by chance about once in 2^64. */
+export function toolCallKey(name: string, input: unknown): string {
+  const text = canonicalJson(input);
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+  return `${name}:${text.length}:${hex(h1)}${hex(h2)}`;
+}
+
 /** undefined means "no JSON value": the member is dropped, or written as null where a value is required. */
 function write(value: unknown, ancestors: Set<object>): string | undefined {
   switch (typeof value) {

@@ -71,7 +71,7 @@ export interface AgentSettings {
   /** When a call's prompt reaches this many tokens, older tool results are cleared from later requests. */
   contextClearAtTokens?: number;
   /** How soon a worker that died in the middle of a call is noticed and the call retried elsewhere (ms);
-   * default 30 s. Activities heartbeat at a third of it. */
+   * default 10 s. Activities heartbeat at a third of it. */
   heartbeatTimeoutMs?: number;
   /** Claude's server tools (run by Anthropic, not by a worker) the model may use. */
   serverTools?: ServerToolSettings;
@@ -159,6 +159,10 @@ export interface LoopState {
   costUsd: number | null;
   /** How often each tool call (canonical tool name + arguments) was requested. */
   toolCallCounts: Record<string, number>;
+  /** The same counts keyed by `toolCallKey` (name, length and hash of the canonical arguments): runs that have this
+   * field count here, and keep `toolCallCounts` empty, so the carried state does not hold every call's input. Runs
+   * started before it keep counting in `toolCallCounts`. */
+  toolCallHashes?: Record<string, number>;
   /** Tool calls in a row, up to the latest, that ended in an error. */
   errorStreak: number;
 }

@@ -18,6 +18,7 @@ export function initialRunState(input: AgentInput, now: number): RunState {
       lastCallUsage: null,
       costUsd: null,
       toolCallCounts: {},
+      toolCallHashes: {},
       errorStreak: 0,
     },
     stopReason: null,

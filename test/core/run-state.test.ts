@@ -31,6 +31,7 @@ describe('initialRunState', () => {
       lastCallUsage: null,
       costUsd: null,
       toolCallCounts: {},
+      toolCallHashes: {},
       errorStreak: 0,
     });
     expect(state.stopReason).toBeNull();
