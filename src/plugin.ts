@@ -18,6 +18,7 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
+import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor } from './activities/attempt-log.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import type { McpServerConfig } from './config/types.js';
 import { ignoredTranscriptSinks, type AgentSinks } from './core/transcript-sink.js';
@@ -57,7 +58,7 @@ export interface AgentPluginOptions {
 }
 
 /** The activity types the agent workflow calls; a worker that already has one of these names cannot host it. */
-const AGENT_ACTIVITIES = ['callModel', 'runTool', 'describeTools'] as const;
+const AGENT_ACTIVITIES = AGENT_ACTIVITY_TYPES;
 
 export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly name = 'durable-agent';
@@ -173,6 +174,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       taskQueue: modelTaskQueue(options.taskQueue),
       dataConverter,
       activities: { callModel: this.#activitiesOnce().callModel },
+      interceptors: { activity: [attemptLogInterceptor] },
       maxConcurrentActivityTaskExecutions: this.options.maxModelCalls ?? DEFAULT_MODEL_CALL_SLOTS,
       ...(this.options.modelCallsPerSecond ? { maxTaskQueueActivitiesPerSecond: this.options.modelCallsPerSecond } : {}),
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
@@ -225,7 +227,12 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       taskQueue: options.taskQueue,
       dataConverter,
     });
-    return new SimplePlugin({ name: this.name, activities, ...this.workflowSource(options) }).configureWorker({
+    return new SimplePlugin({
+      name: this.name,
+      activities,
+      workerInterceptors: { activity: [attemptLogInterceptor] },
+      ...this.workflowSource(options),
+    }).configureWorker({
       // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled call
       // (deadline, `cancel`) would learn of it that late.
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,

@@ -4,7 +4,6 @@
 import { CompleteAsyncError, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../core/policies.js';
-import { attemptText } from '../core/tool-policy.js';
 import type { ToolCallInput, ToolCallProgress, ToolOutcome } from '../core/types.js';
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -32,7 +31,6 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
       return limited;
     } catch (err) {
       if (isCompleteLater(err)) completeLater(ctx, registry.get(input.name), progress);
-      logFailure(ctx, input.name, err);
       throw err;
     } finally {
       stopHeartbeat();
@@ -96,17 +94,6 @@ function completeLater(ctx: Context, tool: AnyAgentTool | undefined, progress: T
   progress.waitingSince = Date.now();
   ctx.heartbeat(progress);
   throw new CompleteAsyncError();
-}
-
-/** One line per failed attempt that says truly what follows: another attempt, or the model gets the error. */
-function logFailure(ctx: Context, name: string, err: unknown): void {
-  if (err instanceof CompleteAsyncError || ctx.cancellationSignal.aborted) return;
-  const { attempt, retryPolicy } = ctx.info;
-  const maximumAttempts = retryPolicy?.maximumAttempts ?? 0;
-  const retried = !(err instanceof ApplicationFailure && err.nonRetryable) && (maximumAttempts === 0 || attempt < maximumAttempts);
-  const what = retried ? 'another attempt follows' : 'no attempt follows: the model gets the error';
-  const message = err instanceof Error ? err.message : String(err);
-  ctx.log.warn(`Tool "${name}" failed on ${attemptText(attempt, maximumAttempts)}: ${message}; ${what}`);
 }
 
 function withTool(registry: ToolRegistry, tool: AnyAgentTool): ToolRegistry {

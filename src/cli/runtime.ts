@@ -1,6 +1,7 @@
 // The Temporal runtime of a CLI process: every log line, the SDK's and the native core's alike, goes to
 // stderr through one logger, so stdout carries only the command's output (`--json` stays parseable).
 import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogLevel } from '@temporalio/worker';
+import { AGENT_ACTIVITY_TYPES } from '../activities/attempt-log.js';
 import { redactPayloadBytes } from '../codec/redact-logs.js';
 import { terminalSafe } from './terminal-text.js';
 
@@ -32,8 +33,9 @@ export function installCliRuntime(level: LogLevel): void {
         process.stderr.write(`${time} [${entry.level}] the worker cannot reach the Temporal server; it keeps polling and retrying\n`);
         return;
       }
-      // A tool call's failed attempt is told by runTool itself, which knows whether another attempt follows.
-      if (entry.message === 'Activity failed' && entry.meta?.activityType === 'runTool') return;
+      // The agent's activities tell their failed attempts themselves (src/activities/attempt-log.ts), saying whether
+      // another attempt follows: the SDK's line cannot know.
+      if (entry.message === 'Activity failed' && AGENT_ACTIVITY_TYPES.includes(entry.meta?.activityType as never)) return;
       // The core logs undelivered results with their payload bytes (during an outage): never print those.
       process.stderr.write(`${time} [${entry.level}] ${terminalSafe(redactPayloadBytes(describe(entry.message, entry.meta)))}\n`);
     }),
@@ -49,7 +51,7 @@ function describe(message: string, meta: Record<string, unknown> | undefined): s
   const { taskToken: _token, ...rest } = meta ?? {};
   if (message === 'Activity failed' && rest.activityType) {
     const error = rest.error as { message?: string } | undefined;
-    return `${String(rest.activityType)} attempt ${String(rest.attempt)} failed (${rest.workflowId ?? ''}): ${error?.message ?? 'unknown error'}; Temporal retries it per the retry policy`;
+    return `${String(rest.activityType)} attempt ${String(rest.attempt)} failed (${rest.workflowId ?? ''}): ${error?.message ?? 'unknown error'}`;
   }
   return Object.keys(rest).length > 0 ? `${message} ${JSON.stringify(rest)}` : message;
 }

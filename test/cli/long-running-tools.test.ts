@@ -78,6 +78,23 @@ describe('long-running tools from the CLI', () => {
     }
   });
 
+  it("logs each failed attempt of a tool call once, saying truly whether another attempt follows", async () => {
+    const { cli } = session();
+    const config = path.join(dir, 'flaky.mjs');
+    await writeFile(
+      config,
+      "export default { tools: [{ name: 'flaky', description: 'd', inputSchema: { type: 'object' }, retry: { maximumAttempts: 2, initialInterval: '100ms' }, execute: async () => { throw new Error('disk full'); } }] };\n",
+    );
+    const script = await scriptFile([toolTurn('flaky'), endTurn('It failed.')]);
+    const exit = await cli(['run', '--scripted', '--config', config, '--tools', 'flaky', 'try it'], { AGENT_SCRIPT: script });
+    expectExit(exit, 0);
+    const lines = exit.stderr.split('\n').filter((l) => l.includes('disk full'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/runTool failed on attempt 1 of 2: disk full; another attempt follows/);
+    expect(lines[1]).toMatch(/runTool failed on attempt 2 of 2: disk full; that was the last attempt: the model gets the error/);
+    expect(exit.stderr).not.toMatch(/Temporal retries it/);
+  });
+
   it('refuses a bad timeout, heartbeat or retry policy when the tool is loaded: one line naming the tool and the field, exit 2', async () => {
     const { cli } = session();
     const write = async (name: string, tool: string) => {
