@@ -24,13 +24,15 @@ import type { McpServerConfig } from './config/types.js';
 import { ignoredTranscriptSinks, type AgentSinks } from './core/transcript-sink.js';
 import { DEFAULT_MODEL_CALL_SLOTS, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
-import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
+import { calculator } from './tools/calculator.js';
+import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
 import { toolDefinitions, transcriptPage } from './workflows/definitions.js';
 import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 
 export interface AgentPluginOptions {
-  /** The tools the agent can run on this worker. Default: the built-in calculator and web_search. */
+  /** The tools the agent can run on this worker. Default: the built-in calculator only (the `webSearch` stub
+   * answers with fake results: for demos and tests, add it yourself). */
   tools?: AnyAgentTool[];
   /** MCP servers by name whose tools this worker offers as `<name>__<tool>`: stdio servers are spawned and
    * HTTP servers connected to when the worker is created (a server that does not start, or a tool name the
@@ -76,7 +78,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
-    this.#localTools = createToolRegistry(options.tools ?? builtinTools);
+    this.#localTools = createToolRegistry(options.tools ?? [calculator]);
     this.mcpServers = options.mcpServers;
     if (options.client) this.#transcripts = transcriptStore(options.client);
   }

@@ -26,7 +26,7 @@ export interface AgentWorkerOptions extends WorkerSizing {
   client: Client;
   namespace?: string;
   taskQueue?: string;
-  /** The tools this worker can run. Default: the built-in calculator and web_search. */
+  /** The tools this worker can run. Default: the built-in calculator only (see AgentPluginOptions.tools). */
   tools?: AnyAgentTool[];
   /** MCP servers by name whose tools this worker offers as `<name>__<tool>` (see AgentPluginOptions). */
   mcpServers?: Record<string, McpServerConfig>;

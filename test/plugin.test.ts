@@ -77,6 +77,10 @@ describe('AgentPlugin', () => {
     );
   });
 
+  it('offers only the calculator when given no tools: the web_search stub (made-up results) is never a default', () => {
+    expect(new AgentPlugin().registry.names()).toEqual(['calculator']);
+  });
+
   it('refuses a worker that already has an activity named like one of the agent’s, naming it', async () => {
     await expect(
       Worker.create({

@@ -17,6 +17,7 @@ import { createAgentWorker } from '../../src/worker.js';
 import { findChromium, NO_CHROMIUM } from '../helpers/chromium.js';
 import { CliProcess, ROOT } from '../helpers/cli.js';
 import { findPlainText, rawHistory } from '../helpers/plaintext.js';
+import { builtinTools } from '../../src/tools/registry.js';
 
 const CHROMIUM = findChromium();
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -54,6 +55,7 @@ describe('Temporal Web UI with encryption', () => {
         client = new Client({ connection: await Connection.connect({ address }), dataConverter });
         model = await startScriptedModel({ script: franceDemoScript });
         const agent = await createAgentWorker({
+          tools: builtinTools,
           connection,
           client,
           dataConverter,

@@ -13,6 +13,7 @@ import { findFreePort, startDevServer, type DevServer } from '../../src/devserve
 import { franceDemoScript, startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
 import { createAgentWorker } from '../../src/worker.js';
 import { findChromium, NO_CHROMIUM } from '../helpers/chromium.js';
+import { builtinTools } from '../../src/tools/registry.js';
 
 const CHROMIUM = findChromium();
 const CHROMIUM_ARGS = [
@@ -54,6 +55,7 @@ describe('Temporal Web UI', () => {
         model = await startScriptedModel({ script: franceDemoScript });
         const taskQueue = 'ui-test';
         const agent = await createAgentWorker({
+          tools: builtinTools,
           connection,
           client,
           taskQueue,

@@ -10,6 +10,7 @@ import { defaultSettings, getAgentResult, startAgent } from '../../src/client/in
 import type { McpServerConfig } from '../../src/config/types.js';
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import { startScriptedModel, type ScriptedModel, type Script } from '../../src/scripted/index.js';
+import { builtinTools } from '../../src/tools/registry.js';
 import type { AgentTool } from '../../src/tools/types.js';
 import type { ModelConnection } from '../../src/activities/index.js';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker.js';
@@ -103,7 +104,8 @@ export async function withAgent<T>(
     connection: env.connection,
     client: env.client,
     taskQueue,
-    tools: options.tools,
+    // The built-ins, stub included: tests run the France demo (the plugin's own default is the calculator alone).
+    tools: options.tools ?? builtinTools,
     model: {
       apiKey: options.apiKey === null ? undefined : (options.apiKey ?? 'test-key'),
       baseURL: model.url,

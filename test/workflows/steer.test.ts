@@ -21,6 +21,7 @@ import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
 import { createAgentWorker } from '../../src/worker.js';
 import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { builtinTools } from '../../src/tools/registry.js';
 
 const env = useTestEnv();
 
@@ -159,6 +160,7 @@ describe('tool approval', () => {
         client: env.client,
         taskQueue,
         model: { apiKey: 'test-key', baseURL: model.url },
+        tools: builtinTools,
         workflowBundlePath: inject('workflowBundlePath') || undefined,
       });
     try {
