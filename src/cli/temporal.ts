@@ -6,6 +6,7 @@ import { connectClient, resolveTemporalTarget, withAddress, type TemporalTarget 
 import { keyRingFromEnv } from '../codec/keys.js';
 import { isServerReachable, startDevServer, type DevServer } from '../devserver/index.js';
 import { UsageError } from './args.js';
+import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
 import { isPortFree } from './ports.js';
 import { installCliRuntime } from './runtime.js';
@@ -39,7 +40,7 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
     }
     if (!options.allowEmbedded) {
       throw new UsageError(
-        `no Temporal server answers at ${target.address}. Start one with \`npm run agent -- server\` ` +
+        `no Temporal server answers at ${target.address}. Start one with \`${commandLine('server')}\` ` +
           '(or set TEMPORAL_ADDRESS), or use `run`, which starts an embedded server by itself.',
       );
     }

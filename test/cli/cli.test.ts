@@ -550,7 +550,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       expectExit(exit, 130);
       expect(exit.stdout).toBe('');
       expect(exit.stderr).toMatch(/detached/);
-      expect(exit.stderr).toContain(`reattach with: npm run agent -- result ${workflowId}`);
+      expect(exit.stderr).toContain(`reattach with: durable-agent run --id ${workflowId}`);
       expect(await statusOf(workflowId)).toBe('RUNNING');
       await client().workflow.getHandle(workflowId).terminate('test cleanup');
     });

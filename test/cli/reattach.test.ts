@@ -61,7 +61,7 @@ describe('run on the embedded server', () => {
       const detached = await first.exited;
       expect(detached.code, detached.stderr).toBe(130);
       expect(detached.stdout).toBe('');
-      expect(detached.stderr).toContain(`reattach with: npm run agent -- run --id ${id} --scripted`);
+      expect(detached.stderr).toContain(`reattach with: durable-agent run --id ${id} --scripted`);
       expect(await isServerReachable('localhost:7233', 1000)).toBe(false); // the embedded server stopped with it
 
       const second = cli(['run', '--id', id, '--scripted', '--json'], cwd, { ...env, AGENT_SCRIPT: path.join(cwd, 'fast.json') });

@@ -9,7 +9,9 @@ import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, UsageError, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
+import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
+import { sayWhenNoWorker } from '../worker-presence.js';
 import { installCliRuntime } from '../runtime.js';
 import { EXIT, exitCodeFor, exitWhenFlushed, printResult, printText } from '../output.js';
 import { throughOutage } from '../outage.js';
@@ -63,10 +65,9 @@ async function runTask(flags: Parsed<typeof RUN_FLAGS>['flags'], task: string): 
       );
       return started.workflowId;
     },
-    reattach: (workflowId, embedded) =>
-      embedded
-        ? `npm run agent -- run --id ${workflowId ?? '<id>'}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`
-        : `npm run agent -- result ${workflowId ?? '<id>'}`,
+    // `run --id` and not `result`: the run needs a worker, and the one that ran it was inside this process.
+    reattach: (workflowId) =>
+      commandLine(`run --id ${workflowId ?? '<id>'}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`),
   });
 }
 
@@ -196,10 +197,12 @@ reads as such (exit 1), with what its history holds and the operator's reason.`,
     return withTemporal(async (temporal) => {
       // A run can take hours: say what is being waited for, rather than seem to hang.
       const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
-      if (description.status.name === 'RUNNING') logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
+      const running = description.status.name === 'RUNNING';
+      if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
+      const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
       const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
         getAgentResult(temporal.client, workflowId),
-      );
+      ).finally(stopCheck);
       printResult(outcome, flags.json ?? false);
       return exitCodeFor(outcome.status);
     });

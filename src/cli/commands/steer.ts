@@ -14,6 +14,7 @@ import { durationFlag } from '../settings.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
+import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
 import { printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
@@ -192,10 +193,7 @@ async function resumeCommand({ flags, positionals }: Parsed<typeof RESUME_FLAGS>
       logLine(`resumed run ${workflowId} (it was ${before.status}${why}) as run ${started.runId}`);
       return workflowId;
     },
-    reattach: (id, embedded) =>
-      embedded
-        ? `npm run agent -- run --id ${id ?? workflowId}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`
-        : `npm run agent -- result ${id ?? workflowId}`,
+    reattach: (id) => commandLine(`run --id ${id ?? workflowId}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`),
   });
 }
 

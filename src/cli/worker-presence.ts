@@ -1,0 +1,40 @@
+// Whether any worker polls a run's task queue: a command that waits for a run says so when none does, rather than
+// seem to hang (the run waits on the server until a worker comes).
+import proto from '@temporalio/proto';
+import type { Client } from '@temporalio/client';
+import { commandLine } from './invocation.js';
+import { logLine } from './log.js';
+
+/** After this long still waiting, look for a worker once. */
+export const WORKER_CHECK_AFTER_MS = 5_000;
+
+/** Checks once, after WORKER_CHECK_AFTER_MS, that a worker polls `taskQueue`, and says so when none does. Returns
+ * the function that cancels the check (call it when the wait ends). */
+export function sayWhenNoWorker(client: Client, taskQueue: string, workflowId: string): () => void {
+  const timer = setTimeout(() => {
+    void hasPollers(client, taskQueue).then((polled) => {
+      if (polled === false) {
+        logLine(
+          `no worker is polling task queue "${taskQueue}": the run waits on the server until one does. Start one ` +
+            `(${commandLine('worker')}), or go on with a worker in this process (${commandLine(`run --id ${workflowId}`)}); still waiting`,
+        );
+      }
+    });
+  }, WORKER_CHECK_AFTER_MS);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
+/** Whether workers poll the queue's workflow tasks; undefined when the server could not say. */
+async function hasPollers(client: Client, taskQueue: string): Promise<boolean | undefined> {
+  try {
+    const { pollers } = await client.workflowService.describeTaskQueue({
+      namespace: client.options.namespace,
+      taskQueue: { name: taskQueue, kind: proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    });
+    return (pollers ?? []).length > 0;
+  } catch {
+    return undefined;
+  }
+}
