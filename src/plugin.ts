@@ -17,7 +17,7 @@ import {
   type WorkerPlugin,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
-import { createActivities, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
+import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import type { McpServerConfig } from './config/types.js';
 import { ignoredTranscriptSinks, type AgentSinks } from './core/transcript-sink.js';
@@ -25,7 +25,7 @@ import { DEFAULT_MODEL_CALL_SLOTS, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
-import { toolDefinitions, transcriptPage } from './workflows/definitions.js';
+import { modelSettings, toolDefinitions, transcriptPage } from './workflows/definitions.js';
 import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 
 export interface AgentPluginOptions {
@@ -64,6 +64,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly mcpServers: Record<string, McpServerConfig> | undefined;
   #transcripts: TranscriptStore | undefined;
   #recordedTools: RecordedToolsStore | undefined;
+  #modelSettings: ModelSettingsStore | undefined;
   readonly #localTools: ToolRegistry;
   #mcp: Promise<{ mcp: McpTools; registry: ToolRegistry }> | undefined;
   #withMcp: ToolRegistry | undefined;
@@ -89,6 +90,13 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   get recordedTools(): RecordedToolsStore {
     if (!this.#recordedTools) throw new Error('AgentPlugin.recordedTools exists once a worker has been created with the plugin');
     return this.#recordedTools;
+  }
+
+  /** The model activity's cache of the model-call settings runs name by digest (its stats show the query
+   * fallback). */
+  get modelSettings(): ModelSettingsStore {
+    if (!this.#modelSettings) throw new Error('AgentPlugin.modelSettings exists once a worker has been created with the plugin');
+    return this.#modelSettings;
   }
 
   /** Connects to the MCP servers (once; Worker.create does it through configureWorker). */
@@ -184,6 +192,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   async #prepare(client: Client): Promise<void> {
     this.#transcripts ??= transcriptStore(client);
     this.#recordedTools ??= new RecordedToolsStore((run) => client.workflow.getHandle(run.workflowId, run.runId).query(toolDefinitions));
+    this.#modelSettings ??= new ModelSettingsStore((run, digest) => client.workflow.getHandle(run.workflowId, run.runId).query(modelSettings, digest));
     await this.startMcp();
   }
 
@@ -196,6 +205,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       transcripts: this.transcripts,
       mcp: this.mcp,
       recordedTools: this.recordedTools,
+      modelSettings: this.modelSettings,
     }));
   }
 
@@ -233,7 +243,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
       ...options,
       dataConverter,
-      sinks: { ...options.sinks, ...transcriptSinks(this.transcripts) },
+      sinks: { ...options.sinks, ...transcriptSinks(this.transcripts, this.modelSettings) },
     });
   }
 
@@ -298,10 +308,11 @@ function transcriptStore(client: Client): TranscriptStore {
 }
 
 /** The sink the agent workflow shares its transcript through (src/core/transcript-sink.ts), into `store`. */
-function transcriptSinks(store: TranscriptStore): InjectedSinks<AgentSinks> {
+function transcriptSinks(store: TranscriptStore, settings: ModelSettingsStore): InjectedSinks<AgentSinks> {
   return {
     agentTranscript: {
       share: { fn: (info, from, messages) => store.share(info, from, messages) },
+      settings: { fn: (_info, digest, named) => settings.remember(digest, named) },
       forget: { fn: (info) => store.forget(info) },
     },
   };

@@ -4,7 +4,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
-import type { ModelCallInput, ModelCallProgress, ModelReply, Usage } from '../core/types.js';
+import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
@@ -12,6 +12,7 @@ import { assertFitsInHistory } from './payload-limit.js';
 import { buildModelRequest } from './request.js';
 import { assertHasServers, runToolDefinitions, type RecordedToolsStore } from './recorded-tools.js';
 import { streamMessage } from './stream.js';
+import type { ModelSettingsStore } from './model-settings.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 export interface ModelConnection {
@@ -33,6 +34,8 @@ export interface ModelCallDeps {
   recordedTools: RecordedToolsStore;
   /** The MCP servers this worker has. */
   mcpServers: () => string[];
+  /** The model-call settings runs name by digest. */
+  modelSettings: ModelSettingsStore;
 }
 
 export function createCallModel(deps: ModelCallDeps) {
@@ -46,7 +49,7 @@ export function createCallModel(deps: ModelCallDeps) {
       timeout: deps.connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
     }));
 
-  return async function callModel(input: ModelCallInput): Promise<ModelReply> {
+  return async function callModel(named: ModelCallInput | ModelCallByDigest): Promise<ModelReply> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();
     // Heartbeats tell the server this worker is alive during a long call, carry
@@ -54,6 +57,7 @@ export function createCallModel(deps: ModelCallDeps) {
     let progress: ModelCallProgress | undefined;
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
     try {
+      const input = await withSettings(named, ctx.info.workflowExecution, deps.modelSettings);
       const messages = await deps.transcripts.read(input.transcript, { retried: ctx.info.attempt > 1 });
       const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
       if (recorded) assertHasServers(recorded, deps.mcpServers());
@@ -86,6 +90,19 @@ export function createCallModel(deps: ModelCallDeps) {
       stopHeartbeat();
     }
   };
+}
+
+/** Since the patch model-settings-by-digest a call names its run's settings by digest (read them: cache, else
+ * query) and its transcript by length (the run is the one that scheduled this activity). */
+async function withSettings(
+  named: ModelCallInput | ModelCallByDigest,
+  run: { workflowId: string; runId: string } | undefined,
+  store: ModelSettingsStore,
+): Promise<ModelCallInput> {
+  if (!('settings' in named)) return named;
+  if (!run) throw ApplicationFailure.nonRetryable('a model call named by digest must be scheduled by an agent run', 'BadModelCall');
+  const { settings, ...rest } = named;
+  return { ...rest, ...(await store.read(settings, run)), transcript: { ...run, messageCount: named.transcript.messageCount } };
 }
 
 function usageOf(u: Anthropic.Usage): Usage {

@@ -212,6 +212,28 @@ export interface ModelCallInput {
   recordedTools?: string;
 }
 
+/** The fields of ModelCallInput that are the same for every call of a run: the model-call settings. */
+export type ModelCallSettingsField =
+  | 'model'
+  | 'maxOutputTokens'
+  | 'system'
+  | 'tools'
+  | 'promptCaching'
+  | 'effort'
+  | 'thinkingBudget'
+  | 'outputSchema'
+  | 'serverTools';
+
+/** A model call's input in runs recorded since the patch `model-settings-by-digest`: ModelCallInput without its
+ * settings, which `settings` names by digest (src/core/model-settings.ts). The activity reads them from its
+ * cache or with the `modelSettings` query, so a 16 KB system prompt is stored once, in the workflow input, not
+ * in every model call's input. The transcript is that of the run that scheduled the call (the activity's own
+ * workflow execution), so only its length is given. */
+export interface ModelCallByDigest extends Omit<ModelCallInput, ModelCallSettingsField | 'transcript'> {
+  transcript: Pick<TranscriptRef, 'messageCount'>;
+  settings: string;
+}
+
 /** The part of a Messages API response the workflow keeps. */
 export interface ModelReply {
   id: string;

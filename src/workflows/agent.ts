@@ -19,7 +19,7 @@ import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { fitForContinueAsNew } from '../core/run-state.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { agentStatus, closeChat, decideToolCall, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
+import { agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
 
@@ -121,6 +121,7 @@ async function recordToolDefinitionsOrFail(run: AgentRun): Promise<void> {
 function setHandlers(run: AgentRun): void {
   setHandler(transcriptPage, (from, to) => pageOf(run.messages, from, to, TRANSCRIPT_PAGE_BYTES));
   setHandler(toolDefinitions, () => run.state.recordedTools ?? null);
+  setHandler(modelSettings, (digest) => run.modelSettings.lookup(digest));
   setHandler(agentStatus, () => run.view());
   setHandler(runState, () => {
     const { messages: _paged, ...rest } = run.state; // the messages are read page by page with transcriptPage

@@ -4,7 +4,7 @@ import { ActivityCancellationType, patched, proxyActivities, workflowInfo } from
 import type { createActivities } from '../activities/index.js';
 import { MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { oneLine } from '../core/transcript.js';
-import type { ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
+import type { ModelCallByDigest, ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
 
 const { callModel, runTool, describeTools } = proxyActivities<ReturnType<typeof createActivities>>(MODEL_CALL_OPTIONS);
 
@@ -42,7 +42,7 @@ function cancellation() {
 }
 
 export function scheduleModelCall(
-  input: ModelCallInput,
+  input: ModelCallInput | ModelCallByDigest,
   step: number,
   options: { summary?: string; heartbeatTimeoutMs?: number } = {},
 ): Promise<ModelReply> {

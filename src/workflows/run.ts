@@ -31,6 +31,7 @@ import type {
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
 import { scheduleModelCall, scheduleToolCall, waitsForCancelledCalls } from './proxies.js';
+import { ModelSettingsSharing } from './model-settings.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
 import { TranscriptSharing } from './transcript-sharing.js';
 
@@ -54,6 +55,8 @@ export class AgentRun {
   #progress: TurnProgress = {};
   readonly #searchAttributes = new SearchAttributeUpserts();
   readonly #transcriptSharing = new TranscriptSharing();
+  /** The settings every model call names by digest (the `modelSettings` query answers from it). */
+  readonly modelSettings = new ModelSettingsSharing();
 
   constructor(readonly input: AgentInput) {
     this.settings = input.settings;
@@ -152,18 +155,9 @@ export class AgentRun {
     this.#transcriptSharing.share(this.messages);
     const reply = await scheduleModelCall(
       {
-        transcript: { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length },
-        model: s.model,
-        maxOutputTokens: s.maxOutputTokens,
-        system: s.system,
-        tools: s.tools,
+        ...this.modelSettings.forCall(s, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
         toolChoiceNone: options.toolChoiceNone,
-        promptCaching: s.promptCaching,
-        effort: s.effort,
-        thinkingBudget: s.thinkingBudget,
-        outputSchema: s.outputSchema,
         clearToolResultsBefore: this.state.clearedUpTo || undefined,
-        serverTools: s.serverTools,
         recordedTools: this.state.recordedTools?.digest,
       },
       this.state.loop.steps + 1,

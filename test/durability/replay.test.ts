@@ -253,6 +253,28 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // The run's settings named by digest in every model call's input (patched: model-settings-by-digest).
+    name: 'model-settings-by-digest',
+    script: threeSteps,
+    settings: { system: 'You are terse.', effort: 'low' },
+    proves: ({ events }) => {
+      const patchIds = events.flatMap((e) => {
+        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0];
+        return data ? [defaultPayloadConverter.fromPayload<{ id: string }>(data).id] : [];
+      });
+      expect(patchIds).toContain('model-settings-by-digest');
+      const modelInputs = events.flatMap((e) => {
+        const a = e.activityTaskScheduledEventAttributes;
+        return a?.activityType?.name === 'callModel' ? [defaultPayloadConverter.fromPayload<Record<string, unknown>>(a.input!.payloads![0])] : [];
+      });
+      expect(modelInputs).toHaveLength(3);
+      for (const input of modelInputs) {
+        expect(input).toMatchObject({ settings: expect.stringMatching(/^[0-9a-f]{32}$/) });
+        expect(input).not.toHaveProperty('system');
+      }
+    },
+  },
+  {
     // A slow stream, cut once mid-reply: the call is retried whole.
     name: 'streamed-call',
     script: [{ ...reply([text('One, two, three, four: a slow answer.')]), eventDelayMs: 200, cut: { afterEvents: 3 } }],
