@@ -9,7 +9,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
-import { buildModelRequest } from './request.js';
+import { buildModelRequest, requestBetas } from './request.js';
 import { assertHasServers, runToolDefinitions, type RecordedToolsStore } from './recorded-tools.js';
 import { streamMessage } from './stream.js';
 import type { ModelSettingsStore } from './model-settings.js';
@@ -67,6 +67,7 @@ export function createCallModel(deps: ModelCallDeps) {
         signal: ctx.cancellationSignal,
         idleTimeoutMs: deps.connection.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,
         onProgress: (p) => void (progress = p),
+        betas: requestBetas(input),
       });
       const problem = messageShapeProblem(message);
       if (problem) throw notMessagesApiFailure(problem, deps.connection.baseURL);
@@ -78,6 +79,8 @@ export function createCallModel(deps: ModelCallDeps) {
         usage: usageOf(message.usage),
         needsApproval: approvalsFor(deps.tools, message.content),
       };
+      const compaction = compactionUsageOf(message.usage);
+      if (compaction) reply.compactionUsage = compaction;
       assertFitsInHistory(reply, 'model reply');
       return reply;
     } catch (err) {
@@ -118,6 +121,20 @@ function usageOf(u: Anthropic.Usage): Usage {
     usage.server_tool_use = { web_search_requests: server.web_search_requests ?? 0, web_fetch_requests: server.web_fetch_requests ?? 0 };
   }
   return usage;
+}
+
+/** The usage of the compaction iterations of a call (`usage.iterations`), which the top-level usage leaves out. */
+function compactionUsageOf(u: Anthropic.Usage): Usage | undefined {
+  const iterations = (u as { iterations?: Array<Partial<Usage> & { type?: string }> | null }).iterations ?? [];
+  const compactions = iterations.filter((i) => i.type === 'compaction');
+  if (compactions.length === 0) return undefined;
+  const sum = (k: keyof Omit<Usage, 'server_tool_use'>) => compactions.reduce((a, i) => a + ((i[k] as number | undefined) ?? 0), 0);
+  return {
+    input_tokens: sum('input_tokens'),
+    output_tokens: sum('output_tokens'),
+    cache_creation_input_tokens: sum('cache_creation_input_tokens'),
+    cache_read_input_tokens: sum('cache_read_input_tokens'),
+  };
 }
 
 /** A run that names a tool this worker lacks cannot be fixed by retrying: fail it with the names. */

@@ -70,6 +70,11 @@ export interface AgentSettings {
   maxToolOutputChars?: number;
   /** When a call's prompt reaches this many tokens, older tool results are cleared from later requests. */
   contextClearAtTokens?: number;
+  /** Server-side compaction: when a prompt reaches this many input tokens, the API summarizes the conversation so
+   * far into a compaction block and later requests send the conversation from that block on. Default 150,000. */
+  compactAt?: number;
+  /** `false`: no compaction (the conversation stops at the context window, as before compaction existed). */
+  compaction?: boolean;
   /** How soon a worker that died in the middle of a call is noticed and the call retried elsewhere (ms);
    * default 30 s. Activities heartbeat at a third of it. */
   heartbeatTimeoutMs?: number;
@@ -120,6 +125,18 @@ export interface RunState {
   chatClosed: boolean;
   /** The MCP tool definitions of the job, recorded once when it started (absent when it uses none). */
   recordedTools?: RecordedTools;
+  /** The compactions of the job so far, oldest first (absent until the first). */
+  compactions?: CompactionRecord[];
+}
+
+/** One compaction: where its block is in the transcript and what it did. */
+export interface CompactionRecord {
+  /** The index of the assistant message whose content begins with the compaction block. */
+  messageIndex: number;
+  /** The prompt it compacted, in tokens (the compaction's input, cached or not). */
+  tokensBefore: number;
+  /** The summary's size in tokens (the compaction's output). */
+  summaryTokens: number;
 }
 
 /** What the guards look at. Plain JSON, so it is carried through continue-as-new as it is. */
@@ -207,6 +224,9 @@ export interface ModelCallInput {
   /** Messages before this index have their tool results replaced by a short placeholder in the request. */
   clearToolResultsBefore?: number;
   serverTools?: ServerToolSettings;
+  /** Server-side compaction (the `compact-2026-01-12` beta) at this many input tokens; absent: none. The
+   * request sends the conversation from the last compaction block on. */
+  compactAt?: number;
   /** The digest of the run's recorded MCP tool definitions (RecordedTools), when it has some: the activity
    * reads them from its cache or with the `toolDefinitions` query, as it does the transcript. */
   recordedTools?: string;
@@ -222,7 +242,8 @@ export type ModelCallSettingsField =
   | 'effort'
   | 'thinkingBudget'
   | 'outputSchema'
-  | 'serverTools';
+  | 'serverTools'
+  | 'compactAt';
 
 /** A model call's input in runs recorded since the patch `model-settings-by-digest`: ModelCallInput without its
  * settings, which `settings` names by digest (src/core/model-settings.ts). The activity reads them from its
@@ -243,6 +264,9 @@ export interface ModelReply {
   usage: Usage;
   /** Tools of this reply whose definition on the worker says they need approval. */
   needsApproval?: string[];
+  /** The usage of the compaction this call made (the API reports it apart from `usage`, which does not include
+   * it); present when the reply begins with a compaction block. Counted in tokens, cost and the budget. */
+  compactionUsage?: Usage;
 }
 
 export interface ToolCallInput {

@@ -3,6 +3,7 @@
 // digest of their content, and the model activity reads them from the worker's cache (filled through the
 // transcript sink) or, on a miss, with the `modelSettings` query. Pure: the workflow computes the digest.
 import type { AgentSettings, ModelCallInput, ModelCallSettingsField } from './durable-state.js';
+import { DEFAULTS } from './policies.js';
 import { sha256Hex } from './sha256.js';
 
 /** The part of a model call's input named by `ModelCallByDigest.settings`. */
@@ -22,7 +23,14 @@ export function modelCallSettings(s: AgentSettings): ModelCallSettings {
   if (s.thinkingBudget !== undefined) out.thinkingBudget = s.thinkingBudget;
   if (s.outputSchema !== undefined) out.outputSchema = s.outputSchema;
   if (s.serverTools !== undefined) out.serverTools = s.serverTools;
+  const compactAt = compactAtOf(s);
+  if (compactAt !== undefined) out.compactAt = compactAt;
   return out;
+}
+
+/** The compaction trigger of a run (on by default), or undefined with `compaction: false`. */
+export function compactAtOf(s: Pick<AgentSettings, 'compactAt' | 'compaction'>): number | undefined {
+  return s.compaction === false ? undefined : (s.compactAt ?? DEFAULTS.compactAtTokens);
 }
 
 /** The settings with their digest: a hash of their JSON, so the same settings have the same digest on every

@@ -17,6 +17,7 @@ export type {
   AgentResult,
   AgentSettings,
   CarriedState,
+  CompactionRecord,
   DescribeToolsInput,
   Effort,
   GuardName,
@@ -83,6 +84,10 @@ export interface AgentStatusView {
   /** Messages before this index have their tool results cleared from requests (context management). */
   clearedUpTo: number;
   model: string;
+  /** Compactions the job has made (src/core/compaction.ts). */
+  compactions?: number;
+  /** The size of the latest model call's prompt, in tokens (input, cached or not). */
+  promptTokens?: number;
 }
 
 export interface ApprovalDecision {

@@ -273,9 +273,17 @@ export function checkRequest(body: unknown, returned: ReturnedContent): string |
   return null;
 }
 
-/** The turn index of a request: how many assistant messages it holds. */
-export function turnIndexOf(body: { messages: Array<{ role: string }> }): number {
-  return body.messages.filter((m) => m.role === 'assistant').length;
+/** The turn index of a request: how many assistant messages it holds, counting those a scripted compaction
+ * block stands for (its `encrypted_content` names the turn that made it: see compaction.ts). */
+export function turnIndexOf(body: { messages: Array<{ role: string; content?: unknown }> }): number {
+  let turn = 0;
+  for (const m of body.messages) {
+    if (m.role !== 'assistant') continue;
+    const compacted = blocksOf(m.content).find((b) => b.type === 'compaction' && typeof b.encrypted_content === 'string');
+    const made = compacted && /^scripted-compaction:turn=(\d+)$/.exec(compacted.encrypted_content as string);
+    turn = made ? Number(made[1]) + 1 : turn + 1;
+  }
+  return turn;
 }
 
 const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];

@@ -12,6 +12,7 @@ import {
 import type { RunState } from '../core/durable-state.js';
 import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
+import { contextClearThreshold } from '../core/compaction.js';
 import { DEFAULTS } from '../core/policies.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
@@ -31,6 +32,7 @@ import type {
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
 import { scheduleModelCall, scheduleToolCall, waitsForCancelledCalls } from './proxies.js';
+import { compactionView, noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
 import { TranscriptSharing } from './transcript-sharing.js';
@@ -102,6 +104,7 @@ export class AgentRun {
       waitingForMessage: this.#waitingForMessage,
       clearedUpTo: this.state.clearedUpTo,
       model: this.settings.model,
+      ...compactionView(this.state),
     };
   }
 
@@ -163,7 +166,7 @@ export class AgentRun {
       this.state.loop.steps + 1,
       { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs },
     );
-    recordModelCall(this.state.loop, reply.usage, s);
+    recordModelCall(this.state.loop, reply.usage, s, reply.compactionUsage);
     this.#stepsThisRun++;
     this.state.stopReason = reply.stopReason;
     return reply;
@@ -178,12 +181,8 @@ export class AgentRun {
    * clearing point when the prompt has grown past the threshold. */
   appendReply(reply: ModelReply): void {
     this.messages.push({ role: 'assistant', content: reply.content });
-    const clearTo = nextClearIndex(
-      this.state.loop,
-      this.messages.length,
-      this.state.clearedUpTo,
-      this.settings.contextClearAtTokens ?? DEFAULTS.contextClearAtTokens,
-    );
+    noteCompaction(this.state, reply, this.messages.length - 1);
+    const clearTo = nextClearIndex(this.state.loop, this.messages.length, this.state.clearedUpTo, contextClearThreshold(this.settings));
     if (clearTo !== null) {
       log.info(`Context management: tool results before message ${clearTo} are cleared from later requests`);
       this.state.clearedUpTo = clearTo;
