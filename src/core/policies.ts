@@ -116,6 +116,12 @@ export const TRANSCRIPT_PAGE_BYTES = 1_000_000;
 /** The smallest compaction trigger the API takes (`--compact-at`). */
 export const MIN_COMPACT_AT_TOKENS = 5_000;
 
+/** The context window of a model, in tokens: 200,000 for the Claude models (larger windows need a beta this
+ * package does not send). The largest `--compact-at`. */
+export function contextWindowTokens(_model: string): number {
+  return 200_000;
+}
+
 export const DEFAULTS = {
   model: 'claude-sonnet-5-5',
   maxSteps: 20,

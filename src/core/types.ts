@@ -9,7 +9,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { GuardName, RunStatus, Usage } from './durable-state.js';
+import type { CompactionRecord, GuardName, RunStatus, Usage } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 export type {
@@ -86,6 +86,8 @@ export interface AgentStatusView {
   model: string;
   /** Compactions the job has made (src/core/compaction.ts). */
   compactions?: number;
+  /** Where each compaction is in the transcript and what it did (absent before the first). */
+  compactionLog?: CompactionRecord[];
   /** The size of the latest model call's prompt, in tokens (input, cached or not). */
   promptTokens?: number;
 }

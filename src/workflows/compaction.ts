@@ -14,10 +14,11 @@ export function noteCompaction(state: RunState, reply: ModelReply, messageIndex:
 }
 
 /** What `status` shows of compaction: how many, and the size of the current prompt. */
-export function compactionView(state: RunState): Pick<AgentStatusView, 'compactions' | 'promptTokens'> {
+export function compactionView(state: RunState): Pick<AgentStatusView, 'compactions' | 'compactionLog' | 'promptTokens'> {
   const last = state.loop.lastCallUsage;
   return {
     compactions: state.compactions?.length ?? 0,
+    ...(state.compactions ? { compactionLog: state.compactions } : {}),
     promptTokens: last ? last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens : 0,
   };
 }
