@@ -6,7 +6,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
 import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
+import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
 import { buildModelRequest, requestBetas } from './request.js';
@@ -55,9 +55,11 @@ export function createCallModel(deps: ModelCallDeps) {
     // Heartbeats tell the server this worker is alive during a long call, carry
     // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI).
     let progress: ModelCallProgress | undefined;
+    const asked = { compaction: false, taskBudget: false };
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
     try {
       const input = await withSettings(named, ctx.info.workflowExecution, deps.modelSettings);
+      asked.compaction = input.compactAt !== undefined;
       const messages = await deps.transcripts.read(input.transcript, { retried: ctx.info.attempt > 1 });
       const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
       if (recorded) assertHasServers(recorded, deps.mcpServers());
@@ -88,7 +90,7 @@ export function createCallModel(deps: ModelCallDeps) {
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       if (err instanceof ApplicationFailure) throw err;
       if (err instanceof NotMessagesApiError) throw notMessagesApiFailure(err.problem, deps.connection.baseURL);
-      throw classifyModelError(err, deps.connection.baseURL);
+      throw refusedFeatureFailure(err, asked) ?? classifyModelError(err, deps.connection.baseURL);
     } finally {
       stopHeartbeat();
     }

@@ -2,7 +2,7 @@
 // The request is built here, at the edge, so nothing in it (cache markers, tool definitions) is ever stored
 // in the transcript or in history.
 import type Anthropic from '@anthropic-ai/sdk';
-import { COMPACTION_BETA, fromLastCompaction } from '../core/compaction.js';
+import { COMPACTION_BETA, fromLastCompaction, withClientSummary, withInstruction } from '../core/compaction.js';
 import { submitAnswerTool } from '../core/finish-tool.js';
 import type { MessageParam, ModelCallInput } from '../core/types.js';
 import { serverToolDefinitions } from './server-tools.js';
@@ -20,8 +20,11 @@ export function buildModelRequest(input: ModelCallInput, messages: MessageParam[
     ...serverToolDefinitions(input.serverTools, clientTools.map((t) => t.name)),
   ];
   const cleared = input.clearToolResultsBefore ? clearToolResults(messages, input.clearToolResultsBefore) : messages;
-  // With compaction, the last compaction block stands for everything before it: the request stays bounded.
-  const visible = input.compactAt !== undefined ? fromLastCompaction(cleared) : cleared;
+  // With compaction, the last compaction block (or, client-side, the last summary) stands for everything before
+  // it: the request stays bounded.
+  const compacted = input.compactAt !== undefined ? fromLastCompaction(cleared) : cleared;
+  const summarized = input.clientSummary ? withClientSummary(compacted, input.clientSummary) : compacted;
+  const visible = input.instruction ? withInstruction(summarized, input.instruction) : summarized;
   const request: Request = {
     model: input.model,
     max_tokens: input.maxOutputTokens,

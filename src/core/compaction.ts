@@ -3,7 +3,7 @@
 // continues from the summary. The block is part of the assistant's content and is kept whole in the transcript
 // like every other block; later requests send the conversation from the last compaction block on, so a request
 // stays bounded however long the job runs. Nothing is removed from the transcript. Pure.
-import type { AgentSettings, CompactionRecord, ContentBlock, MessageParam, ModelReply, RunState } from './types.js';
+import type { AgentSettings, ClientSummary, CompactionRecord, ContentBlock, MessageParam, ModelReply, RunState, Usage } from './types.js';
 import { compactAtOf } from './model-settings.js';
 import { DEFAULTS } from './policies.js';
 
@@ -73,7 +73,7 @@ export function compactionLine(record: CompactionRecord | undefined, block: Comp
   if (!record || record.tokensBefore === 0) {
     return `— compacted the conversation so far into a ${n(Math.ceil((block.content ?? '').length / 4))}-token summary —`;
   }
-  return `— compacted ${n(record.tokensBefore)} tokens into a ${n(record.summaryTokens)}-token summary —`;
+  return `— compacted ${n(record.tokensBefore)} tokens into a ${n(record.summaryTokens)}-token summary${record.clientSide ? ' (client-side)' : ''} —`;
 }
 
 /** Where older tool results start being cleared from requests: the setting, else (compaction on) never, since
@@ -81,4 +81,53 @@ export function compactionLine(record: CompactionRecord | undefined, block: Comp
 export function contextClearThreshold(settings: AgentSettings): number {
   if (settings.contextClearAtTokens !== undefined) return settings.contextClearAtTokens;
   return compactAtOf(settings) !== undefined ? Number.POSITIVE_INFINITY : DEFAULTS.contextClearAtTokens;
+}
+
+// Client-side compaction, where the endpoint refuses the compaction parameter: one summary call (tools
+// disabled) writes a summary of the conversation so far; the run records it and the index of the first message
+// it does not replace; later requests send it, as a user message, in place of the messages before. The
+// transcript keeps every message.
+
+/** What the summary call asks (appended, request-side only, as the last user text). */
+export const COMPACTION_INSTRUCTION =
+  'The conversation is about to outgrow the context window. Write a summary of it that lets you carry on the task ' +
+  'without it: the task, what has been done and found (keep exact figures, names and identifiers), what remains, and ' +
+  'anything you promised. Reply with the summary only. You cannot use tools now.';
+
+/** How a request that begins with a client-side summary opens. */
+export const CLIENT_SUMMARY_PREFIX = 'Summary of the conversation so far (the earlier messages were compacted):';
+
+/** The messages a request sends with a client-side summary: the summary, then what came after it. */
+export function withClientSummary(messages: MessageParam[], summary: ClientSummary): MessageParam[] {
+  return [{ role: 'user', content: `${CLIENT_SUMMARY_PREFIX}\n\n${summary.summary}` }, ...messages.slice(summary.messageIndex)];
+}
+
+/** The messages with `text` as the last user text: added to the last message when it is the user's. */
+export function withInstruction(messages: MessageParam[], text: string): MessageParam[] {
+  const last = messages.at(-1);
+  if (!last || last.role !== 'user') return [...messages, { role: 'user', content: text }];
+  const blocks = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  return [...messages.slice(0, -1), { role: 'user', content: [...blocks, { type: 'text', text }] }];
+}
+
+const promptOf = (u: Usage | null) => (u ? u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens : 0);
+
+/** Whether the run should compact by itself before its next model call: the endpoint refused server-side
+ * compaction, the last prompt reached the trigger, and something new is there to summarize (the conversation
+ * ends with the user's turn: a summary never splits a tool call from its result). */
+export function clientCompactionDue(state: RunState, settings: AgentSettings): boolean {
+  const compactAt = compactAtOf(settings);
+  if (compactAt === undefined || !state.refused?.includes('compaction')) return false;
+  if (promptOf(state.loop.lastCallUsage) < compactAt) return false;
+  const from = state.clientSummary?.messageIndex ?? 0;
+  return state.messages.length > from + 1 && state.messages.at(-1)?.role === 'user';
+}
+
+/** Records a client-side compaction: its summary, and what it did. */
+export function recordClientCompaction(state: RunState, summary: string, reply: ModelReply): CompactionRecord {
+  const messageIndex = state.messages.length;
+  state.clientSummary = { summary, messageIndex };
+  const record: CompactionRecord = { messageIndex, tokensBefore: promptOf(reply.usage), summaryTokens: reply.usage.output_tokens, clientSide: true };
+  (state.compactions ??= []).push(record);
+  return record;
 }

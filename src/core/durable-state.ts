@@ -127,6 +127,20 @@ export interface RunState {
   recordedTools?: RecordedTools;
   /** The compactions of the job so far, oldest first (absent until the first). */
   compactions?: CompactionRecord[];
+  /** Request features the endpoint refused (a 400 naming them): not asked for again in this job. */
+  refused?: RefusableFeature[];
+  /** Client-side compaction (where the endpoint refused server-side compaction): the latest summary and the
+   * index of the first message it does not replace. Requests send it in place of the messages before. */
+  clientSummary?: ClientSummary;
+}
+
+/** Request features an endpoint or model may refuse, for which the run has a fallback. */
+export type RefusableFeature = 'compaction' | 'task_budget';
+
+export interface ClientSummary {
+  /** The summary the model wrote of messages [0, messageIndex). */
+  summary: string;
+  messageIndex: number;
 }
 
 /** One compaction: where its block is in the transcript and what it did. */
@@ -137,6 +151,9 @@ export interface CompactionRecord {
   tokensBefore: number;
   /** The summary's size in tokens (the compaction's output). */
   summaryTokens: number;
+  /** A client-side compaction: a summary call, whose summary replaces messages before `messageIndex` in later
+   * requests (no block in the transcript). */
+  clientSide?: boolean;
 }
 
 /** What the guards look at. Plain JSON, so it is carried through continue-as-new as it is. */
@@ -227,6 +244,11 @@ export interface ModelCallInput {
   /** Server-side compaction (the `compact-2026-01-12` beta) at this many input tokens; absent: none. The
    * request sends the conversation from the last compaction block on. */
   compactAt?: number;
+  /** Client-side compaction: the request sends this summary, as a user message, in place of the messages
+   * before `messageIndex`. */
+  clientSummary?: ClientSummary;
+  /** A request-side instruction appended as the last user text (the client-side compaction's summary call). */
+  instruction?: string;
   /** The digest of the run's recorded MCP tool definitions (RecordedTools), when it has some: the activity
    * reads them from its cache or with the `toolDefinitions` query, as it does the transcript. */
   recordedTools?: string;
@@ -243,7 +265,8 @@ export type ModelCallSettingsField =
   | 'thinkingBudget'
   | 'outputSchema'
   | 'serverTools'
-  | 'compactAt';
+  | 'compactAt'
+  | 'clientSummary';
 
 /** A model call's input in runs recorded since the patch `model-settings-by-digest`: ModelCallInput without its
  * settings, which `settings` names by digest (src/core/model-settings.ts). The activity reads them from its

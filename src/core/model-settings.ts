@@ -2,7 +2,7 @@
 // tools, effort, thinking, ...): stored once. They are in the workflow input already; each model call's input names them by a
 // digest of their content, and the model activity reads them from the worker's cache (filled through the
 // transcript sink) or, on a miss, with the `modelSettings` query. Pure: the workflow computes the digest.
-import type { AgentSettings, ModelCallInput, ModelCallSettingsField } from './durable-state.js';
+import type { AgentSettings, ModelCallInput, ModelCallSettingsField, RunState } from './durable-state.js';
 import { DEFAULTS } from './policies.js';
 import { sha256Hex } from './sha256.js';
 
@@ -16,7 +16,7 @@ export interface DigestedSettings {
 }
 
 /** The model-call settings of a run, absent fields left out (so an unset field and a missing one digest alike). */
-export function modelCallSettings(s: AgentSettings): ModelCallSettings {
+export function modelCallSettings(s: AgentSettings, state?: Pick<RunState, 'refused' | 'clientSummary'>): ModelCallSettings {
   const out: ModelCallSettings = { model: s.model, maxOutputTokens: s.maxOutputTokens, tools: s.tools, promptCaching: s.promptCaching };
   if (s.system !== undefined) out.system = s.system;
   if (s.effort !== undefined) out.effort = s.effort;
@@ -24,7 +24,9 @@ export function modelCallSettings(s: AgentSettings): ModelCallSettings {
   if (s.outputSchema !== undefined) out.outputSchema = s.outputSchema;
   if (s.serverTools !== undefined) out.serverTools = s.serverTools;
   const compactAt = compactAtOf(s);
-  if (compactAt !== undefined) out.compactAt = compactAt;
+  // Where the endpoint refused server-side compaction, the run compacts by itself (client-side).
+  if (compactAt !== undefined && !state?.refused?.includes('compaction')) out.compactAt = compactAt;
+  if (state?.clientSummary) out.clientSummary = state.clientSummary;
   return out;
 }
 

@@ -2,8 +2,9 @@
 // context window, so the demo and the tests show a job outliving its window offline. A request whose prompt
 // reaches the `compact_20260112` trigger gets a reply that begins with a `compaction` block (a short summary
 // standing for the whole prompt), its usage reported apart in `usage.iterations`, as the API does.
+import { CLIENT_SUMMARY_PREFIX, COMPACTION_INSTRUCTION } from '../core/compaction.js';
 import { promptTokens } from './prompt-cache.js';
-import type { MessagesRequestBody } from './script.js';
+import { reply, text, type MessagesRequestBody, type ReplyTurn } from './script.js';
 
 export interface CompactionOptions {
   /** Reject a prompt longer than this many tokens with a 400, as the API does past the model's window. */
@@ -59,4 +60,29 @@ export function compactionFor(body: MessagesRequestBody, turn: number): Compacte
     compactionUsage: { input_tokens: tokens, output_tokens: summaryTokens },
     promptAfter: frame + summaryTokens,
   };
+}
+
+// Client-side compaction, as the scripted model sees it: a summary request (tools disabled, the compaction
+// instruction last) is answered with a summary, whatever the script says; a later request that opens with that
+// summary continues the script's turns where the summary left them.
+
+/** The answer to a client-side compaction's summary request, or null for any other request. */
+export function clientSummaryReply(body: MessagesRequestBody, turn: number): ReplyTurn | null {
+  const last = body.messages.at(-1);
+  const blocks = Array.isArray(last?.content) ? last.content : [];
+  const end = blocks.at(-1) as { type?: string; text?: string } | undefined;
+  if (last?.role !== 'user' || end?.type !== 'text' || end.text !== COMPACTION_INSTRUCTION) return null;
+  const tokens = promptTokens(body);
+  return reply([text(`The conversation up to turn ${turn} (${tokens} tokens), summarized by the scripted model. scripted-summary:turn=${turn}`)], 'end_turn');
+}
+
+/** The turns a client-side summary at the start of the request stands for. */
+export function summarizedTurns(body: { messages: Array<{ role: string; content?: unknown }> }): number {
+  const first = body.messages[0];
+  const content = first?.content;
+  // A string, or (with a cache marker on it) one text block.
+  const opening = typeof content === 'string' ? content : Array.isArray(content) ? (content[0] as { text?: unknown } | undefined)?.text : undefined;
+  if (first?.role !== 'user' || typeof opening !== 'string' || !opening.startsWith(CLIENT_SUMMARY_PREFIX)) return 0;
+  const made = /scripted-summary:turn=(\d+)/.exec(opening);
+  return made ? Number(made[1]) : 0;
 }

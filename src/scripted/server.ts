@@ -15,7 +15,7 @@ import {
   type ScriptTurn,
   type ScriptUsage,
 } from './script.js';
-import { compactionFor, compactionRequestProblem } from './compaction.js';
+import { clientSummaryReply, compactionFor, compactionRequestProblem } from './compaction.js';
 import { PromptCache } from './prompt-cache.js';
 import { messageEvents, writeSse } from './sse.js';
 
@@ -177,6 +177,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   let closing = false;
 
   async function resolveTurn(body: MessagesRequestBody, turn: number): Promise<ReplyTurn | ErrorTurn | string> {
+    const summary = clientSummaryReply(body, turn);
+    if (summary) return summary;
     let scripted: ScriptTurn | undefined;
     if (Array.isArray(script)) {
       scripted = script[turn];

@@ -20,6 +20,7 @@ import { fitForContinueAsNew } from '../core/run-state.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
 import { agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
+import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
 
@@ -100,7 +101,7 @@ async function agentLoop(run: AgentRun): Promise<AgentResult> {
 /** The model call of a turn; a failure retrying cannot fix (or retries exhausted) fails the run. */
 async function callModelOrFail(run: AgentRun): Promise<ModelReply> {
   try {
-    return await run.callModel();
+    return await callModelCompacting(run);
   } catch (err) {
     if (isCancellation(err)) throw err;
     throw failRun(run, causeMessage(err), err);

@@ -5,7 +5,7 @@
 // MODEL_SETTINGS_BY_DIGEST: runs recorded before it keep sending the settings in every call's input.
 import { patched, proxySinks, workflowInfo } from '@temporalio/workflow';
 import { digestSettings, modelCallSettings, type DigestedSettings } from '../core/model-settings.js';
-import type { AgentSettings, ModelCallByDigest, ModelCallInput, ModelCallSettingsField, TranscriptRef } from '../core/types.js';
+import type { AgentSettings, RunState, ModelCallByDigest, ModelCallInput, ModelCallSettingsField, TranscriptRef } from '../core/types.js';
 import type { AgentSinks } from '../core/transcript-sink.js';
 
 /** Patch id: model calls name the run's model-call settings by digest (ModelCallByDigest) instead of
@@ -24,8 +24,12 @@ export class ModelSettingsSharing {
   /** The settings and the transcript reference of a model call's input: the digest and the message count (after
    * handing the settings to the worker's cache), or, in a run from before the patch, the settings themselves and
    * the whole reference. */
-  forCall(settings: AgentSettings, transcript: TranscriptRef): Pick<ModelCallInput, ModelCallSettingsField | 'transcript'> | Pick<ModelCallByDigest, 'settings' | 'transcript'> {
-    const own = modelCallSettings(settings);
+  forCall(
+    settings: AgentSettings,
+    state: RunState,
+    transcript: TranscriptRef,
+  ): Pick<ModelCallInput, ModelCallSettingsField | 'transcript'> | Pick<ModelCallByDigest, 'settings' | 'transcript'> {
+    const own = modelCallSettings(settings, state);
     if (!patched(MODEL_SETTINGS_BY_DIGEST)) return { transcript, ...own };
     const named = digestSettings(own);
     this.#named.set(named.digest, named);

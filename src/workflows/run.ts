@@ -152,14 +152,15 @@ export class AgentRun {
 
   /** One model call: schedules the activity and adds its usage and cost to the guard state. The reply is not
    * in the transcript until `appendReply`. */
-  async callModel(options: { toolChoiceNone?: boolean; summary?: string } = {}): Promise<ModelReply> {
+  async callModel(options: { toolChoiceNone?: boolean; summary?: string; instruction?: string } = {}): Promise<ModelReply> {
     const s = this.settings;
     // The messages go to this worker's transcript cache first: the call then needs no query.
     this.#transcriptSharing.share(this.messages);
     const reply = await scheduleModelCall(
       {
-        ...this.modelSettings.forCall(s, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
+        ...this.modelSettings.forCall(s, this.state, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
         toolChoiceNone: options.toolChoiceNone,
+        instruction: options.instruction,
         clearToolResultsBefore: this.state.clearedUpTo || undefined,
         recordedTools: this.state.recordedTools?.digest,
       },

@@ -2,7 +2,7 @@
 // 40,000-token window (a longer prompt is a 400, as on the real API) and compacts on request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStatus, getTranscript } from '../../src/client/index.js';
-import { COMPACTED_OPENING } from '../../src/core/compaction.js';
+import { CLIENT_SUMMARY_PREFIX, COMPACTED_OPENING, COMPACTION_INSTRUCTION } from '../../src/core/compaction.js';
 import { promptTokens } from '../../src/scripted/prompt-cache.js';
 import { reply, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
@@ -65,6 +65,34 @@ describe('server-side compaction', () => {
       const promptsSent = bodies.reduce((sum, b) => sum + promptTokens(b), 0);
       const { input_tokens, cache_read_input_tokens, cache_creation_input_tokens } = result.usage;
       expect(input_tokens + cache_read_input_tokens + cache_creation_input_tokens).toBeGreaterThan(promptsSent);
+    });
+  }, 180_000);
+
+  it('against an endpoint that refuses the compaction parameter, the same job completes through client-side compaction', async () => {
+    await withAgent(env, { script: job, tools: [readPage], modelOptions: { contextWindow: WINDOW, compaction: false } }, async ({ run, model, env }) => {
+      const result = await run('read the whole document', { maxSteps: 200, compactAt: 30_000 });
+      expect(result).toMatchObject({ status: 'completed', toolCalls: TURNS, text: `Read all ${TURNS} pages.` });
+      // One refusal, remembered: no later request asks for compaction again.
+      const refused = model.requests.filter((r) => r.status === 400);
+      expect(refused).toHaveLength(1);
+      const after = model.requests.slice(model.requests.indexOf(refused[0]) + 1);
+      expect(after.every((r) => r.status === 200 && !('context_management' in (r.body as object)))).toBe(true);
+      const bodies = after.map((r) => r.body as MessagesRequestBody);
+      expect(Math.max(...bodies.map(promptTokens))).toBeLessThanOrEqual(WINDOW);
+      // Each compaction was one summary call with tools disabled; later requests open with its summary.
+      const summaryCalls = bodies.filter((b) => JSON.stringify(b.messages.at(-1)).includes(COMPACTION_INSTRUCTION));
+      expect(summaryCalls.length).toBeGreaterThanOrEqual(3);
+      for (const b of summaryCalls) expect(b.tool_choice).toEqual({ type: 'none' });
+      expect(bodies.filter((b) => JSON.stringify(b.messages[0].content).includes(CLIENT_SUMMARY_PREFIX)).length).toBeGreaterThan(TURNS / 2);
+      expect(result.steps).toBe(TURNS + 1 + summaryCalls.length);
+      // The transcript holds every message (no summary in it) and all 60 results whole.
+      const transcript = await getTranscript(env.client, result.workflowId);
+      expect(transcript).toHaveLength(2 * TURNS + 2);
+      const results = transcript.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : []));
+      expect(results.map((b) => (b as { content: unknown }).content)).toEqual(Array.from({ length: TURNS }, (_, n) => page(n)));
+      const status = await getStatus(env.client, result.workflowId);
+      expect(status.view?.compactions).toBe(summaryCalls.length);
+      expect(status.view?.compactionLog?.every((c) => c.clientSide && c.tokensBefore >= 30_000)).toBe(true);
     });
   }, 180_000);
 

@@ -156,15 +156,17 @@ async function transcriptCommand({ flags, positionals }: Parsed<typeof JSON_FLAG
 /** One block per message: the role, then each content block on its own line(s). */
 export function formatTranscript(messages: readonly MessageParam[], compactions: readonly CompactionRecord[] = []): string {
   const names = toolNames(messages);
-  return messages
-    .map((m, i) => {
-      const record = compactions.find((c) => c.messageIndex === i);
-      const body = blocksOf(m.content)
-        .map((b) => ((b.type as string) === 'compaction' ? compactionLine(record, b as unknown as CompactionBlock) : blockText(b, names)))
-        .join('\n');
-      return `── ${i + 1}. ${m.role} ──\n${body}\n`;
-    })
-    .join('\n');
+  // A client-side compaction has no block: its line comes before the first message it does not replace.
+  const clientLines = (i: number) =>
+    compactions.filter((c) => c.clientSide && c.messageIndex === i).map((c) => `${compactionLine(c, { type: 'compaction', content: null })}\n`);
+  const lines = messages.map((m, i) => {
+    const record = compactions.find((c) => !c.clientSide && c.messageIndex === i);
+    const body = blocksOf(m.content)
+      .map((b) => ((b.type as string) === 'compaction' ? compactionLine(record, b as unknown as CompactionBlock) : blockText(b, names)))
+      .join('\n');
+    return [...clientLines(i), `── ${i + 1}. ${m.role} ──\n${body}\n`].join('\n');
+  });
+  return [...lines, ...clientLines(messages.length)].join('\n');
 }
 
 function blockText(block: ContentBlockParam, names: Map<string, string>): string {
