@@ -60,6 +60,7 @@ export function createCallModel(deps: ModelCallDeps) {
     try {
       const input = await withSettings(named, ctx.info.workflowExecution, deps.modelSettings);
       asked.compaction = input.compactAt !== undefined;
+      asked.taskBudget = input.taskBudget !== undefined;
       const messages = await deps.transcripts.read(input.transcript, { retried: ctx.info.attempt > 1 });
       const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
       if (recorded) assertHasServers(recorded, deps.mcpServers());

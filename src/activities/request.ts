@@ -4,6 +4,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { COMPACTION_BETA, fromLastCompaction, withClientSummary, withInstruction } from '../core/compaction.js';
 import { submitAnswerTool } from '../core/finish-tool.js';
+import { TASK_BUDGET_BETA } from '../core/task-budget.js';
 import type { MessageParam, ModelCallInput } from '../core/types.js';
 import { serverToolDefinitions } from './server-tools.js';
 
@@ -36,6 +37,10 @@ export function buildModelRequest(input: ModelCallInput, messages: MessageParam[
   if (allTools.length > 0) request.tools = allTools;
   if (input.toolChoiceNone && allTools.length > 0) request.tool_choice = { type: 'none' };
   if (input.effort) request.output_config = { effort: input.effort };
+  if (input.taskBudget) {
+    const taskBudget = { type: 'tokens', total: input.taskBudget.total, remaining: input.taskBudget.remaining };
+    request.output_config = { ...request.output_config, task_budget: taskBudget } as Request['output_config'];
+  }
   if (input.thinkingBudget) request.thinking = { type: 'enabled', budget_tokens: input.thinkingBudget };
   if (input.compactAt !== undefined) {
     const edit = { type: 'compact_20260112', trigger: { type: 'input_tokens', value: input.compactAt } };
@@ -45,8 +50,8 @@ export function buildModelRequest(input: ModelCallInput, messages: MessageParam[
 }
 
 /** The betas a request needs (sent as `anthropic-beta`). */
-export function requestBetas(input: Pick<ModelCallInput, 'compactAt'>): string[] {
-  return input.compactAt !== undefined ? [COMPACTION_BETA] : [];
+export function requestBetas(input: Pick<ModelCallInput, 'compactAt' | 'taskBudget'>): string[] {
+  return [...(input.compactAt !== undefined ? [COMPACTION_BETA] : []), ...(input.taskBudget ? [TASK_BUDGET_BETA] : [])];
 }
 
 /** Marks the end of the conversation so the next call reads everything before it from the prompt cache

@@ -134,6 +134,12 @@ export interface RunState {
   clientSummary?: ClientSummary;
 }
 
+/** A budget the model sees: the job's token budget (--budget-tokens) and what is left of it before this call. */
+export interface TaskBudget {
+  total: number;
+  remaining: number;
+}
+
 /** Request features an endpoint or model may refuse, for which the run has a fallback. */
 export type RefusableFeature = 'compaction' | 'task_budget';
 
@@ -249,6 +255,8 @@ export interface ModelCallInput {
   clientSummary?: ClientSummary;
   /** A request-side instruction appended as the last user text (the client-side compaction's summary call). */
   instruction?: string;
+  /** `output_config.task_budget` (the `task-budgets-2026-03-13` beta): the job's token budget and what is left. */
+  taskBudget?: TaskBudget;
   /** The digest of the run's recorded MCP tool definitions (RecordedTools), when it has some: the activity
    * reads them from its cache or with the `toolDefinitions` query, as it does the transcript. */
   recordedTools?: string;

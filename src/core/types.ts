@@ -34,6 +34,7 @@ export type {
   ServerToolName,
   ServerToolSettings,
   ServerToolUsage,
+  TaskBudget,
   ToolCallInput,
   ToolOutcome,
   ToolResultContentBlock,

@@ -11,6 +11,8 @@ export interface CompactionOptions {
   contextWindow?: number;
   /** `false`: refuse the compaction parameter (an endpoint or a model without the beta) with a 400. */
   compaction?: boolean;
+  /** `false`: refuse `output_config.task_budget` with a 400. */
+  taskBudget?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -21,10 +23,15 @@ export function compactionRequestProblem(body: MessagesRequestBody, betaHeader: 
   if (options.contextWindow !== undefined && tokens > options.contextWindow) {
     return `prompt is too long: ${tokens} tokens > ${options.contextWindow} maximum`;
   }
+  const betas = [betaHeader ?? []].flat().join(',').split(',').map((b) => b.trim());
+  const taskBudget = ((body as unknown as Json).output_config as Json | undefined)?.task_budget;
+  if (taskBudget !== undefined) {
+    if (options.taskBudget === false) return 'output_config.task_budget: Extra inputs are not permitted';
+    if (!betas.includes('task-budgets-2026-03-13')) return 'output_config.task_budget: requires the anthropic-beta header task-budgets-2026-03-13';
+  }
   const management = (body as unknown as Json).context_management as { edits?: Json[] } | undefined;
   if (management === undefined) return null;
   if (options.compaction === false) return 'context_management: Extra inputs are not permitted';
-  const betas = [betaHeader ?? []].flat().join(',').split(',').map((b) => b.trim());
   if (compactEdit(body) && !betas.includes('compact-2026-01-12')) {
     return 'context_management.edits.0: compact_20260112 requires the anthropic-beta header compact-2026-01-12';
   }

@@ -29,6 +29,8 @@ export interface ScriptedModelOptions {
   contextWindow?: number;
   /** `false`: refuse the compaction parameter with a 400 (an endpoint without the beta). Default: compact. */
   compaction?: boolean;
+  /** `false`: refuse `output_config.task_budget` with a 400. Default: accept it. */
+  taskBudget?: boolean;
 }
 
 export interface RecordedRequest {

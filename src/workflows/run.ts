@@ -14,6 +14,7 @@ import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
 import { contextClearThreshold } from '../core/compaction.js';
 import { DEFAULTS } from '../core/policies.js';
+import { taskBudgetFor } from '../core/task-budget.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
 import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
@@ -161,6 +162,7 @@ export class AgentRun {
         ...this.modelSettings.forCall(s, this.state, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
         toolChoiceNone: options.toolChoiceNone,
         instruction: options.instruction,
+        taskBudget: taskBudgetFor(s, this.state),
         clearToolResultsBefore: this.state.clearedUpTo || undefined,
         recordedTools: this.state.recordedTools?.digest,
       },

@@ -95,7 +95,7 @@ export async function withAgent<T>(
     /** More options for the agent's Worker.create (a small workflow cache, ...). */
     workerOptions?: AgentWorkerOptions['workerOptions'];
     /** The scripted model's context window and compaction (src/scripted/compaction.ts). */
-    modelOptions?: Pick<ScriptedModelOptions, 'contextWindow' | 'compaction'>;
+    modelOptions?: Pick<ScriptedModelOptions, 'contextWindow' | 'compaction' | 'taskBudget'>;
   },
   fn: (h: AgentHarness) => Promise<T>,
 ): Promise<T> {
