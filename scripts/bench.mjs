@@ -2,6 +2,7 @@
 // vitest so the TypeScript sources run as they are:
 //   (a) per-turn time and (b) the fleet: bench/fleet.bench.ts;  (c) history bytes: bench/history-growth.bench.ts;
 //   (e) where a bare activity round trip spends its time on the dev server: bench/dispatch.bench.ts;
+//   (f) how long a job can run against a 40k-token window, with and without compaction: bench/long-job.bench.ts;
 //   (d) recovery after a worker SIGKILL: test/durability/recovery.test.ts (the crash test; its figures are read
 //       from what it prints, and it asserts the 15 s bound itself).
 import { spawnSync } from 'node:child_process';
@@ -23,7 +24,7 @@ if (json) {
 const fleet = value('--fleet');
 if (fleet) env.BENCH_FLEET = fleet;
 const only = value('--only')?.split(',');
-const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'bench/dispatch.bench.ts', 'recovery'];
+const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'bench/dispatch.bench.ts', 'bench/long-job.bench.ts', 'recovery'];
 
 let failed = false;
 const files = benches.filter((b) => b !== 'recovery');
