@@ -69,6 +69,15 @@ export function compactionFor(body: MessagesRequestBody, turn: number): Compacte
   };
 }
 
+/** `usage.iterations` of a reply that compacted: the compaction's usage, then the sampling's. */
+export function compactionIterations(compacted: Compacted, outputTokens: number): Json[] {
+  const uncached = { cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  return [
+    { type: 'compaction', ...compacted.compactionUsage, ...uncached, cache_creation: null },
+    { type: 'message', input_tokens: compacted.promptAfter, output_tokens: outputTokens, ...uncached },
+  ];
+}
+
 // Client-side compaction, as the scripted model sees it: a summary request (tools disabled, the compaction
 // instruction last) is answered with a summary, whatever the script says; a later request that opens with that
 // summary continues the script's turns where the summary left them.

@@ -15,7 +15,7 @@ import {
   type ScriptTurn,
   type ScriptUsage,
 } from './script.js';
-import { clientSummaryReply, compactionFor, compactionRequestProblem } from './compaction.js';
+import { clientSummaryReply, compactionFor, compactionIterations, compactionRequestProblem } from './compaction.js';
 import { PromptCache } from './prompt-cache.js';
 import { messageEvents, writeSse } from './sse.js';
 
@@ -152,14 +152,7 @@ function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn,
       cache_read_input_tokens: u.cache_read_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_read_input_tokens : 0),
       server_tool_use: serverToolUsage(content, u),
       service_tier: 'standard',
-      ...(compacted
-        ? {
-            iterations: [
-              { type: 'compaction', ...compacted.compactionUsage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null },
-              { type: 'message', input_tokens: compacted.promptAfter, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-            ],
-          }
-        : {}),
+      ...(compacted ? { iterations: compactionIterations(compacted, outputTokens) } : {}),
     },
   };
 }
