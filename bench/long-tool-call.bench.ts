@@ -1,4 +1,4 @@
-// Soak (f): a tool call far past the old 5-minute cap. A tool defined with `timeout: '10m'` runs 330 s (longer than
+// Soak (g): a tool call far past the old 5-minute cap. A tool defined with `timeout: '10m'` runs 330 s (longer than
 // the 300 s every call was capped at before) and must complete in ONE attempt, its result reaching the model.
 // Not part of `npm test` (it waits five and a half minutes): `npm run bench -- --only bench/long-tool-call.bench.ts`.
 import { randomUUID } from 'node:crypto';
@@ -55,7 +55,7 @@ it(`a tool with timeout '10m' that runs ${RUNS_FOR_MS / 1000} s completes in one
     });
     const toolAttempts = attempts[2]; // describeTools, callModel, runTool, callModel
     console.log(
-      `(f) long tool call: ${((Date.now() - started) / 1000).toFixed(1)} s wall, tool attempts ${toolAttempts}, ` +
+      `(g) long tool call: ${((Date.now() - started) / 1000).toFixed(1)} s wall, tool attempts ${toolAttempts}, ` +
         `result "${result.text}", status ${result.status}`,
     );
     expect(result.status).toBe('completed');

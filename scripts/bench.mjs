@@ -2,7 +2,8 @@
 // vitest so the TypeScript sources run as they are:
 //   (a) per-turn time and (b) the fleet: bench/fleet.bench.ts;  (c) history bytes: bench/history-growth.bench.ts;
 //   (e) where a bare activity round trip spends its time on the dev server: bench/dispatch.bench.ts;
-//   (f) a tool call of 330 s under a 10-minute timeout: bench/long-tool-call.bench.ts (only with --only: it takes 5.5 min);
+//   (f) how long a job can run against a 40k-token window, with and without compaction: bench/long-job.bench.ts;
+//   (g) a tool call of 330 s under a 10-minute timeout: bench/long-tool-call.bench.ts (only with --only: it takes 5.5 min);
 //   (d) recovery after a worker SIGKILL: test/durability/recovery.test.ts (the crash test; its figures are read
 //       from what it prints, and it asserts the 15 s bound itself).
 import { spawnSync } from 'node:child_process';
@@ -24,7 +25,7 @@ if (json) {
 const fleet = value('--fleet');
 if (fleet) env.BENCH_FLEET = fleet;
 const only = value('--only')?.split(',');
-const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'bench/dispatch.bench.ts', 'recovery'];
+const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'bench/dispatch.bench.ts', 'bench/long-job.bench.ts', 'recovery'];
 
 let failed = false;
 const files = benches.filter((b) => b !== 'recovery');

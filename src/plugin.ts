@@ -17,7 +17,7 @@ import {
   type WorkerPlugin,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
-import { createActivities, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
+import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor } from './activities/attempt-log.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import type { McpServerConfig } from './config/types.js';
@@ -27,7 +27,7 @@ import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
-import { toolDefinitions, transcriptPage } from './workflows/definitions.js';
+import { modelSettings, toolDefinitions, transcriptPage } from './workflows/definitions.js';
 import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 
 export interface AgentPluginOptions {
@@ -67,6 +67,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly mcpServers: Record<string, McpServerConfig> | undefined;
   #transcripts: TranscriptStore | undefined;
   #recordedTools: RecordedToolsStore | undefined;
+  #modelSettings: ModelSettingsStore | undefined;
   readonly #localTools: ToolRegistry;
   #mcp: Promise<{ mcp: McpTools; registry: ToolRegistry }> | undefined;
   #withMcp: ToolRegistry | undefined;
@@ -92,6 +93,13 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   get recordedTools(): RecordedToolsStore {
     if (!this.#recordedTools) throw new Error('AgentPlugin.recordedTools exists once a worker has been created with the plugin');
     return this.#recordedTools;
+  }
+
+  /** The model activity's cache of the model-call settings runs name by digest (its stats show the query
+   * fallback). */
+  get modelSettings(): ModelSettingsStore {
+    if (!this.#modelSettings) throw new Error('AgentPlugin.modelSettings exists once a worker has been created with the plugin');
+    return this.#modelSettings;
   }
 
   /** Connects to the MCP servers (once; Worker.create does it through configureWorker). */
@@ -188,6 +196,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   async #prepare(client: Client): Promise<void> {
     this.#transcripts ??= transcriptStore(client);
     this.#recordedTools ??= new RecordedToolsStore((run) => client.workflow.getHandle(run.workflowId, run.runId).query(toolDefinitions));
+    this.#modelSettings ??= new ModelSettingsStore((run, digest) => client.workflow.getHandle(run.workflowId, run.runId).query(modelSettings, digest));
     await this.startMcp();
   }
 
@@ -200,6 +209,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       transcripts: this.transcripts,
       mcp: this.mcp,
       recordedTools: this.recordedTools,
+      modelSettings: this.modelSettings,
     }));
   }
 
@@ -242,7 +252,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
       ...options,
       dataConverter,
-      sinks: { ...options.sinks, ...transcriptSinks(this.transcripts) },
+      sinks: { ...options.sinks, ...transcriptSinks(this.transcripts, this.modelSettings) },
     });
   }
 
@@ -307,10 +317,11 @@ function transcriptStore(client: Client): TranscriptStore {
 }
 
 /** The sink the agent workflow shares its transcript through (src/core/transcript-sink.ts), into `store`. */
-function transcriptSinks(store: TranscriptStore): InjectedSinks<AgentSinks> {
+function transcriptSinks(store: TranscriptStore, settings: ModelSettingsStore): InjectedSinks<AgentSinks> {
   return {
     agentTranscript: {
       share: { fn: (info, from, messages) => store.share(info, from, messages) },
+      settings: { fn: (_info, digest, named) => settings.remember(digest, named) },
       forget: { fn: (info) => store.forget(info) },
     },
   };

@@ -3,7 +3,7 @@
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { ModelConnection, RecordedToolsStore, TranscriptStore } from './activities/index.js';
+import type { ModelConnection, ModelSettingsStore, RecordedToolsStore, TranscriptStore } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import { codecsEncrypt } from './codec/encryption-codec.js';
 import type { McpServerConfig } from './config/types.js';
@@ -60,6 +60,8 @@ export interface AgentWorker {
   mcp?: McpTools;
   /** The model activity's cache of the MCP tool definitions runs recorded: its stats show the query fallback. */
   recordedTools: RecordedToolsStore;
+  /** The model activity's cache of the model-call settings runs name by digest: its stats show the query fallback. */
+  modelSettings: ModelSettingsStore;
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
@@ -86,7 +88,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     await plugin.close(); // no MCP server is left running by a worker that was never made
     throw err;
   });
-  return { worker, registry: plugin.registry, transcripts: plugin.transcripts, mcp: plugin.mcp, recordedTools: plugin.recordedTools };
+  return { worker, registry: plugin.registry, transcripts: plugin.transcripts, mcp: plugin.mcp, recordedTools: plugin.recordedTools, modelSettings: plugin.modelSettings };
 }
 
 /** The Worker.create options of the sizing options, checked together with any sizing given in `workerOptions`

@@ -3,6 +3,7 @@ import type { McpTools } from '../mcp/tools.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createDescribeTools } from './describe-tools.js';
 import { createCallModel, type ModelConnection } from './model.js';
+import type { ModelSettingsStore } from './model-settings.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
 import { createRunTool } from './tool.js';
 import type { TranscriptStore } from './transcript-store.js';
@@ -10,6 +11,7 @@ import type { TranscriptStore } from './transcript-store.js';
 export type { ModelConnection } from './model.js';
 export { TranscriptStore, type ReadTranscriptPage } from './transcript-store.js';
 export { RecordedToolsStore, type ReadRecordedTools } from './recorded-tools.js';
+export { ModelSettingsStore, type ReadModelSettings } from './model-settings.js';
 
 export interface ActivityDeps {
   /** Where model calls read their messages: the worker's cache, else a query to the workflow. */
@@ -19,6 +21,8 @@ export interface ActivityDeps {
   /** The MCP servers' tools (also in `tools`), and where model calls find the definitions a run recorded. */
   mcp?: McpTools;
   recordedTools: RecordedToolsStore;
+  /** Where model calls find the settings runs name by digest. */
+  modelSettings: ModelSettingsStore;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -30,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
       transcripts,
       recordedTools: deps.recordedTools,
       mcpServers: () => deps.mcp?.servers() ?? [],
+      modelSettings: deps.modelSettings,
     }),
     runTool: createRunTool({ tools: deps.tools }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools }),

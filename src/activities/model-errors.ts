@@ -27,6 +27,23 @@ export function missingApiKeyFailure(): ApplicationFailure {
   });
 }
 
+/** A 400 that names a request feature the run can do without (compaction, the task budget): the workflow then
+ * stops asking for it and falls back (client-side compaction; no task budget). `asked` are the features the
+ * request carried. */
+export function refusedFeatureFailure(err: unknown, asked: { compaction: boolean; taskBudget: boolean }): ApplicationFailure | null {
+  if (!(err instanceof Anthropic.APIError) || err.status !== 400) return null;
+  const detail = `${err.apiMessage ?? err.message}`;
+  const feature =
+    asked.compaction && /context_management|compact/i.test(detail) ? 'compaction' : asked.taskBudget && /task_budget|task-budget/i.test(detail) ? 'task_budget' : null;
+  if (!feature) return null;
+  return ApplicationFailure.create({
+    type: 'FeatureRefused',
+    nonRetryable: true,
+    message: `the endpoint refused ${feature === 'compaction' ? 'server-side compaction' : 'the task budget'}: ${detail}`,
+    details: [feature],
+  });
+}
+
 /** Turns whatever the SDK threw into the failure Temporal should see. */
 export function classifyModelError(err: unknown, baseURL = 'https://api.anthropic.com'): Error {
   if (err instanceof Anthropic.APIConnectionError) {

@@ -4,14 +4,15 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
-import type { ModelCallInput, ModelCallProgress, ModelReply, Usage } from '../core/types.js';
+import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { classifyModelError, missingApiKeyFailure } from './model-errors.js';
+import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
-import { buildModelRequest } from './request.js';
+import { buildModelRequest, requestBetas } from './request.js';
 import { assertHasServers, runToolDefinitions, type RecordedToolsStore } from './recorded-tools.js';
 import { streamMessage } from './stream.js';
+import type { ModelSettingsStore } from './model-settings.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 export interface ModelConnection {
@@ -33,6 +34,8 @@ export interface ModelCallDeps {
   recordedTools: RecordedToolsStore;
   /** The MCP servers this worker has. */
   mcpServers: () => string[];
+  /** The model-call settings runs name by digest. */
+  modelSettings: ModelSettingsStore;
 }
 
 export function createCallModel(deps: ModelCallDeps) {
@@ -46,14 +49,18 @@ export function createCallModel(deps: ModelCallDeps) {
       timeout: deps.connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
     }));
 
-  return async function callModel(input: ModelCallInput): Promise<ModelReply> {
+  return async function callModel(named: ModelCallInput | ModelCallByDigest): Promise<ModelReply> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();
     // Heartbeats tell the server this worker is alive during a long call, carry
     // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI).
     let progress: ModelCallProgress | undefined;
+    const asked = { compaction: false, taskBudget: false };
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
     try {
+      const input = await withSettings(named, ctx.info.workflowExecution, deps.modelSettings);
+      asked.compaction = input.compactAt !== undefined;
+      asked.taskBudget = input.taskBudget !== undefined;
       const messages = await deps.transcripts.read(input.transcript, { retried: ctx.info.attempt > 1 });
       const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
       if (recorded) assertHasServers(recorded, deps.mcpServers());
@@ -63,6 +70,7 @@ export function createCallModel(deps: ModelCallDeps) {
         signal: ctx.cancellationSignal,
         idleTimeoutMs: deps.connection.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,
         onProgress: (p) => void (progress = p),
+        betas: requestBetas(input),
       });
       const problem = messageShapeProblem(message);
       if (problem) throw notMessagesApiFailure(problem, deps.connection.baseURL);
@@ -74,6 +82,8 @@ export function createCallModel(deps: ModelCallDeps) {
         usage: usageOf(message.usage),
         needsApproval: approvalsFor(deps.tools, message.content),
       };
+      const compaction = compactionUsageOf(message.usage);
+      if (compaction) reply.compactionUsage = compaction;
       assertFitsInHistory(reply, 'model reply');
       return reply;
     } catch (err) {
@@ -81,11 +91,24 @@ export function createCallModel(deps: ModelCallDeps) {
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       if (err instanceof ApplicationFailure) throw err;
       if (err instanceof NotMessagesApiError) throw notMessagesApiFailure(err.problem, deps.connection.baseURL);
-      throw classifyModelError(err, deps.connection.baseURL);
+      throw refusedFeatureFailure(err, asked) ?? classifyModelError(err, deps.connection.baseURL);
     } finally {
       stopHeartbeat();
     }
   };
+}
+
+/** Since the patch model-settings-by-digest a call names its run's settings by digest (read them: cache, else
+ * query) and its transcript by length (the run is the one that scheduled this activity). */
+async function withSettings(
+  named: ModelCallInput | ModelCallByDigest,
+  run: { workflowId: string; runId: string } | undefined,
+  store: ModelSettingsStore,
+): Promise<ModelCallInput> {
+  if (!('settings' in named)) return named;
+  if (!run) throw ApplicationFailure.nonRetryable('a model call named by digest must be scheduled by an agent run', 'BadModelCall');
+  const { settings, ...rest } = named;
+  return { ...rest, ...(await store.read(settings, run)), transcript: { ...run, messageCount: named.transcript.messageCount } };
 }
 
 function usageOf(u: Anthropic.Usage): Usage {
@@ -101,6 +124,20 @@ function usageOf(u: Anthropic.Usage): Usage {
     usage.server_tool_use = { web_search_requests: server.web_search_requests ?? 0, web_fetch_requests: server.web_fetch_requests ?? 0 };
   }
   return usage;
+}
+
+/** The usage of the compaction iterations of a call (`usage.iterations`), which the top-level usage leaves out. */
+function compactionUsageOf(u: Anthropic.Usage): Usage | undefined {
+  const iterations = (u as { iterations?: Array<Partial<Usage> & { type?: string }> | null }).iterations ?? [];
+  const compactions = iterations.filter((i) => i.type === 'compaction');
+  if (compactions.length === 0) return undefined;
+  const sum = (k: keyof Omit<Usage, 'server_tool_use'>) => compactions.reduce((a, i) => a + ((i[k] as number | undefined) ?? 0), 0);
+  return {
+    input_tokens: sum('input_tokens'),
+    output_tokens: sum('output_tokens'),
+    cache_creation_input_tokens: sum('cache_creation_input_tokens'),
+    cache_read_input_tokens: sum('cache_read_input_tokens'),
+  };
 }
 
 /** A run that names a tool this worker lacks cannot be fixed by retrying: fail it with the names. */

@@ -2,7 +2,9 @@
 // The request is built here, at the edge, so nothing in it (cache markers, tool definitions) is ever stored
 // in the transcript or in history.
 import type Anthropic from '@anthropic-ai/sdk';
+import { COMPACTION_BETA, fromLastCompaction, withClientSummary, withInstruction } from '../core/compaction.js';
 import { submitAnswerTool } from '../core/finish-tool.js';
+import { TASK_BUDGET_BETA } from '../core/task-budget.js';
 import type { MessageParam, ModelCallInput } from '../core/types.js';
 import { serverToolDefinitions } from './server-tools.js';
 
@@ -18,7 +20,12 @@ export function buildModelRequest(input: ModelCallInput, messages: MessageParam[
     ...clientTools,
     ...serverToolDefinitions(input.serverTools, clientTools.map((t) => t.name)),
   ];
-  const visible = input.clearToolResultsBefore ? clearToolResults(messages, input.clearToolResultsBefore) : messages;
+  const cleared = input.clearToolResultsBefore ? clearToolResults(messages, input.clearToolResultsBefore) : messages;
+  // With compaction, the last compaction block (or, client-side, the last summary) stands for everything before
+  // it: the request stays bounded.
+  const compacted = input.compactAt !== undefined ? fromLastCompaction(cleared) : cleared;
+  const summarized = input.clientSummary ? withClientSummary(compacted, input.clientSummary) : compacted;
+  const visible = input.instruction ? withInstruction(summarized, input.instruction) : summarized;
   const request: Request = {
     model: input.model,
     max_tokens: input.maxOutputTokens,
@@ -30,8 +37,21 @@ export function buildModelRequest(input: ModelCallInput, messages: MessageParam[
   if (allTools.length > 0) request.tools = allTools;
   if (input.toolChoiceNone && allTools.length > 0) request.tool_choice = { type: 'none' };
   if (input.effort) request.output_config = { effort: input.effort };
+  if (input.taskBudget) {
+    const taskBudget = { type: 'tokens', total: input.taskBudget.total, remaining: input.taskBudget.remaining };
+    request.output_config = { ...request.output_config, task_budget: taskBudget } as Request['output_config'];
+  }
   if (input.thinkingBudget) request.thinking = { type: 'enabled', budget_tokens: input.thinkingBudget };
+  if (input.compactAt !== undefined) {
+    const edit = { type: 'compact_20260112', trigger: { type: 'input_tokens', value: input.compactAt } };
+    Object.assign(request, { context_management: { edits: [edit] } });
+  }
   return request;
+}
+
+/** The betas a request needs (sent as `anthropic-beta`). */
+export function requestBetas(input: Pick<ModelCallInput, 'compactAt' | 'taskBudget'>): string[] {
+  return [...(input.compactAt !== undefined ? [COMPACTION_BETA] : []), ...(input.taskBudget ? [TASK_BUDGET_BETA] : [])];
 }
 
 /** Marks the end of the conversation so the next call reads everything before it from the prompt cache

@@ -14,6 +14,8 @@ export interface StreamOptions {
   idleTimeoutMs: number;
   /** Called on every event; the caller decides when to report it (heartbeats are throttled anyway). */
   onProgress?: (progress: ModelCallProgress) => void;
+  /** Betas the request uses (compaction): it then goes through `beta.messages`, whose stream knows their blocks. */
+  betas?: string[];
 }
 
 /** The response started, then went silent for longer than the idle timeout. Retryable: the call is made again. */
@@ -75,8 +77,13 @@ export async function streamMessage(client: Anthropic, request: Anthropic.Messag
   };
 
   try {
-    const stream = client.withOptions({ fetch: watchedFetch }).messages.stream(request, { signal: abort.signal });
-    stream.on('streamEvent', (event) => {
+    const withFetch = client.withOptions({ fetch: watchedFetch });
+    const stream = options.betas?.length
+      ? (withFetch.beta.messages.stream({ ...request, betas: options.betas } as Anthropic.Beta.Messages.MessageCreateParamsStreaming, {
+          signal: abort.signal,
+        }) as unknown as ReturnType<typeof withFetch.messages.stream>)
+      : withFetch.messages.stream(request, { signal: abort.signal });
+    stream.on('streamEvent', (event: Anthropic.MessageStreamEvent) => {
       progress.add(event);
       options.onProgress?.(progress.snapshot());
     });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { defaultSettings } from '../client/index.js';
 import { parseDuration } from '../core/duration.js';
-import { DEFAULTS } from '../core/policies.js';
+import { contextWindowTokens, DEFAULTS, MIN_COMPACT_AT_TOKENS } from '../core/policies.js';
 import { parsePriceOverrides, priceFor, type PriceTable } from '../core/pricing.js';
 import { EFFORTS, type AgentSettings, type GuardName } from '../core/types.js';
 import { allToolNames, describeUnknown, isAllowedBy, toolCatalog, unknownTools, type ToolCatalog } from '../config/tool-names.js';
@@ -37,7 +37,13 @@ export const START_FLAGS = {
   'tool-timeout': { type: 'string', value: 'D', help: "timeout of a tool call whose tool sets none (default 5m; a tool's own timeout wins)" },
   'continue-as-new-after': { type: 'int', min: 1, help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
   'max-tool-output': { type: 'int', min: 100, max: 1_500_000, help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
-  'context-clear-at': { type: 'int', min: 1000, help: 'clear old tool results from requests once a prompt reaches N tokens (default 150000)' },
+  'context-clear-at': { type: 'int', min: 1000, help: 'clear old tool results from requests once a prompt reaches N tokens (default: with --no-compaction, 150000)' },
+  'compact-at': {
+    type: 'int',
+    min: MIN_COMPACT_AT_TOKENS,
+    help: "compact the conversation (server-side) once a prompt reaches N tokens (default 150000; 5000 to the model's window)",
+  },
+  'no-compaction': { type: 'boolean', help: 'no compaction: the run stops when the conversation outgrows the context window' },
   ...SERVER_TOOL_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
@@ -84,6 +90,11 @@ export function settingsFromFlags(
   if (flags['idle-timeout'] !== undefined && !flags.chat) {
     throw new UsageError('--idle-timeout applies to chat runs only: add --chat');
   }
+  const compactAt = flags['compact-at'];
+  if (compactAt !== undefined && flags['no-compaction']) throw new UsageError('--compact-at cannot be given with --no-compaction');
+  if (compactAt !== undefined && compactAt > contextWindowTokens(model)) {
+    throw new UsageError(`--compact-at ${compactAt} is above the context window of ${model} (${contextWindowTokens(model)} tokens)`);
+  }
   const thinking = flags.thinking;
   if (thinking !== undefined && thinking >= maxOutputTokens) {
     throw new UsageError(`--thinking ${thinking} must be less than --max-output-tokens (${maxOutputTokens})`);
@@ -112,6 +123,8 @@ export function settingsFromFlags(
     continueAsNewAfterSteps: flags['continue-as-new-after'],
     maxToolOutputChars: flags['max-tool-output'],
     contextClearAtTokens: flags['context-clear-at'],
+    compactAt,
+    compaction: flags['no-compaction'] ? false : undefined,
     serverTools,
   });
 }

@@ -70,6 +70,11 @@ export interface AgentSettings {
   maxToolOutputChars?: number;
   /** When a call's prompt reaches this many tokens, older tool results are cleared from later requests. */
   contextClearAtTokens?: number;
+  /** Server-side compaction: when a prompt reaches this many input tokens, the API summarizes the conversation so
+   * far into a compaction block and later requests send the conversation from that block on. Default 150,000. */
+  compactAt?: number;
+  /** `false`: no compaction (the conversation stops at the context window, as before compaction existed). */
+  compaction?: boolean;
   /** How soon a worker that died in the middle of a call is noticed and the call retried elsewhere (ms);
    * default 10 s. Activities heartbeat at a third of it. */
   heartbeatTimeoutMs?: number;
@@ -126,6 +131,41 @@ export interface RunState {
   /** The call policies of the job's tools that set one (timeout, heartbeat, retry), by tool name, recorded once
    * when it started (the `describeTools` activity; absent in runs from before the `tool-call-policies` patch). */
   toolPolicies?: Record<string, ToolCallPolicy>;
+  /** The compactions of the job so far, oldest first (absent until the first). */
+  compactions?: CompactionRecord[];
+  /** Request features the endpoint refused (a 400 naming them): not asked for again in this job. */
+  refused?: RefusableFeature[];
+  /** Client-side compaction (where the endpoint refused server-side compaction): the latest summary and the
+   * index of the first message it does not replace. Requests send it in place of the messages before. */
+  clientSummary?: ClientSummary;
+}
+
+/** A budget the model sees: the job's token budget (--budget-tokens) and what is left of it before this call. */
+export interface TaskBudget {
+  total: number;
+  remaining: number;
+}
+
+/** Request features an endpoint or model may refuse, for which the run has a fallback. */
+export type RefusableFeature = 'compaction' | 'task_budget';
+
+export interface ClientSummary {
+  /** The summary the model wrote of messages [0, messageIndex). */
+  summary: string;
+  messageIndex: number;
+}
+
+/** One compaction: where its block is in the transcript and what it did. */
+export interface CompactionRecord {
+  /** The index of the assistant message whose content begins with the compaction block. */
+  messageIndex: number;
+  /** The prompt it compacted, in tokens (the compaction's input, cached or not). */
+  tokensBefore: number;
+  /** The summary's size in tokens (the compaction's output). */
+  summaryTokens: number;
+  /** A client-side compaction: a summary call, whose summary replaces messages before `messageIndex` in later
+   * requests (no block in the transcript). */
+  clientSide?: boolean;
 }
 
 /** How the calls of one tool are scheduled, as its definition on the worker says (`defineTool({ timeout,
@@ -235,9 +275,43 @@ export interface ModelCallInput {
   /** Messages before this index have their tool results replaced by a short placeholder in the request. */
   clearToolResultsBefore?: number;
   serverTools?: ServerToolSettings;
+  /** Server-side compaction (the `compact-2026-01-12` beta) at this many input tokens; absent: none. The
+   * request sends the conversation from the last compaction block on. */
+  compactAt?: number;
+  /** Client-side compaction: the request sends this summary, as a user message, in place of the messages
+   * before `messageIndex`. */
+  clientSummary?: ClientSummary;
+  /** A request-side instruction appended as the last user text (the client-side compaction's summary call). */
+  instruction?: string;
+  /** `output_config.task_budget` (the `task-budgets-2026-03-13` beta): the job's token budget and what is left. */
+  taskBudget?: TaskBudget;
   /** The digest of the run's recorded MCP tool definitions (RecordedTools), when it has some: the activity
    * reads them from its cache or with the `toolDefinitions` query, as it does the transcript. */
   recordedTools?: string;
+}
+
+/** The fields of ModelCallInput that are the same for every call of a run: the model-call settings. */
+export type ModelCallSettingsField =
+  | 'model'
+  | 'maxOutputTokens'
+  | 'system'
+  | 'tools'
+  | 'promptCaching'
+  | 'effort'
+  | 'thinkingBudget'
+  | 'outputSchema'
+  | 'serverTools'
+  | 'compactAt'
+  | 'clientSummary';
+
+/** A model call's input in runs recorded since the patch `model-settings-by-digest`: ModelCallInput without its
+ * settings, which `settings` names by digest (src/core/model-settings.ts). The activity reads them from its
+ * cache or with the `modelSettings` query, so a 16 KB system prompt is stored once, in the workflow input, not
+ * in every model call's input. The transcript is that of the run that scheduled the call (the activity's own
+ * workflow execution), so only its length is given. */
+export interface ModelCallByDigest extends Omit<ModelCallInput, ModelCallSettingsField | 'transcript'> {
+  transcript: Pick<TranscriptRef, 'messageCount'>;
+  settings: string;
 }
 
 /** The part of a Messages API response the workflow keeps. */
@@ -249,6 +323,9 @@ export interface ModelReply {
   usage: Usage;
   /** Tools of this reply whose definition on the worker says they need approval. */
   needsApproval?: string[];
+  /** The usage of the compaction this call made (the API reports it apart from `usage`, which does not include
+   * it); present when the reply begins with a compaction block. Counted in tokens, cost and the budget. */
+  compactionUsage?: Usage;
 }
 
 export interface ToolCallInput {

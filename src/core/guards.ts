@@ -23,12 +23,15 @@ export function modelPrice(settings: AgentSettings): ModelPrice | undefined {
 }
 
 /** Adds one model call's usage (and its cost, when the price is known). */
-export function recordModelCall(state: LoopState, usage: Usage, settings: AgentSettings): void {
+export function recordModelCall(state: LoopState, usage: Usage, settings: AgentSettings, compactionUsage?: Usage): void {
   const price = modelPrice(settings);
+  // A compaction's usage is reported apart from the call's: both are spent. The call's alone is the prompt the
+  // next call starts from.
+  const spent = compactionUsage ? addUsage(usage, compactionUsage) : usage;
   state.steps++;
-  state.usage = addUsage(state.usage, usage);
+  state.usage = addUsage(state.usage, spent);
   state.lastCallUsage = usage;
-  state.costUsd = price ? (state.costUsd ?? 0) + costUsd(usage, price) : null;
+  state.costUsd = price ? (state.costUsd ?? 0) + costUsd(spent, price) : null;
 }
 
 /** Checked before every model call: the step cap, and a budget the next call cannot fit in. */

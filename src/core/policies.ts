@@ -113,6 +113,15 @@ export const SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS = 10_000;
 /** The largest transcript page a query returns: far below gRPC's 4 MB message limit. */
 export const TRANSCRIPT_PAGE_BYTES = 1_000_000;
 
+/** The smallest compaction trigger the API takes (`--compact-at`). */
+export const MIN_COMPACT_AT_TOKENS = 5_000;
+
+/** The context window of a model, in tokens: 200,000 for the Claude models (larger windows need a beta this
+ * package does not send). The largest `--compact-at`. */
+export function contextWindowTokens(_model: string): number {
+  return 200_000;
+}
+
 export const DEFAULTS = {
   model: 'claude-sonnet-5-5',
   maxSteps: 20,
@@ -125,6 +134,9 @@ export const DEFAULTS = {
   /** Older tool results are cleared from requests once a prompt reaches this many tokens (most Claude
    * context windows hold 200k). */
   contextClearAtTokens: 150_000,
+  /** Server-side compaction (on by default): a prompt that reaches this many input tokens is summarized by the
+   * API into a compaction block (the API's own default trigger). */
+  compactAtTokens: 150_000,
   /** An open chat run waits this long for the next message before it ends. */
   idleTimeoutMs: 60 * 60 * 1000,
 };

@@ -6,12 +6,15 @@
 // still reads the transcript with the paged query.
 import type { InjectedSinks } from '@temporalio/worker';
 import type { Sinks } from '@temporalio/workflow';
+import type { ModelCallSettings } from './model-settings.js';
 import type { MessageParam } from './types.js';
 
 export interface AgentSinks extends Sinks {
   agentTranscript: {
     /** Messages [from, from + messages.length) of the calling run's transcript. */
     share(from: number, messages: MessageParam[]): void;
+    /** The run's model-call settings, named by their digest (src/core/model-settings.ts). */
+    settings(digest: string, settings: ModelCallSettings): void;
     /** The run has ended (completed, stopped, failed, cancelled, continued as new): its messages can go. */
     forget(): void;
   };
@@ -21,5 +24,5 @@ export interface AgentSinks extends Sinks {
  * workflow shares nothing while replaying; this only keeps a non-replay activation at the end of a replay from
  * being logged as a call to an unregistered sink. */
 export const ignoredTranscriptSinks: InjectedSinks<AgentSinks> = {
-  agentTranscript: { share: { fn: () => undefined }, forget: { fn: () => undefined } },
+  agentTranscript: { share: { fn: () => undefined }, settings: { fn: () => undefined }, forget: { fn: () => undefined } },
 };

@@ -9,7 +9,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { GuardName, RunStatus, Usage } from './durable-state.js';
+import type { CompactionRecord, GuardName, RunStatus, Usage } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 export type {
@@ -17,18 +17,24 @@ export type {
   AgentResult,
   AgentSettings,
   CarriedState,
+  ClientSummary,
+  CompactionRecord,
   DescribeToolsInput,
   Effort,
   GuardName,
   LoopState,
+  ModelCallByDigest,
   ModelCallInput,
+  ModelCallSettingsField,
   ModelReply,
   RecordedTools,
+  RefusableFeature,
   RunState,
   RunStatus,
   ServerToolName,
   ServerToolSettings,
   ServerToolUsage,
+  TaskBudget,
   ToolCallInput,
   ToolCallPolicy,
   ToolOutcome,
@@ -100,6 +106,12 @@ export interface AgentStatusView {
   /** Messages before this index have their tool results cleared from requests (context management). */
   clearedUpTo: number;
   model: string;
+  /** Compactions the job has made (src/core/compaction.ts). */
+  compactions?: number;
+  /** Where each compaction is in the transcript and what it did (absent before the first). */
+  compactionLog?: CompactionRecord[];
+  /** The size of the latest model call's prompt, in tokens (input, cached or not). */
+  promptTokens?: number;
 }
 
 export interface ApprovalDecision {

@@ -4,6 +4,8 @@
 // must be sent back exactly as it was returned, because a durable executor that loses or edits blocks of a turn
 // (thinking, text before a tool call) is broken even where the real API would let it pass.
 
+import { summarizedTurns } from './compaction.js';
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -273,9 +275,17 @@ export function checkRequest(body: unknown, returned: ReturnedContent): string |
   return null;
 }
 
-/** The turn index of a request: how many assistant messages it holds. */
-export function turnIndexOf(body: { messages: Array<{ role: string }> }): number {
-  return body.messages.filter((m) => m.role === 'assistant').length;
+/** The turn index of a request: how many assistant messages it holds, counting those a scripted compaction
+ * block or client-side summary stands for (each names the turn that made it: see compaction.ts). */
+export function turnIndexOf(body: { messages: Array<{ role: string; content?: unknown }> }): number {
+  let turn = summarizedTurns(body);
+  for (const m of body.messages) {
+    if (m.role !== 'assistant') continue;
+    const compacted = blocksOf(m.content).find((b) => b.type === 'compaction' && typeof b.encrypted_content === 'string');
+    const made = compacted && /^scripted-compaction:turn=(\d+)$/.exec(compacted.encrypted_content as string);
+    turn = made ? Number(made[1]) + 1 : turn + 1;
+  }
+  return turn;
 }
 
 const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];

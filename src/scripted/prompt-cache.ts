@@ -46,6 +46,11 @@ export class PromptCache {
   }
 }
 
+/** The prompt's size in tokens (estimated, 4 characters a token), cached or not. */
+export function promptTokens(body: MessagesRequestBody): number {
+  return segmentsOf(body).reduce((sum, s) => sum + Math.ceil(s.text.length / 4), 0);
+}
+
 /** The prompt in cache order (tools, system, messages), one segment per block, cache markers noted and removed
  * (a marker does not change what is cached). */
 function segmentsOf(body: MessagesRequestBody): Array<{ text: string; marked: boolean }> {

@@ -15,6 +15,7 @@ import {
   type ScriptTurn,
   type ScriptUsage,
 } from './script.js';
+import { clientSummaryReply, compactionFor, compactionIterations, compactionRequestProblem } from './compaction.js';
 import { PromptCache } from './prompt-cache.js';
 import { messageEvents, writeSse } from './sse.js';
 
@@ -24,6 +25,12 @@ export interface ScriptedModelOptions {
   port?: number;
   /** Default 127.0.0.1: the server is for local tests, not for the network. */
   host?: string;
+  /** Reject a prompt longer than this many tokens with a 400, as the API does past the model's window. */
+  contextWindow?: number;
+  /** `false`: refuse the compaction parameter with a 400 (an endpoint without the beta). Default: compact. */
+  compaction?: boolean;
+  /** `false`: refuse `output_config.task_budget` with a 400. Default: accept it. */
+  taskBudget?: boolean;
 }
 
 export interface RecordedRequest {
@@ -116,13 +123,18 @@ function serverToolUsage(content: Array<Record<string, unknown>>, u: ScriptUsage
 
 /** The JSON Message for a reply turn: deterministic ids, estimated usage unless the script gives it. */
 function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn, cache: PromptCache): Record<string, unknown> {
-  const content = replyContent(reply, turn);
+  const compacted = compactionFor(body, turn);
+  const content = compacted ? [compacted.block, ...replyContent(reply, turn)] : replyContent(reply, turn);
   // Same request + same reply → same id, so a retried call returns an identical message.
   const digest = createHash('sha256')
     .update(JSON.stringify([body.model, body.system ?? null, body.tools ?? null, body.messages, turn, content]))
     .digest('hex');
   const u = reply.usage ?? {};
-  const estimated = cache.account(body);
+  // After a compaction the reply is sampled from the summary: no cache, a small prompt.
+  const estimated = compacted
+    ? { input_tokens: compacted.promptAfter, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
+    : cache.account(body);
+  const outputTokens = u.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(content).length / 4));
   return {
     id: `msg_${digest.slice(0, 24)}`,
     type: 'message',
@@ -135,11 +147,12 @@ function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn,
     container: null,
     usage: {
       input_tokens: u.input_tokens ?? estimated.input_tokens,
-      output_tokens: u.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(content).length / 4)),
+      output_tokens: outputTokens,
       cache_creation_input_tokens: u.cache_creation_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_creation_input_tokens : 0),
       cache_read_input_tokens: u.cache_read_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_read_input_tokens : 0),
       server_tool_use: serverToolUsage(content, u),
       service_tier: 'standard',
+      ...(compacted ? { iterations: compactionIterations(compacted, outputTokens) } : {}),
     },
   };
 }
@@ -159,6 +172,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   let closing = false;
 
   async function resolveTurn(body: MessagesRequestBody, turn: number): Promise<ReplyTurn | ErrorTurn | string> {
+    const summary = clientSummaryReply(body, turn);
+    if (summary) return summary;
     let scripted: ScriptTurn | undefined;
     if (Array.isArray(script)) {
       scripted = script[turn];
@@ -214,7 +229,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       return fail(400, 'invalid_request_error', `There was an issue with your request body: it is not valid JSON (${(err as Error).message})`);
     }
     record.body = parsed;
-    const problem = checkRequest(parsed, returned);
+    const problem = checkRequest(parsed, returned) ?? compactionRequestProblem(parsed as MessagesRequestBody, req.headers['anthropic-beta'], options);
     if (problem) return fail(400, 'invalid_request_error', problem);
     const body = parsed as MessagesRequestBody;
     const turn = turnIndexOf(body);

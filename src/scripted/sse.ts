@@ -84,6 +84,7 @@ export function messageEvents(message: Record<string, unknown>): SseEvent[] {
         cache_creation_input_tokens: usage.cache_creation_input_tokens,
         cache_read_input_tokens: usage.cache_read_input_tokens,
         server_tool_use: usage.server_tool_use ?? null,
+        ...(usage.iterations ? { iterations: usage.iterations } : {}),
       },
     },
   });

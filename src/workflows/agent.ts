@@ -20,7 +20,8 @@ import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { fitForContinueAsNew, MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-state.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { agentStatus, closeChat, decideToolCall, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
+import { agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
+import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
 
@@ -101,7 +102,7 @@ async function agentLoop(run: AgentRun): Promise<AgentResult> {
 /** The model call of a turn; a failure retrying cannot fix (or retries exhausted) fails the run. */
 async function callModelOrFail(run: AgentRun): Promise<ModelReply> {
   try {
-    return await run.callModel();
+    return await callModelCompacting(run);
   } catch (err) {
     if (isCancellation(err)) throw err;
     throw failRun(run, causeMessage(err), err);
@@ -122,6 +123,7 @@ async function recordToolDefinitionsOrFail(run: AgentRun): Promise<void> {
 function setHandlers(run: AgentRun): void {
   setHandler(transcriptPage, (from, to) => pageOf(run.messages, from, to, TRANSCRIPT_PAGE_BYTES));
   setHandler(toolDefinitions, () => run.state.recordedTools ?? null);
+  setHandler(modelSettings, (digest) => run.modelSettings.lookup(digest));
   setHandler(agentStatus, () => run.view());
   setHandler(runState, () => {
     const { messages: _paged, ...rest } = run.state; // the messages are read page by page with transcriptPage

@@ -2,6 +2,7 @@
 // The wire name is the TypeScript name.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunState } from '../core/durable-state.js';
+import type { DigestedSettings } from '../core/model-settings.js';
 import type { AgentStatusView, ApprovalAck, ApprovalDecision, RecordedTools, TranscriptPage } from '../core/types.js';
 
 /** The workflow type name of `agentWorkflow`, which the client starts runs of and lists runs by. */
@@ -31,3 +32,7 @@ export const runState = defineQuery<Omit<RunState, 'messages'>>('runState');
 /** The MCP tool definitions the run recorded when it started (null when it uses none). The model activity
  * reads them through this query when its cache misses, so they are stored in history once. */
 export const toolDefinitions = defineQuery<RecordedTools | null>('toolDefinitions');
+
+/** The model-call settings the run names by `digest` (null when it has none of that digest). The model activity
+ * reads them through this query when its cache misses, so they are stored in history once. */
+export const modelSettings = defineQuery<DigestedSettings | null, [digest: string]>('modelSettings');

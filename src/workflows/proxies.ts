@@ -5,7 +5,7 @@ import type { createActivities } from '../activities/index.js';
 import { MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { scheduleNote, toolCallActivityOptions, type ToolCallSchedule } from '../core/tool-policy.js';
 import { oneLine } from '../core/transcript.js';
-import type { ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
+import type { ModelCallByDigest, ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
 
 const { callModel, runTool, describeTools } = proxyActivities<ReturnType<typeof createActivities>>(MODEL_CALL_OPTIONS);
 /** Tool calls scheduled from their policy: options are merged into the proxy's, so this one has none a policy
@@ -48,7 +48,7 @@ function cancellation() {
 }
 
 export function scheduleModelCall(
-  input: ModelCallInput,
+  input: ModelCallInput | ModelCallByDigest,
   step: number,
   options: { summary?: string; heartbeatTimeoutMs?: number } = {},
 ): Promise<ModelReply> {

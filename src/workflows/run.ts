@@ -12,7 +12,9 @@ import {
 import type { RunState } from '../core/durable-state.js';
 import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
+import { contextClearThreshold } from '../core/compaction.js';
 import { DEFAULTS } from '../core/policies.js';
+import { taskBudgetFor } from '../core/task-budget.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
 import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
@@ -31,6 +33,8 @@ import type {
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
 import { scheduleModelCall, waitsForCancelledCalls } from './proxies.js';
+import { compactionView, noteCompaction } from './compaction.js';
+import { ModelSettingsSharing } from './model-settings.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
 import { callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
@@ -55,6 +59,8 @@ export class AgentRun {
   #progress: TurnProgress = {};
   readonly #searchAttributes = new SearchAttributeUpserts();
   readonly #transcriptSharing = new TranscriptSharing();
+  /** The settings every model call names by digest (the `modelSettings` query answers from it). */
+  readonly modelSettings = new ModelSettingsSharing();
 
   constructor(readonly input: AgentInput) {
     this.settings = input.settings;
@@ -100,6 +106,7 @@ export class AgentRun {
       waitingForMessage: this.#waitingForMessage,
       clearedUpTo: this.state.clearedUpTo,
       model: this.settings.model,
+      ...compactionView(this.state),
     };
   }
 
@@ -147,30 +154,23 @@ export class AgentRun {
 
   /** One model call: schedules the activity and adds its usage and cost to the guard state. The reply is not
    * in the transcript until `appendReply`. */
-  async callModel(options: { toolChoiceNone?: boolean; summary?: string } = {}): Promise<ModelReply> {
+  async callModel(options: { toolChoiceNone?: boolean; summary?: string; instruction?: string } = {}): Promise<ModelReply> {
     const s = this.settings;
     // The messages go to this worker's transcript cache first: the call then needs no query.
     this.#transcriptSharing.share(this.messages);
     const reply = await scheduleModelCall(
       {
-        transcript: { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length },
-        model: s.model,
-        maxOutputTokens: s.maxOutputTokens,
-        system: s.system,
-        tools: s.tools,
+        ...this.modelSettings.forCall(s, this.state, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
         toolChoiceNone: options.toolChoiceNone,
-        promptCaching: s.promptCaching,
-        effort: s.effort,
-        thinkingBudget: s.thinkingBudget,
-        outputSchema: s.outputSchema,
+        instruction: options.instruction,
+        taskBudget: taskBudgetFor(s, this.state),
         clearToolResultsBefore: this.state.clearedUpTo || undefined,
-        serverTools: s.serverTools,
         recordedTools: this.state.recordedTools?.digest,
       },
       this.state.loop.steps + 1,
       { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs },
     );
-    recordModelCall(this.state.loop, reply.usage, s);
+    recordModelCall(this.state.loop, reply.usage, s, reply.compactionUsage);
     this.#stepsThisRun++;
     this.state.stopReason = reply.stopReason;
     return reply;
@@ -185,12 +185,8 @@ export class AgentRun {
    * clearing point when the prompt has grown past the threshold. */
   appendReply(reply: ModelReply): void {
     this.messages.push({ role: 'assistant', content: reply.content });
-    const clearTo = nextClearIndex(
-      this.state.loop,
-      this.messages.length,
-      this.state.clearedUpTo,
-      this.settings.contextClearAtTokens ?? DEFAULTS.contextClearAtTokens,
-    );
+    noteCompaction(this.state, reply, this.messages.length - 1);
+    const clearTo = nextClearIndex(this.state.loop, this.messages.length, this.state.clearedUpTo, contextClearThreshold(this.settings));
     if (clearTo !== null) {
       log.info(`Context management: tool results before message ${clearTo} are cleared from later requests`);
       this.state.clearedUpTo = clearTo;

@@ -3,7 +3,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { classifyModelError, missingApiKeyFailure, retryAfterMs } from '../../src/activities/model-errors.js';
+import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure, retryAfterMs } from '../../src/activities/model-errors.js';
 import { StreamIdleError, StreamInterruptedError } from '../../src/activities/stream.js';
 
 const apiError = (status: number, message: string, headers: Record<string, string> = {}) =>
@@ -161,5 +161,24 @@ describe('missingApiKeyFailure', () => {
     expect(failure.nonRetryable).toBe(true);
     expect(failure.type).toBe('MissingApiKey');
     expect(failure.message).toMatch(/ANTHROPIC_API_KEY is not set on the worker/);
+  });
+});
+
+describe('refusedFeatureFailure', () => {
+  const asked = { compaction: true, taskBudget: true };
+
+  it('a 400 naming the compaction parameter or the task budget the request carried: FeatureRefused, naming it', () => {
+    const compaction = refusedFeatureFailure(apiError(400, 'context_management: Extra inputs are not permitted'), asked)!;
+    expect(compaction).toMatchObject({ type: 'FeatureRefused', nonRetryable: true, details: ['compaction'] });
+    expect(compaction.message).toMatch(/refused server-side compaction: context_management/);
+    const budget = refusedFeatureFailure(apiError(400, 'output_config.task_budget: Extra inputs are not permitted'), asked)!;
+    expect(budget).toMatchObject({ type: 'FeatureRefused', details: ['task_budget'] });
+  });
+
+  it('anything else is left to the usual classification: another 400, another status, a feature not asked for', () => {
+    expect(refusedFeatureFailure(apiError(400, 'prompt is too long: 41000 tokens > 40000 maximum'), asked)).toBeNull();
+    expect(refusedFeatureFailure(apiError(500, 'context_management broke'), asked)).toBeNull();
+    expect(refusedFeatureFailure(apiError(400, 'context_management: Extra inputs are not permitted'), { compaction: false, taskBudget: false })).toBeNull();
+    expect(refusedFeatureFailure(new Error('context_management'), asked)).toBeNull();
   });
 });

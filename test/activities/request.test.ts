@@ -1,7 +1,7 @@
 // buildModelRequest: the Messages API request of one model call, built at the edge from the transcript.
 import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { buildModelRequest, withCacheBreakpoint } from '../../src/activities/request.js';
+import { buildModelRequest, requestBetas, withCacheBreakpoint } from '../../src/activities/request.js';
 import type { MessageParam, ModelCallInput } from '../../src/core/types.js';
 
 const input = (i: Partial<ModelCallInput> = {}): ModelCallInput => ({
@@ -151,5 +151,40 @@ describe('server tools in the request', () => {
 
   it('sends no server tool without the setting', () => {
     expect(buildModelRequest(input(), afterToolTurn, [calculatorDef]).tools).toEqual([calculatorDef]);
+  });
+});
+
+describe('compaction and the task budget in the request', () => {
+  const compacted: MessageParam[] = [
+    { role: 'user', content: 'task' },
+    { role: 'assistant', content: [{ type: 'compaction', content: 'summary', encrypted_content: null }, { type: 'text', text: 'go on', citations: null }] } as never,
+    { role: 'user', content: 'next' },
+  ];
+
+  it('asks for compaction at the trigger and sends the conversation from the last compaction block', () => {
+    const request = buildModelRequest(input({ compactAt: 30_000 }), compacted, []) as Record<string, unknown>;
+    expect(request.context_management).toEqual({ edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 30_000 } }] });
+    expect((request.messages as MessageParam[]).slice(1)).toEqual(compacted.slice(1));
+    expect(requestBetas({ compactAt: 30_000 })).toEqual(['compact-2026-01-12']);
+  });
+
+  it('without compaction, sends everything and asks for nothing', () => {
+    const request = buildModelRequest(input(), compacted, []) as Record<string, unknown>;
+    expect(request).not.toHaveProperty('context_management');
+    expect(request.messages).toEqual(compacted);
+    expect(requestBetas({})).toEqual([]);
+  });
+
+  it('a client-side summary replaces the messages before its index', () => {
+    const request = buildModelRequest(input({ clientSummary: { summary: 'all so far', messageIndex: 2 } }), compacted, []);
+    expect(request.messages).toHaveLength(2);
+    expect(request.messages[0]).toMatchObject({ role: 'user', content: expect.stringContaining('all so far') });
+    expect(request.messages[1]).toEqual(compacted[2]);
+  });
+
+  it('the task budget goes in output_config next to effort, with its beta', () => {
+    const request = buildModelRequest(input({ effort: 'low', taskBudget: { total: 9_000, remaining: 4_000 } }), compacted, []);
+    expect(request.output_config).toEqual({ effort: 'low', task_budget: { type: 'tokens', total: 9_000, remaining: 4_000 } });
+    expect(requestBetas({ taskBudget: { total: 9_000, remaining: 4_000 }, compactAt: 5_000 })).toEqual(['compact-2026-01-12', 'task-budgets-2026-03-13']);
   });
 });

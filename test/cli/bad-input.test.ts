@@ -83,6 +83,20 @@ describe('bad input: one line, exit 2', () => {
     expect(await runsOn(taskQueue)).toEqual([]);
   });
 
+  it('--compact-at below 5,000, above the model window, or with --no-compaction is one line naming the flag', async () => {
+    const { cli, taskQueue } = session();
+    const exits = await Promise.all([
+      cli(['start', '--compact-at', '4999', 'a task']),
+      cli(['run', '--scripted', '--compact-at=250000', 'a task']),
+      cli(['start', '--compact-at', '50000', '--no-compaction', 'a task']),
+    ]);
+    expectUsageError(exits[0], /--compact-at must be at least 5000/);
+    expectUsageError(exits[1], /--compact-at 250000 is above the context window of claude-sonnet-5-5 \(200000 tokens\)/);
+    expectUsageError(exits[2], /--compact-at cannot be given with --no-compaction/);
+    for (const exit of exits) expect(exit.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await runsOn(taskQueue)).toEqual([]);
+  });
+
   it('a 5 MB task, from a file or from standard input, is refused at once naming the 2 MB payload limit', async () => {
     const { cli, taskQueue } = session();
     const big = 'x'.repeat(5_000_000);

@@ -217,6 +217,8 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
         '--max-tool-output',
         '2000',
         '--context-clear-at=90000',
+        '--compact-at',
+        '60000',
       ]);
       expectExit(exit, 0);
       const id = exit.stdout.trim();
@@ -236,6 +238,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
         continueAsNewAfterSteps: 50,
         maxToolOutputChars: 2000,
         contextClearAtTokens: 90_000,
+        compactAt: 60_000,
       });
       await client().workflow.getHandle(id).terminate('test cleanup');
     });

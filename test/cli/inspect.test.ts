@@ -220,6 +220,26 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
     }
   });
 
+  it('transcript shows a compaction as one line and keeps every earlier message; status counts compactions', async ({ expect }) => {
+    const s = cli.session();
+    let worker: CliProcess | undefined;
+    try {
+      // 24 KB of text in the first reply: the second request's prompt (about 6,000 tokens) passes --compact-at 5000.
+      worker = await s.worker([toolTurn('1+1', `notes ${'n'.repeat(24_000)}`), toolTurn('2+2', 'adding again'), endTurn('four')]);
+      const id = (await s.cli(['start', '--compact-at', '5000', 'take long notes'])).stdout.trim();
+      expectExit(await s.cli(['result', id]), 0);
+      const human = await s.cli(['transcript', id]);
+      expectExit(human, 0);
+      expect(human.stdout).toMatch(/^— compacted \d{1,3},\d{3} tokens into a \d+-token summary —$/m);
+      expect(human.stdout).toMatch(/^── 1\. user ──\ntake long notes$/m); // nothing before the compaction is lost
+      expect(human.stdout).toContain('n'.repeat(24_000));
+      const status = await s.cli(['status', id]);
+      expect(status.stdout).toMatch(/^compactions: +1 · prompt now [\d,]+ tokens$/m);
+    } finally {
+      await stopWorker(worker);
+    }
+  });
+
   it('watch follows a run started elsewhere step by step (model calls, tool calls with results) and ends with the result line and its exit code', async ({ expect }) => {
     const s = cli.session();
     let worker: CliProcess | undefined;

@@ -57,6 +57,8 @@ interface Scenario {
   mcpServers?: Record<string, McpServerConfig>;
   /** Tools of the recording worker (default: the built-ins). */
   tools?: AgentTool[];
+  /** What the recording's scripted model refuses or enforces. */
+  modelOptions?: { compaction?: boolean; taskBudget?: boolean; contextWindow?: number };
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -340,6 +342,61 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // The run's settings named by digest in every model call's input (patched: model-settings-by-digest).
+    name: 'model-settings-by-digest',
+    script: threeSteps,
+    settings: { system: 'You are terse.', effort: 'low' },
+    proves: ({ events }) => {
+      const patchIds = events.flatMap((e) => {
+        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0];
+        return data ? [defaultPayloadConverter.fromPayload<{ id: string }>(data).id] : [];
+      });
+      expect(patchIds).toContain('model-settings-by-digest');
+      const modelInputs = events.flatMap((e) => {
+        const a = e.activityTaskScheduledEventAttributes;
+        return a?.activityType?.name === 'callModel' ? [defaultPayloadConverter.fromPayload<Record<string, unknown>>(a.input!.payloads![0])] : [];
+      });
+      expect(modelInputs).toHaveLength(3);
+      for (const input of modelInputs) {
+        expect(input).toMatchObject({ settings: expect.stringMatching(/^[0-9a-f]{32}$/) });
+        expect(input).not.toHaveProperty('system');
+      }
+    },
+  },
+  {
+    // An endpoint that refuses the task budget: the call is made again without it (patched: refused-feature-fallback).
+    name: 'refused-feature',
+    script: threeSteps,
+    settings: { budgetTokens: 50_000 },
+    modelOptions: { taskBudget: false },
+    proves: ({ events, result }) => {
+      const patchIds = events.flatMap((e) => {
+        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0];
+        return data ? [defaultPayloadConverter.fromPayload<{ id: string }>(data).id] : [];
+      });
+      expect(patchIds).toContain('refused-feature-fallback');
+      expect(events.filter((e) => e.activityTaskFailedEventAttributes)).toHaveLength(1);
+      expect(result).toMatchObject({ status: 'completed', steps: 3 });
+    },
+  },
+  {
+    // Server-side compaction: a reply that begins with a compaction block, appended whole.
+    name: 'compaction',
+    script: [
+      reply([text(`Notes: ${'n'.repeat(24_000)}`), toolUse('calculator', { expression: '6 * 7' })]),
+      reply([text('Second.'), toolUse('calculator', { expression: '7 * 6' })]),
+      reply([text('42')]),
+    ],
+    settings: { compactAt: 5_000 },
+    proves: ({ events }) => {
+      const replies = events.flatMap((e) => {
+        const p = e.activityTaskCompletedEventAttributes?.result?.payloads?.[0];
+        return p ? [defaultPayloadConverter.fromPayload<{ content?: Array<{ type: string }> }>(p)] : [];
+      });
+      expect(replies.filter((r) => r.content?.[0]?.type === 'compaction')).toHaveLength(1);
+    },
+  },
+  {
     // A slow stream, cut once mid-reply: the call is retried whole.
     name: 'streamed-call',
     script: [{ ...reply([text('One, two, three, four: a slow answer.')]), eventDelayMs: 200, cut: { afterEvents: 3 } }],
@@ -359,7 +416,7 @@ describe.runIf(RECORD)('recording histories', () => {
   const wanted = SCENARIOS.filter((s) => process.env.RECORD_HISTORIES === 'overwrite' || !existsSync(`${DIR}${s.name}.json`));
   it.each(wanted)('records $name', async (scenario) => {
     mkdirSync(DIR, { recursive: true });
-    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools }, async (h) => {
+    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions }, async (h) => {
       const id = await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);

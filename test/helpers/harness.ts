@@ -9,7 +9,7 @@ import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import type { McpServerConfig } from '../../src/config/types.js';
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
-import { startScriptedModel, type ScriptedModel, type Script } from '../../src/scripted/index.js';
+import { startScriptedModel, type ScriptedModel, type ScriptedModelOptions, type Script } from '../../src/scripted/index.js';
 import { builtinTools } from '../../src/tools/registry.js';
 import type { AgentTool } from '../../src/tools/types.js';
 import type { ModelConnection } from '../../src/activities/index.js';
@@ -95,10 +95,12 @@ export async function withAgent<T>(
     taskQueue?: string;
     /** More options for the agent's Worker.create (a small workflow cache, ...). */
     workerOptions?: AgentWorkerOptions['workerOptions'];
+    /** The scripted model's context window and compaction (src/scripted/compaction.ts). */
+    modelOptions?: Pick<ScriptedModelOptions, 'contextWindow' | 'compaction' | 'taskBudget'>;
   },
   fn: (h: AgentHarness) => Promise<T>,
 ): Promise<T> {
-  const model = await startScriptedModel({ script: options.script });
+  const model = await startScriptedModel({ script: options.script, ...options.modelOptions });
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const agent = await createAgentWorker({
     connection: env.connection,

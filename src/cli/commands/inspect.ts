@@ -1,9 +1,10 @@
 // Reading runs: `status` (live state, or the server's record when no worker answers), `transcript` (the whole
 // conversation) and `list` (recent runs from visibility). `watch` is in watch.ts.
 import { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from '../../client/index.js';
+import { compactionLine, type CompactionBlock } from '../../core/compaction.js';
 import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
-import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
+import type { AgentStatusView, CompactionRecord, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import {
@@ -91,6 +92,10 @@ export function formatStatus(report: StatusReport, now: number): string {
       lines.push(`  decide with: approve ${v.workflowId}${id}  |  deny ${v.workflowId}${id} --reason TEXT`);
     }
     row('runs used', String(v.runsUsed));
+    if (v.compactions !== undefined) {
+      const prompt = v.promptTokens ? ` · prompt now ${v.promptTokens.toLocaleString('en-US')} tokens` : '';
+      row('compactions', `${v.compactions}${prompt}`);
+    }
     row('time left', timeLeft(v, now));
     row('messages', String(v.messages));
     lines.push('last assistant text:');
@@ -165,20 +170,30 @@ async function transcriptCommand({ flags, positionals }: Parsed<typeof JSON_FLAG
   return withTemporal(async (temporal) => {
     const messages = await getTranscript(temporal.client, workflowId);
     if (flags.json) printJson(messages);
-    else printText(formatTranscript(messages));
+    else {
+      // What each compaction did is in the run's state, not in its block: read it when there is one.
+      const compacted = messages.some((m) => blocksOf(m.content).some((b) => (b.type as string) === 'compaction'));
+      const log = compacted ? ((await getStatus(temporal.client, workflowId).catch(() => null))?.view?.compactionLog ?? []) : [];
+      printText(formatTranscript(messages, log));
+    }
     return 0;
   });
 }
 
 /** One block per message: the role, then each content block on its own line(s). */
-export function formatTranscript(messages: readonly MessageParam[]): string {
+export function formatTranscript(messages: readonly MessageParam[], compactions: readonly CompactionRecord[] = []): string {
   const names = toolNames(messages);
-  return messages
-    .map((m, i) => {
-      const body = blocksOf(m.content).map((b) => blockText(b, names)).join('\n');
-      return `── ${i + 1}. ${m.role} ──\n${body}\n`;
-    })
-    .join('\n');
+  // A client-side compaction has no block: its line comes before the first message it does not replace.
+  const clientLines = (i: number) =>
+    compactions.filter((c) => c.clientSide && c.messageIndex === i).map((c) => `${compactionLine(c, { type: 'compaction', content: null })}\n`);
+  const lines = messages.map((m, i) => {
+    const record = compactions.find((c) => !c.clientSide && c.messageIndex === i);
+    const body = blocksOf(m.content)
+      .map((b) => ((b.type as string) === 'compaction' ? compactionLine(record, b as unknown as CompactionBlock) : blockText(b, names)))
+      .join('\n');
+    return [...clientLines(i), `── ${i + 1}. ${m.role} ──\n${body}\n`].join('\n');
+  });
+  return [...lines, ...clientLines(messages.length)].join('\n');
 }
 
 function blockText(block: ContentBlockParam, names: Map<string, string>): string {

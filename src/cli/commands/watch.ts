@@ -7,6 +7,7 @@ import { expectPositionals, type Parsed } from '../args.js';
 import type { ModelCallInFlight } from '../../client/model-progress.js';
 import type { ToolCallInFlight } from '../../client/tool-progress.js';
 import { defineCommand } from '../command.js';
+import { compactionLine, type CompactionBlock } from '../../core/compaction.js';
 import { blocksOf, callText, modelCallText, serverToolText, toolCallProgressText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
@@ -115,7 +116,10 @@ class Watcher {
         for (const b of blocks) {
           if (b.type === 'text' && b.text.trim()) this.out(`  ${oneLine(b.text, 200)}`);
           else if (b.type === 'thinking' || b.type === 'redacted_thinking') this.out('  [thinking]');
-          else if (b.type === 'tool_use') {
+          else if ((b.type as string) === 'compaction') {
+            const record = view.compactionLog?.find((c) => !c.clientSide && c.messageIndex === i);
+            this.out(`  ${compactionLine(record, b as unknown as CompactionBlock)}`);
+          } else if (b.type === 'tool_use') {
             this.#names.set(b.id, b.name);
             this.out(`  → ${b.name} ${oneLine(JSON.stringify(b.input) ?? '', 200)}  (${b.id})`);
           } else {

@@ -1,0 +1,69 @@
+// The workflow's side of compaction (src/core/compaction.ts). Server-side: a reply that begins with a compaction
+// block is appended whole like any other; the run notes where it is and what it did, for `status` and
+// `transcript`, and carries that through continue-as-new (the request sent from the last block on is the
+// activity's work). Client-side, where the endpoint refuses the compaction parameter: the run remembers the
+// refusal for the rest of the job, and compacts by itself with one summary call when the prompt reaches the
+// trigger. A refused task budget is dropped the same way.
+import { ActivityFailure, ApplicationFailure, log, patched } from '@temporalio/workflow';
+import { clientCompactionDue, COMPACTION_INSTRUCTION, recordClientCompaction, recordCompaction } from '../core/compaction.js';
+import { textOf } from '../core/transcript.js';
+import type { AgentStatusView, ModelReply, RefusableFeature, RunState } from '../core/types.js';
+import type { AgentRun } from './run.js';
+
+/** Patch id: a model call the endpoint refuses for a feature the run can do without (a 400 naming compaction
+ * or the task budget: FeatureRefused) is made again without it, remembered for the rest of the job, instead of
+ * failing the run. Before it, such a 400 failed the run. */
+export const REFUSED_FEATURE_FALLBACK = 'refused-feature-fallback';
+
+/** A turn's model call: after a client-side compaction where one is due; without what the endpoint refused. */
+export async function callModelCompacting(run: AgentRun): Promise<ModelReply> {
+  await compactClientSideIfDue(run);
+  try {
+    return await run.callModel();
+  } catch (err) {
+    const refused = refusedFeature(err);
+    if (!refused || run.state.refused?.includes(refused) || !patched(REFUSED_FEATURE_FALLBACK)) throw err;
+    (run.state.refused ??= []).push(refused);
+    log.warn(`The endpoint refused ${refused}; the run goes on without it${refused === 'compaction' ? ' and compacts client-side' : ''}`);
+    return callModelCompacting(run);
+  }
+}
+
+function refusedFeature(err: unknown): RefusableFeature | null {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure) || err.cause.type !== 'FeatureRefused') return null;
+  const feature = err.cause.details?.[0];
+  return feature === 'compaction' || feature === 'task_budget' ? feature : null;
+}
+
+/** One summary call, tools disabled, when the prompt has reached the trigger: its summary then stands for the
+ * messages so far in later requests. An empty summary leaves the run uncompacted. */
+async function compactClientSideIfDue(run: AgentRun): Promise<void> {
+  if (!clientCompactionDue(run.state, run.settings)) return;
+  const reply = await run.callModel({ toolChoiceNone: true, summary: 'compaction (client-side)', instruction: COMPACTION_INSTRUCTION });
+  const summary = textOf(reply.content);
+  if (!summary) {
+    log.warn('The client-side compaction returned no summary; the run goes on uncompacted');
+    return;
+  }
+  const record = recordClientCompaction(run.state, summary, reply);
+  log.info(`Compaction (client-side): ${record.tokensBefore} tokens summarized into ${record.summaryTokens} (before message ${record.messageIndex})`);
+  run.publish();
+}
+
+/** After appending `reply` at `messageIndex`: records its compaction, if it made one. */
+export function noteCompaction(state: RunState, reply: ModelReply, messageIndex: number): void {
+  const record = recordCompaction(state, reply, messageIndex);
+  if (record) {
+    log.info(`Compaction: ${record.tokensBefore} tokens summarized into ${record.summaryTokens} (message ${messageIndex})`);
+  }
+}
+
+/** What `status` shows of compaction: how many, and the size of the current prompt. */
+export function compactionView(state: RunState): Pick<AgentStatusView, 'compactions' | 'compactionLog' | 'promptTokens'> {
+  const last = state.loop.lastCallUsage;
+  return {
+    compactions: state.compactions?.length ?? 0,
+    ...(state.compactions ? { compactionLog: state.compactions } : {}),
+    promptTokens: last ? last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens : 0,
+  };
+}
