@@ -11,7 +11,7 @@ export const MODEL_CALL_OPTIONS = {
   // An hour leaves room for the longest replies (128k output tokens at ~50 tokens/s is ~45 minutes).
   startToCloseTimeout: '60 minutes',
   // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 10 s, not 60 min
-  // ("Recovery time" in the README: the call completes on another worker about 9 s after the crash).
+  // ("Recovery time" in the README; measured in BENCHMARKS.md, "(d) Recovery").
   heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',
