@@ -33,6 +33,8 @@ export function installCliRuntime(level: LogLevel): void {
         process.stderr.write(`${time} [${entry.level}] the worker cannot reach the Temporal server; it keeps polling and retrying\n`);
         return;
       }
+      // The model-call worker polls activities only, by design: the SDK's warning about it is noise at every start.
+      if (entry.message.startsWith('No workflows registered') && String(entry.meta?.taskQueue ?? '').endsWith('-model')) return;
       // The agent's activities tell their failed attempts themselves (src/activities/attempt-log.ts), saying whether
       // another attempt follows: the SDK's line cannot know.
       if (entry.message === 'Activity failed' && AGENT_ACTIVITY_TYPES.includes(entry.meta?.activityType as never)) return;

@@ -1,7 +1,7 @@
 // Locates the official `temporal` CLI (it embeds the dev server and the Web UI). Every step that fails leaves
 // a reason behind, so the final error tells the user exactly what was tried and what to install.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, constants as fsc } from 'node:fs';
+import { createWriteStream, mkdirSync, constants as fsc } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -222,17 +222,23 @@ export async function downloadTemporalCli(cacheDir: string, log: Log): Promise<s
 
 /** `go install` compiles the whole Temporal server; Go's module cache makes later builds faster. */
 export async function goBuildTemporalCli(cacheDir: string, goPath: string, log: Log): Promise<string> {
-  log(`building the Temporal CLI from source with Go; this takes several minutes the first time and is cached in ${cacheDir}`);
+  // Go prints a line per module it downloads (about 160): they go to a log file, and only a failure shows its tail.
+  mkdirSync(cacheDir, { recursive: true });
+  const logFile = path.join(cacheDir, 'go-build.log');
+  log(
+    `building the Temporal CLI from source with Go; this takes several minutes the first time and is cached in ${cacheDir} ` +
+      `(the build's output: ${logFile})`,
+  );
   const started = Date.now();
   const child = spawn(goPath, ['install', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`], {
     env: { ...process.env, GOBIN: cacheDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const output = createWriteStream(logFile);
   let tail = '';
   const onData = (buf: Buffer) => {
-    const text = buf.toString();
-    tail = (tail + text).slice(-2000);
-    for (const line of text.split('\n')) if (line.trim()) log(`go: ${line.replace(/^go: /, '')}`);
+    output.write(buf);
+    tail = (tail + buf.toString()).slice(-4000);
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
@@ -243,9 +249,14 @@ export async function goBuildTemporalCli(cacheDir: string, goPath: string, log: 
       child.on('error', reject);
       child.on('close', resolve);
     });
-    if (code !== 0) throw new Error(`go install exited with ${code}: ${tail.trim().split('\n').slice(-5).join(' | ')}`);
+    if (code !== 0) {
+      const lines = tail.trim().split('\n').slice(-15);
+      for (const line of lines) log(`go: ${line}`);
+      throw new Error(`go install exited with ${code} (its output: ${logFile}): ${lines.slice(-3).join(' | ')}`);
+    }
   } finally {
     clearInterval(beat);
+    output.end();
   }
   log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s`);
   return path.join(cacheDir, BIN);

@@ -1,7 +1,11 @@
 // Checks a tool's input against its JSON Schema before the tool runs, so a tool only ever sees input of the
 // shape it declared, and the model gets a message precise enough to correct its next call.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsPlugin from 'ajv-formats';
 import type { AnyAgentTool } from './types.js';
+
+// ajv-formats is CommonJS: its default export is the plugin function (typed as a module namespace under NodeNext).
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv) => Ajv;
 
 // Keyed by the tool object: a tool's schema is compiled once per process, however many calls it serves, and
 // its validator goes when the tool does.
@@ -20,7 +24,11 @@ function validatorFor(tool: AnyAgentTool): ValidateFunction {
  * different schemas sharing an `$id` (two runs' `--output-schema`, two tools) would collide, and the second
  * would fail to compile on every call. */
 function compileAlone(schema: object | boolean): ValidateFunction {
-  return new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  // The formats JSON Schema defines (uri, date-time, email, ...) are checked, and an MCP server's schema that uses
+  // them no longer makes Ajv print `unknown format "uri" ignored` at every session start.
+  addFormats(ajv);
+  return ajv.compile(schema);
 }
 
 function describeError(error: ErrorObject): string {

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findTemporalCli, temporalCliCacheDir } from '../../src/devserver/find-temporal.js';
+import { findTemporalCli, goBuildTemporalCli, temporalCliCacheDir } from '../../src/devserver/find-temporal.js';
 
 let root: string;
 beforeEach(async () => {
@@ -147,5 +147,39 @@ describe('findTemporalCli', () => {
     const msg = await findTemporalCli({ ...offline, env: env() }).catch((e: Error) => e.message);
     expect(msg).toMatch(/\(d\) download: disabled/);
     expect(msg).toMatch(/\(e\) go build: disabled/);
+  });
+});
+
+describe('goBuildTemporalCli', () => {
+  /** A stand-in for `go`: prints a line per "module", then installs a fake binary into $GOBIN (or fails). */
+  async function fakeGo(exitCode: number): Promise<string> {
+    const file = path.join(root, 'go');
+    await fs.writeFile(
+      file,
+      `#!/bin/sh\nfor i in $(seq 1 160); do echo "go: downloading example.com/module$i v1.0.0" >&2; done\n` +
+        (exitCode === 0 ? `printf '#!/bin/sh\\necho temporal version 1.5.1\\n' > "$GOBIN/temporal"; chmod +x "$GOBIN/temporal"\n` : 'echo "compile: out of memory" >&2\n') +
+        `exit ${exitCode}\n`,
+    );
+    await fs.chmod(file, 0o755);
+    return file;
+  }
+
+  it("keeps Go's download lines in a log file, saying where, instead of printing them", async () => {
+    const logs: string[] = [];
+    const cache = path.join(root, 'cache');
+    const bin = await goBuildTemporalCli(cache, await fakeGo(0), (m) => logs.push(m));
+    expect(bin).toBe(path.join(cache, 'temporal'));
+    expect(logs.some((l) => l.includes('downloading'))).toBe(false);
+    expect(logs[0]).toContain(`the build's output: ${path.join(cache, 'go-build.log')}`);
+    expect((await fs.readFile(path.join(cache, 'go-build.log'), 'utf8')).trim().split('\n')).toHaveLength(160);
+  });
+
+  it('shows the tail of the output and names the log file when the build fails', async () => {
+    const logs: string[] = [];
+    const cache = path.join(root, 'cache');
+    await expect(goBuildTemporalCli(cache, await fakeGo(1), (m) => logs.push(m))).rejects.toThrow(
+      /go install exited with 1 \(its output: .*go-build\.log\): .*compile: out of memory/,
+    );
+    expect(logs.filter((l) => l.startsWith('go: '))).toHaveLength(15);
   });
 });

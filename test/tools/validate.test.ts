@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
 import { validateJsonSchema, validateToolInput } from '../../src/tools/validate.js';
@@ -16,6 +16,24 @@ const enumTool = defineTool<{ unit: string }>({
 });
 
 describe('validateToolInput', () => {
+  it('checks the formats JSON Schema defines (uri, date-time) instead of ignoring them with a warning', () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const fetcher = defineTool<{ url: string; at?: string }>({
+        name: 'fetch_page',
+        description: 'test tool',
+        inputSchema: { type: 'object', properties: { url: { type: 'string', format: 'uri' }, at: { type: 'string', format: 'date-time' } }, required: ['url'] },
+        execute: async () => 'ok',
+      });
+      expect(validateToolInput(fetcher, { url: 'https://example.com/a', at: '2026-12-01T10:00:00Z' })).toBeNull();
+      expect(validateToolInput(fetcher, { url: 'not a uri' })).toMatch(/url must match format "uri"/);
+      expect(validateToolInput(fetcher, { url: 'https://example.com', at: 'yesterday' })).toMatch(/at must match format "date-time"/);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('returns null for valid input', () => {
     expect(validateToolInput(calculator, { expression: '1 + 1' })).toBeNull();
   });
