@@ -180,6 +180,8 @@ export class McpSession {
       if (this.#client === client) this.#client = undefined;
     };
     client.onerror = (err) => {
+      // While it connects, a failure is thrown (and told once, by whoever asked): only a live session's is logged.
+      if (this.#client !== client) return;
       this.log(`MCP server "${this.name}": ${messageOf(err)}`);
       // An HTTP response stream that breaks off (the server died) leaves its request unanswered for good: the
       // SDK resumes only streams the server primed for it. Closing the session fails the calls in flight

@@ -11,6 +11,12 @@ import { resolveMcpServers } from './config.js';
 import { McpSession, type McpTool } from './connect.js';
 import { toolResultContent } from './content.js';
 
+/** A configured MCP server did not start, or offers a tool the Messages API would refuse: a configuration
+ * problem (the CLI's exit 2), its message naming each server and tool. */
+export class McpStartupError extends Error {
+  override name = 'McpStartupError';
+}
+
 export interface McpTools {
   /** The configured servers, by name. */
   servers(): string[];
@@ -51,7 +57,7 @@ export async function connectMcpServers(
     const listing = session.tools();
     let cached = listings.get(session);
     if (!cached || cached.listing !== listing) {
-      cached = { listing, tools: agentTools(session, listing, report ?? ((p) => log(`${p}; the tool is left out`))) };
+      cached = { listing, tools: agentTools(session, listing, report ?? ((p) => log(`${p}; the tool is left out`)), log) };
       listings.set(session, cached);
     }
     return cached.tools;
@@ -59,7 +65,7 @@ export async function connectMcpServers(
   if (problems.length === 0) for (const session of sessions.values()) toolsOf(session, (p) => problems.push(p));
   if (problems.length > 0) {
     await closeAll();
-    throw new Error(problems.join('\n'));
+    throw new McpStartupError(problems.join('\n'));
   }
 
   return {
@@ -90,10 +96,20 @@ export async function connectMcpServers(
   };
 }
 
-function agentTools(session: McpSession, listing: McpTool[], report: (problem: string) => void): Map<string, AnyAgentTool> {
+function agentTools(
+  session: McpSession,
+  listing: McpTool[],
+  report: (problem: string) => void,
+  log: (message: string) => void,
+): Map<string, AnyAgentTool> {
   const tools = new Map<string, AnyAgentTool>();
   for (const tool of listing) {
     const name = `${session.name}${MCP_SEPARATOR}${tool.name}`;
+    if (tool.execution?.taskSupport === 'required') {
+      // Every call to it would fail: the server runs it only as an MCP task, which this client does not do yet.
+      log(`MCP server "${session.name}": its tool "${tool.name}" requires task-based execution (execution.taskSupport: "required"), which durable-agent does not support yet; the tool is left out`);
+      continue;
+    }
     const problem = nameProblem(session.name, tool.name, name);
     if (problem) {
       report(problem);

@@ -55,6 +55,15 @@ interface Message {
 }
 
 describe('--config', () => {
+  it('an MCP server command that does not exist stops the worker with exit 2 and one line naming the server', async () => {
+    const { cli } = session();
+    const file = await badConfig('no-such-server.mjs', "export default { mcpServers: { nope: { command: 'no-such-command-for-this-test' } } };\n");
+    const exit = await cli(['worker', '--scripted', '--config', file]);
+    expectUsageError(exit, /^error: MCP server "nope" \(no-such-command-for-this-test\) did not start: spawn no-such-command-for-this-test ENOENT$/m);
+    expect(exit.stderr.match(/ENOENT/g)).toHaveLength(1);
+    expect(exit.stderr).not.toContain('DEBUG=durable-agent');
+  });
+
   it('run --config: the scripted model calls the config file’s tool, which runs on the worker run hosts', async () => {
     const { cli } = session();
     const script = await scriptFile([wordCountTurn('the quick brown fox'), endTurn('The text has 4 words.')]);

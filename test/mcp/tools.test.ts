@@ -116,6 +116,20 @@ describe('MCP server startup', () => {
     }
   });
 
+  it('leaves out a tool that requires task-based execution, saying so, and offers the others', async () => {
+    const logs: string[] = [];
+    const withTask = await connectMcpServers({ fx: stdioFixture({ args: ['--task-tool'] }) }, { log: (m) => logs.push(m) });
+    try {
+      expect(withTask.toolNames()).not.toContain('fx__long_task');
+      expect(withTask.toolNames()).toContain('fx__echo');
+      expect(logs).toContain(
+        'MCP server "fx": its tool "long_task" requires task-based execution (execution.taskSupport: "required"), which durable-agent does not support yet; the tool is left out',
+      );
+    } finally {
+      await withTask.close();
+    }
+  });
+
   it('stops stdio servers on close', async () => {
     const mcp = await connectMcpServers({ fx: stdioFixture() }, { log: () => {} });
     const pid = mcp.session('fx')!.pid!;
