@@ -9,7 +9,7 @@ import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import type { McpServerConfig } from '../../src/config/types.js';
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
-import { startScriptedModel, type ScriptedModel, type ScriptedModelOptions, type Script } from '../../src/scripted/index.js';
+import { startScriptedModel, type MessagesRequestBody, type ScriptedModel, type ScriptedModelOptions, type Script } from '../../src/scripted/index.js';
 import { builtinTools } from '../../src/tools/registry.js';
 import type { AgentTool } from '../../src/tools/types.js';
 import type { ModelConnection } from '../../src/activities/index.js';
@@ -142,6 +142,17 @@ export async function withAgent<T>(
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** The tool_result blocks of the last request the model received. */
+export function lastToolResults(requests: Array<{ body: unknown }>) {
+  const messages = (requests[requests.length - 1].body as MessagesRequestBody).messages;
+  const last = messages[messages.length - 1];
+  return (last.content as Array<{ type: string }>).filter((b) => b.type === 'tool_result') as unknown as Array<{
+    tool_use_id: string;
+    content?: unknown;
+    is_error?: boolean;
+  }>;
+}
 
 /** The activity tasks a run scheduled, by activity type name, in order. */
 export async function scheduledActivities(client: Client, workflowId: string): Promise<string[]> {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cancelRun, getAgentResult, closeChatRun, sendFollowUp, getStatus } from '../../src/client/index.js';
 import type { MessagesRequestBody } from '../../src/scripted/script.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventually, lastToolResults, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
 import { decodedPayloads, isAlive, stateDir, stdioFixture } from '../helpers/mcp.js';
 
 const env = useTestEnv();
@@ -14,17 +14,6 @@ const env = useTestEnv();
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const toolNames = (body: unknown) => ((body as MessagesRequestBody).tools ?? []).map((t) => (t as { name: string }).name);
-
-/** The tool_result blocks of the last request the model received. */
-function lastToolResults(requests: Array<{ body: unknown }>) {
-  const messages = (requests[requests.length - 1].body as MessagesRequestBody).messages;
-  const last = messages[messages.length - 1];
-  return (last.content as Array<{ type: string }>).filter((b) => b.type === 'tool_result') as unknown as Array<{
-    tool_use_id: string;
-    content?: unknown;
-    is_error?: boolean;
-  }>;
-}
 
 async function activityEvents(workflowId: string) {
   const history = await env.client.workflow.getHandle(workflowId).fetchHistory();

@@ -6,19 +6,10 @@ import { completeToolCall, getAgentResult, getStatus, ToolCompletionError } from
 import type { MessagesRequestBody } from '../../src/scripted/index.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
-import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventually, lastToolResults, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 
-function lastToolResults(requests: Array<{ body: unknown }>) {
-  const messages = (requests[requests.length - 1].body as MessagesRequestBody).messages;
-  const last = messages[messages.length - 1];
-  return (last.content as Array<{ type: string }>).filter((b) => b.type === 'tool_result') as unknown as Array<{
-    tool_use_id: string;
-    content?: unknown;
-    is_error?: boolean;
-  }>;
-}
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
