@@ -1,5 +1,6 @@
 // The activities a worker registers, built from their dependencies (the worker assembles them).
 import type { McpTools } from '../mcp/tools.js';
+import type { SubAgentDefinition } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createDescribeTools } from './describe-tools.js';
 import { createCallModel, type ModelConnection } from './model.js';
@@ -19,6 +20,8 @@ export interface ActivityDeps {
   /** The MCP servers' tools (also in `tools`), and where model calls find the definitions a run recorded. */
   mcp?: McpTools;
   recordedTools: RecordedToolsStore;
+  /** The sub-agents this worker defines (recorded by the runs that delegate to them). */
+  agents?: Record<string, SubAgentDefinition>;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -32,6 +35,6 @@ export function createActivities(deps: ActivityDeps) {
       mcpServers: () => deps.mcp?.servers() ?? [],
     }),
     runTool: createRunTool({ tools: deps.tools }),
-    describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools }),
+    describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
   };
 }

@@ -9,7 +9,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { GuardName, RunStatus, Usage } from './durable-state.js';
+import type { ChildRunRecord, GuardName, RunStatus, Usage } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 export type {
@@ -17,6 +17,7 @@ export type {
   AgentResult,
   AgentSettings,
   CarriedState,
+  ChildRunRecord,
   DescribeToolsInput,
   Effort,
   GuardName,
@@ -29,6 +30,7 @@ export type {
   ServerToolName,
   ServerToolSettings,
   ServerToolUsage,
+  SubAgentDefinition,
   ToolCallInput,
   ToolCallPolicy,
   ToolOutcome,
@@ -100,6 +102,8 @@ export interface AgentStatusView {
   /** Messages before this index have their tool results cleared from requests (context management). */
   clearedUpTo: number;
   model: string;
+  /** The child runs of its sub-agents (absent for a run that never delegated). */
+  children?: ChildRunRecord[];
 }
 
 export interface ApprovalDecision {

@@ -19,7 +19,7 @@ import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { fitForContinueAsNew } from '../core/run-state.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { agentStatus, closeChat, decideToolCall, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
+import { agentStatus, closeChat, decideToolCall, runState, sendMessage, subAgentReport, toolDefinitions, transcriptPage } from './definitions.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
 
@@ -131,6 +131,7 @@ function setHandlers(run: AgentRun): void {
   });
   setHandler(sendMessage, (text) => run.queueMessage(text), { validator: (text) => run.validateMessage(text) });
   setHandler(closeChat, () => run.closeChat());
+  setHandler(subAgentReport, (report) => run.subAgents.onReport(report));
 }
 
 /** Continue-as-new between turns when the server suggests it (history size or length), or after the

@@ -13,6 +13,7 @@ import type { RunState } from '../core/durable-state.js';
 import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
 import { DEFAULTS } from '../core/policies.js';
+import { isAgentTool } from '../core/sub-agents.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
 import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
@@ -32,6 +33,7 @@ import type {
 import { Approvals, deniedOutcome } from './approvals.js';
 import { scheduleModelCall, waitsForCancelledCalls } from './proxies.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
+import { SubAgents } from './sub-agents.js';
 import { callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
 
@@ -55,6 +57,7 @@ export class AgentRun {
   #progress: TurnProgress = {};
   readonly #searchAttributes = new SearchAttributeUpserts();
   readonly #transcriptSharing = new TranscriptSharing();
+  readonly subAgents = new SubAgents(this);
 
   constructor(readonly input: AgentInput) {
     this.settings = input.settings;
@@ -100,6 +103,7 @@ export class AgentRun {
       waitingForMessage: this.#waitingForMessage,
       clearedUpTo: this.state.clearedUpTo,
       model: this.settings.model,
+      ...(this.state.children ? { children: this.subAgents.view() } : {}),
     };
   }
 
@@ -108,6 +112,7 @@ export class AgentRun {
     const view = this.view();
     setCurrentDetails(progressDetails(view, Date.now()));
     if (this.settings.searchAttributes) this.#searchAttributes.write(view);
+    if (!this.#endedAs) this.subAgents.reportToParent(view.steps, { usage: view.usage, costUsd: view.costUsd });
   }
 
   /** Ends the run with this outcome and returns its result. */
@@ -213,6 +218,7 @@ export class AgentRun {
   runTools(calls: ToolUseBlock[], needsApproval: readonly string[]): Promise<ToolOutcome[]> {
     const approvalNeeded = new Set([...(this.settings.approve ?? []), ...needsApproval]);
     this.#progress = {};
+    const delegations = calls.filter((c) => isAgentTool(c.name)).length;
     const outcomes = calls.map(async (call): Promise<ToolOutcome> => {
       const view = { toolUseId: call.id, name: call.name, input: call.input };
       if (approvalNeeded.has(call.name)) {
@@ -224,7 +230,8 @@ export class AgentRun {
       this.#progress[call.id] = 'in_flight';
       this.publish();
       try {
-        const outcome = await callTool({
+        const delegated = this.state.agents && isAgentTool(call.name);
+        const outcome = delegated ? await this.subAgents.delegate(call, delegations) : await callTool({
           workflowId: this.workflowId,
           toolUseId: call.id,
           name: call.name,
