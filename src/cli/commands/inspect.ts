@@ -3,6 +3,7 @@
 import { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from '../../client/index.js';
 import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
+import { childRows, childRuns } from '../sub-agents-view.js';
 import type { AgentStatusView, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -90,6 +91,7 @@ export function formatStatus(report: StatusReport, now: number): string {
       const id = v.pendingApprovals.length === 1 ? '' : ' <toolUseId>';
       lines.push(`  decide with: approve ${v.workflowId}${id}  |  deny ${v.workflowId}${id} --reason TEXT`);
     }
+    childRows(v.children, row, lines);
     row('runs used', String(v.runsUsed));
     row('time left', timeLeft(v, now));
     row('messages', String(v.messages));
@@ -165,23 +167,25 @@ async function transcriptCommand({ flags, positionals }: Parsed<typeof JSON_FLAG
   return withTemporal(async (temporal) => {
     const messages = await getTranscript(temporal.client, workflowId);
     if (flags.json) printJson(messages);
-    else printText(formatTranscript(messages));
+    else printText(formatTranscript(messages, workflowId));
     return 0;
   });
 }
 
-/** One block per message: the role, then each content block on its own line(s). */
-export function formatTranscript(messages: readonly MessageParam[]): string {
+/** One block per message: the role, then each content block on its own line(s). A delegation (`agent__*`) names its
+ * child run (`transcript <childId>` shows the child's own conversation), given the run's `workflowId`. */
+export function formatTranscript(messages: readonly MessageParam[], workflowId?: string): string {
   const names = toolNames(messages);
+  const children = workflowId ? childRuns(messages, workflowId) : new Map<string, string>();
   return messages
     .map((m, i) => {
-      const body = blocksOf(m.content).map((b) => blockText(b, names)).join('\n');
+      const body = blocksOf(m.content).map((b) => blockText(b, names, children)).join('\n');
       return `── ${i + 1}. ${m.role} ──\n${body}\n`;
     })
     .join('\n');
 }
 
-function blockText(block: ContentBlockParam, names: Map<string, string>): string {
+function blockText(block: ContentBlockParam, names: Map<string, string>, children: Map<string, string>): string {
   switch (block.type) {
     case 'text':
       return block.text;
@@ -189,8 +193,10 @@ function blockText(block: ContentBlockParam, names: Map<string, string>): string
       return '[thinking]';
     case 'redacted_thinking':
       return '[redacted thinking]';
-    case 'tool_use':
-      return `[tool_use ${block.name}] ${JSON.stringify(block.input)}  (${block.id})`;
+    case 'tool_use': {
+      const child = children.has(block.id) ? `\n  → child run ${children.get(block.id)}` : '';
+      return `[tool_use ${block.name}] ${JSON.stringify(block.input)}  (${block.id})${child}`;
+    }
     case 'tool_result': {
       const name = names.get(block.tool_use_id);
       const head = `[tool_result${name ? ` ${name}` : ''}${block.is_error ? ' ERROR' : ''}] (${block.tool_use_id})`;
@@ -260,7 +266,9 @@ async function listCommand({ flags, positionals }: Parsed<typeof LIST_FLAGS>): P
 }
 
 export function formatList(runs: readonly RunSummary[]): string {
-  const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED'];
+  // A PARENT column only when some run is a sub-agent's child run.
+  const parents = runs.some((r) => r.parentWorkflowId);
+  const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED', ...(parents ? ['PARENT'] : [])];
   const rows = runs.map((r) => {
     const a = r.attributes;
     const status = `${statusCell(r)}${r.current ? '' : ' (earlier run)'}`;
@@ -273,6 +281,7 @@ export function formatList(runs: readonly RunSummary[]): string {
       a.stopReason ?? '—',
       a.guard ?? '—',
       timeText(r.startTime),
+      ...(parents ? [r.parentWorkflowId ?? '—'] : []),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
