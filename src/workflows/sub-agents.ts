@@ -75,7 +75,7 @@ export class SubAgents {
       );
       this.#ended(record, result);
       if (result.status === 'cancelled' && this.#budgetStop) {
-        return childOutcome(name, workflowId, { ...result, status: 'stopped', guard: 'budget', error: `the parent run's budget is spent (${this.#budgetStop})` });
+        return childOutcome(name, workflowId, { ...result, status: 'stopped', guard: null, error: `the parent run's budget is spent (${this.#budgetStop})` });
       }
       return childOutcome(name, workflowId, result);
     } catch (err) {

@@ -2,10 +2,10 @@
 // delegates three tasks in one turn, one budget shared with its children, a cancel that reaches them.
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it, vi } from 'vitest';
-import { cancelRun, getAgentResult } from '../../src/client/index.js';
+import { cancelRun, getAgentResult, getStatus, getTranscript } from '../../src/client/index.js';
 import { totalTokens } from '../../src/core/transcript.js';
 import type { MessageParam, ModelReply, Usage } from '../../src/core/types.js';
-import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
+import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import type { RecordedRequest } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 
@@ -16,7 +16,11 @@ const RESEARCHER = {
 };
 
 const systemOf = (r: { system?: unknown }) => (typeof r.system === 'string' ? r.system : JSON.stringify(r.system ?? ''));
-const taskOf = (messages: MessageParam[]) => (typeof messages[0].content === 'string' ? messages[0].content : '');
+/** The task of a run, as the request carries it (its first message's text; the request adds a cache marker). */
+const taskOf = (messages: MessageParam[]) => {
+  const first = messages[0].content;
+  return typeof first === 'string' ? first : first.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+};
 const isChild = (r: RecordedRequest) => systemOf(r.body as { system?: unknown }).includes('researcher');
 
 /** The parent delegates three questions in one turn, then answers from their results; each child makes one
@@ -129,6 +133,100 @@ describe('sub-agents', () => {
       const parent = await getAgentResult(env.client, id);
       expect(parent.status).toBe('cancelled');
       for (const c of childIds) expect((await getAgentResult(env.client, c)).status).toBe('cancelled');
+    });
+  });
+
+  it("rolls a child's usage into the parent's as the child reports it, before the child ends", async () => {
+    const reportsThenHolds: Script = (req, turn) => {
+      if (systemOf(req).includes('researcher')) {
+        if (turn === 0) return { ...reply([toolUse('calculator', { expression: '1 + 1' })]), usage: { input_tokens: 5_000, output_tokens: 10 } };
+        return { ...reply([text('done')]), hold: true };
+      }
+      if (turn === 0) return { ...reply([toolUse('agent__researcher', { task: 'one question' })]), usage: { input_tokens: 100, output_tokens: 10 } };
+      return reply([text('ok')]);
+    };
+    await withAgent(env, { script: reportsThenHolds, agents: RESEARCHER }, async (h) => {
+      const id = await h.start('Delegate one', { tools: ['agent__researcher'] });
+      await h.model.waitForHeld(1, 20_000); // the child's second call: its first is done and reported
+      await vi.waitFor(
+        async () => {
+          const report = await getStatus(env.client, id);
+          expect(report.live).toBe(true);
+          expect(report.view?.usage.input_tokens).toBe(5_100);
+          expect(report.children).toEqual([expect.objectContaining({ workflowId: `${id}/toolu_0_0`, agent: 'researcher', status: 'running', steps: 1 })]);
+        },
+        { timeout: 10_000, interval: 250 },
+      );
+      h.model.release();
+      expect((await getAgentResult(env.client, id)).status).toBe('completed');
+    });
+  });
+
+  it('a child stopped by a guard answers with its partial answer and a note; a failed child is an error naming why', async () => {
+    const agents = {
+      looper: { description: 'Loops.', system: 'You are the looper.', tools: ['calculator'], maxSteps: 1 },
+      broken: { description: 'Fails.', system: 'You are the broken one.' },
+    };
+    const script: Script = (req, turn) => {
+      const system = systemOf(req);
+      if (system.includes('looper')) {
+        return req.tool_choice?.type === 'none' ? reply([text('Partial: I counted to one.')]) : reply([toolUse('calculator', { expression: '1 + 1' })]);
+      }
+      if (system.includes('broken')) return apiError(401, 'authentication_error', 'invalid x-api-key');
+      if (turn === 0) return reply([toolUse('agent__looper', { task: 'count' }), toolUse('agent__broken', { task: 'fail' })]);
+      return reply([text('done')]);
+    };
+    await withAgent(env, { script, agents }, async (h) => {
+      const id = await h.start('Two kinds of children', { tools: ['agent__looper', 'agent__broken'] });
+      const result = await getAgentResult(env.client, id);
+      expect(result.status).toBe('completed');
+      const last = h.model.requests.filter((r) => !systemOf(r.body as { system?: unknown }).includes('You are')).at(-1)!;
+      const results = (last.body as { messages: MessageParam[] }).messages.at(-1)!.content as Array<{ content: unknown; is_error?: boolean }>;
+      expect(results[0].is_error).toBeUndefined();
+      expect(String(results[0].content)).toMatch(
+        new RegExp(`^Partial: I counted to one\\.\\n\\n\\[Partial answer: the sub-agent "looper" \\(${id}/toolu_0_0\\) did not finish: it was stopped by its max_steps guard`),
+      );
+      expect(results[1].is_error).toBe(true);
+      expect(String(results[1].content)).toMatch(new RegExp(`^Sub-agent "broken" \\(${id}/toolu_0_1\\) failed: .*invalid x-api-key`));
+    });
+  });
+
+  it('terminate of the parent terminates its running children (parent close policy)', async () => {
+    const held: Script = (req, turn) =>
+      systemOf(req).includes('researcher') ? { ...reply([text('never')]), hold: true } : turn === 0 ? reply([toolUse('agent__researcher', { task: 'slow' })]) : reply([text('done')]);
+    await withAgent(env, { script: held, agents: RESEARCHER }, async (h) => {
+      const id = await h.start('Slow work', { tools: ['agent__researcher'] });
+      await h.model.waitForHeld(1, 20_000);
+      await env.client.workflow.getHandle(id).terminate('operator says stop');
+      await vi.waitFor(
+        async () => expect((await env.client.workflow.getHandle(`${id}/toolu_0_0`).describe()).status.name).toBe('TERMINATED'),
+        { timeout: 15_000, interval: 250 },
+      );
+    });
+  });
+
+  it("a parent whose budget its children's reports spend cancels the children still running, which end with partial answers", async () => {
+    // A's one call overshoots its share (8,000 of 4,950); B, within its own, reports the call that takes the parent over
+    // (100 + 8,000 + 2 × 1,000 of 10,000) and is cancelled in its next.
+    const script: Script = (req, turn) => {
+      const task = taskOf(req.messages as MessageParam[]);
+      if (systemOf(req).includes('researcher')) {
+        if (task === 'big') return { ...reply([text('A big answer.')]), usage: { input_tokens: 8_000, output_tokens: 0 } };
+        if (turn < 2) return { ...reply([text(`B, call ${turn}.`), toolUse('calculator', { expression: `${turn} + 1` })]), usage: { input_tokens: 1_000, output_tokens: 0 }, delayMs: 500 };
+        return { ...reply([text('never')]), hold: true };
+      }
+      if (turn === 0) return { ...reply([toolUse('agent__researcher', { task: 'big' }), toolUse('agent__researcher', { task: 'small' })]), usage: { input_tokens: 100, output_tokens: 0 } };
+      return reply([text('done')]);
+    };
+    await withAgent(env, { script, agents: RESEARCHER }, async (h) => {
+      const result = await h.run('Spend', { tools: ['agent__researcher'], budgetTokens: 10_000 });
+      expect(result).toMatchObject({ status: 'stopped', guard: 'budget' });
+      expect(totalTokens(result.usage)).toBe(10_100);
+      const b = await getAgentResult(env.client, `${result.workflowId}/toolu_0_1`);
+      expect(b.status).toBe('cancelled');
+      const transcript = await getTranscript(env.client, result.workflowId);
+      const results = transcript[2].content as Array<{ content: unknown }>;
+      expect(String(results[1].content)).toMatch(/^B, call 1\.\n\n\[Partial answer: .* it was stopped \(the parent run's budget is spent \(token budget spent: 10100 of 10000 tokens\)\)\.\]$/);
     });
   });
 });
