@@ -7,12 +7,9 @@
 //   const result = await executeChild(agentWorkflow, { args: [agentInput('Summarise the report', { tools: ['calculator'] })] });
 //
 // The worker running your workflow needs AgentPlugin (its activities, and the agent workflow in your bundle).
-import { defaultSettings } from './core/settings.js';
-import type { AgentInput, AgentSettings } from './core/types.js';
-
 export { agentWorkflow } from './workflows/agent.js';
 export { AGENT_WORKFLOW, agentStatus, closeChat, decideToolCall, runState, sendMessage, transcriptPage } from './workflows/definitions.js';
-export { defaultSettings } from './core/settings.js';
+export { agentInput, defaultSettings } from './core/settings.js';
 export type {
   AgentInput,
   AgentResult,
@@ -25,9 +22,3 @@ export type {
   Usage,
 } from './core/types.js';
 
-/** The input of an agent run: `task`, and `settings` over the documented defaults. The run writes its Agent* search
- * attributes (status, steps, tokens, cost, stop reason, guard, model) unless `searchAttributes: false`: register
- * them on your namespace first (`durable-agent server` does; see the README), or pass false. */
-export function agentInput(task: string, settings: Partial<AgentSettings> = {}): AgentInput {
-  return { task, settings: defaultSettings({ searchAttributes: true, ...settings }) };
-}

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentStatus } from '../src/core/search-attributes.js';
 import { AgentPlugin } from '../src/plugin.js';
 import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
-import { agentInput } from '../src/workflow.js';
+import { agentInput } from '../src/core/settings.js';
 import { useTestEnv } from './helpers/harness.js';
 
 const env = useTestEnv();

@@ -9,6 +9,8 @@ import type { AgentResult, AgentSettings, ChildRunRecord, LoopState, SubAgentDef
 export const AGENT_TOOL_PREFIX = 'agent__';
 /** How deep sub-agents nest unless `--max-agent-depth` (or the config's `maxAgentDepth`) says otherwise. */
 export const DEFAULT_MAX_AGENT_DEPTH = 2;
+/** How much earlier than its parent's a child's deadline is, at most (5 % of the time left, below 40 s). */
+export const DEADLINE_MARGIN_MS = 2_000;
 /** A sub-agent's name: the tool name `agent__<name>` must obey the Messages API's rule (64 characters). */
 export const AGENT_NAME = /^[a-zA-Z0-9-][a-zA-Z0-9_-]{0,56}$/;
 
@@ -53,7 +55,9 @@ export function childSettings(
   const tools = (def.tools ?? []).filter((t) => depth < maxDepth || !isAgentTool(t));
   const tokensLeft = parent.budgetTokens !== undefined ? Math.max(1, Math.floor((parent.budgetTokens - totalTokens(spent.usage)) / share)) : undefined;
   const usdLeft = parent.budgetUsd !== undefined ? Math.max(0, (parent.budgetUsd - (spent.costUsd ?? 0)) / share) : undefined;
-  const msLeft = parentDeadlineAt !== null ? Math.max(1, parentDeadlineAt - now) : undefined;
+  // A little before the parent's: the child's deadline counts from its own start, a moment later, and the parent
+  // should get the child's partial answer before its own deadline cuts the turn short.
+  const msLeft = parentDeadlineAt !== null ? Math.max(1, Math.floor(parentDeadlineAt - now - Math.min(DEADLINE_MARGIN_MS, (parentDeadlineAt - now) / 20))) : undefined;
   const model = def.model ?? parent.model;
   const settings: AgentSettings = {
     model,

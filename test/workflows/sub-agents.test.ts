@@ -229,4 +229,24 @@ describe('sub-agents', () => {
       expect(String(results[1].content)).toMatch(/^B, call 1\.\n\n\[Partial answer: .* it was stopped \(the parent run's budget is spent \(token budget spent: 10100 of 10000 tokens\)\)\.\]$/);
     });
   });
+
+  it("a child's deadline comes a little before its parent's: it stops with a partial answer the parent still reads", async () => {
+    const held: Script = (req, turn) =>
+      systemOf(req).includes('researcher')
+        ? { ...reply([text('never')]), hold: true }
+        : turn === 0
+          ? reply([toolUse('agent__researcher', { task: 'slow' })])
+          : reply([text('The researcher ran out of time.')]);
+    await withAgent(env, { script: held, agents: RESEARCHER }, async (h) => {
+      const started = Date.now();
+      const result = await h.run('Slow work', { tools: ['agent__researcher'], deadlineMs: 5_000 });
+      expect(Date.now() - started).toBeLessThan(5_000 + 3_000);
+      expect(result).toMatchObject({ status: 'completed', text: 'The researcher ran out of time.' });
+      const child = await getAgentResult(env.client, `${result.workflowId}/toolu_0_0`);
+      expect(child).toMatchObject({ status: 'stopped', guard: 'deadline' });
+      const transcript = await getTranscript(env.client, result.workflowId);
+      const [toolResult] = transcript[2].content as Array<{ content: unknown }>;
+      expect(String(toolResult.content)).toMatch(/^\[Partial answer: the sub-agent "researcher" \(.*\) did not finish: it was stopped by its deadline guard/);
+    });
+  });
 });
