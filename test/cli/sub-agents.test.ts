@@ -2,7 +2,7 @@
 // model): `run` delegates, `status` (text and --json) shows the children, `transcript` names each delegation's child
 // run and shows a child's own conversation, `list` shows a child's parent, `--agents` narrows what the model is offered.
 import { describe, expect, it } from 'vitest';
-import { expectExit, jsonOf, useCli } from '../helpers/cli.js';
+import { expectExit, jsonOf, stopWorker, useCli, type CliProcess } from '../helpers/cli.js';
 
 const RESEARCH = 'examples/research/durable-agent.config.mjs';
 const { session } = useCli();
@@ -66,5 +66,26 @@ describe('sub-agents from the CLI', () => {
     const noneTranscript = await cli(['transcript', jsonOf<{ workflowId: string }>(none).workflowId]);
     expect(noneTranscript.stdout).toMatch(/\[tool_result agent__researcher ERROR\]/);
     expect(noneTranscript.stdout).not.toContain('→ child run');
+  });
+
+  it("watch follows the children's steps, indented under the parent and named by their agent", async () => {
+    const { cli, spawn } = session();
+    let worker: CliProcess | undefined;
+    try {
+      worker = spawn(['worker', '--scripted', '--config', RESEARCH]);
+      await worker.waitForStderr(/worker polling task queue/);
+      const started = await cli(['start', '--config', RESEARCH, 'Compare France and Germany']);
+      expectExit(started, 0);
+      const id = started.stdout.trim();
+      const watch = await cli(['watch', id]);
+      expectExit(watch, 0);
+      expect(watch.stdout).toContain(`  ⇒ child run ${id}/toolu_0_1 (researcher)`);
+      expect(watch.stdout).toMatch(/^ {4}researcher │ task: population of France$/m);
+      expect(watch.stdout).toMatch(/^ {4}researcher │ {3}→ web_search \{"query":"population of France"\}/m);
+      expect(watch.stdout).toMatch(/^ {4}writer │ ended: completed$/m);
+      expect(watch.stdout).toMatch(/^ {2}← agent__writer: Report\. /m);
+    } finally {
+      await stopWorker(worker);
+    }
   });
 });
