@@ -7,7 +7,7 @@ import { durationMs } from '../tools/policy.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import type { SubAgentConfig } from './types.js';
 
-const AGENT_KEYS = ['description', 'system', 'tools', 'model', 'maxSteps', 'maxOutputTokens', 'budgetTokens', 'budgetUsd', 'deadline', 'outputSchema', 'effort'];
+const AGENT_KEYS = ['description', 'system', 'tools', 'model', 'maxSteps', 'maxOutputTokens', 'budgetTokens', 'budgetUsd', 'deadline', 'outputSchema', 'effort', 'inputSchema'];
 
 /** Checks `agents` against the tools a worker has (`isKnownTool`: the built-ins, the config's, MCP servers') and
  * the depth limit; throws an Error with a one-line message. */
@@ -45,6 +45,15 @@ export function checkAgents(
     if (agent.outputSchema !== undefined) {
       const problem = validateJsonSchema(agent.outputSchema);
       if (problem || !isObject(agent.outputSchema)) throw new Error(`${where}.outputSchema: ${problem ?? 'must be a JSON Schema object'}`);
+    }
+    if (agent.inputSchema !== undefined) {
+      const schema = agent.inputSchema;
+      const problem = validateJsonSchema(schema);
+      if (problem || !isObject(schema)) throw new Error(`${where}.inputSchema: ${problem ?? 'must be a JSON Schema object'}`);
+      if (schema.type !== undefined && schema.type !== 'object') throw new Error(`${where}.inputSchema must be an object schema (type "object"): its properties are added to { task }`);
+      if (isObject(schema.properties) && 'task' in schema.properties) {
+        throw new Error(`${where}.inputSchema must not define "task": every sub-agent's input has it already`);
+      }
     }
     if (agent.tools !== undefined) {
       if (!Array.isArray(agent.tools) || agent.tools.some((t) => typeof t !== 'string')) throw new Error(`${where}.tools must be an array of tool names`);

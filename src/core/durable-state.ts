@@ -105,6 +105,9 @@ export interface SubAgentDefinition {
   deadlineMs?: number;
   outputSchema?: Record<string, unknown>;
   effort?: Effort;
+  /** More input than `{ task }`: a JSON Schema object whose properties the tool's input schema adds to `task`; the
+   * child's task then carries them as JSON after the task's text. */
+  inputSchema?: Record<string, unknown>;
 }
 
 /** A child run a run started for one `agent__*` call: what `status` shows and what its usage rolled up to. */

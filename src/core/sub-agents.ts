@@ -20,17 +20,31 @@ export const agentNameOf = (toolName: string) => toolName.slice(AGENT_TOOL_PREFI
 /** The names of the agents a `tools` list delegates to. */
 export const agentsIn = (tools: readonly string[]) => tools.filter(isAgentTool).map(agentNameOf);
 
-/** The tool definition the model sees for a sub-agent. */
+/** The tool definition the model sees for a sub-agent: input `{ task }`, plus the properties of its own input
+ * schema when it declares one. */
 export function agentToolDefinition(name: string, def: SubAgentDefinition) {
+  const own = def.inputSchema ?? {};
+  const properties = (own.properties ?? {}) as Record<string, unknown>;
+  const required = Array.isArray(own.required) ? (own.required as string[]) : [];
   return {
     name: agentToolName(name),
     description: def.description,
     input_schema: {
+      ...own,
       type: 'object',
-      properties: { task: { type: 'string', description: `The task for the ${name} sub-agent, with everything it needs to know.` } },
-      required: ['task'],
+      properties: { task: { type: 'string', description: `The task for the ${name} sub-agent, with everything it needs to know.` }, ...properties },
+      required: ['task', ...required.filter((r) => r !== 'task')],
     } as Record<string, unknown>,
   };
+}
+
+/** The child's task: the call's `task`, and the rest of its input (a sub-agent's own input schema) as JSON after it;
+ * null when the input has no task. */
+export function childTask(input: unknown): string | null {
+  if (typeof input !== 'object' || input === null) return null;
+  const { task, ...rest } = input as Record<string, unknown>;
+  if (typeof task !== 'string' || !task.trim()) return null;
+  return Object.keys(rest).length > 0 ? `${task}\n\nInput:\n${JSON.stringify(rest, null, 2)}` : task;
 }
 
 /** The child's workflow id: the parent's and the tool_use id's, so a replayed or retried parent starts no other. */

@@ -21,6 +21,7 @@ import {
   childFailure,
   childOutcome,
   childSettings,
+  childTask,
   childWorkflowId,
   newChildRecord,
   rollUp,
@@ -46,8 +47,8 @@ export class SubAgents {
     const name = agentNameOf(call.name);
     const def = state.agents?.[name];
     if (!def) return { isError: true, content: `There is no sub-agent "${name}" in this run (it may use: ${Object.keys(state.agents ?? {}).map(agentToolName).join(', ') || 'none'})` };
-    const task = (call.input as { task?: unknown } | null)?.task;
-    if (typeof task !== 'string' || !task.trim()) {
+    const task = childTask(call.input);
+    if (task === null) {
       return { isError: true, content: `${call.name} needs its input as {"task": "<what the ${name} sub-agent should do>"}` };
     }
     const workflowId = childWorkflowId(this.run.workflowId, call.id);

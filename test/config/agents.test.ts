@@ -34,6 +34,8 @@ describe('checkAgents', () => {
     expect(refused({ r: { description: 'd', deadline: 'soon' } })).toMatch(/agents\.r\.deadline/);
     expect(refused({ r: { description: 'd', maxSteps: 0 } })).toMatch(/agents\.r\.maxSteps must be a whole number >= 1/);
     expect(refused({ r: { description: 'd', tools: ['agent__r'] } })).toMatch(/agents: r → r is a cycle/);
+    expect(refused({ r: { description: 'd', inputSchema: { type: 'object', properties: { task: { type: 'number' } } } } })).toMatch(/agents\.r\.inputSchema must not define "task"/);
+    expect(refused({ r: { description: 'd', inputSchema: { type: 'string' } } })).toMatch(/agents\.r\.inputSchema must be an object schema/);
     expect(refused({ a: { description: 'd', tools: ['agent__b'] }, b: { description: 'd' } }, 1)).toMatch(/agents\.a delegates 2 levels deep, beyond the depth limit of 1/);
   });
 });

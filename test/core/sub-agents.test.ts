@@ -1,7 +1,7 @@
 // The pure parts of sub-agents: a child's settings within what its parent has left, its result as a tool_result,
 // the roll-up of its usage, the delegation depth of a set of agents.
 import { describe, expect, it } from 'vitest';
-import { childOutcome, childSettings, delegationDepth, newChildRecord, rollUp } from '../../src/core/sub-agents.js';
+import { agentToolDefinition, childOutcome, childSettings, childTask, delegationDepth, newChildRecord, rollUp } from '../../src/core/sub-agents.js';
 import { defaultSettings } from '../../src/core/settings.js';
 import type { AgentResult, LoopState } from '../../src/core/types.js';
 
@@ -55,5 +55,18 @@ describe('delegationDepth', () => {
   it('counts the levels an agent brings, and finds a cycle', () => {
     expect(delegationDepth({ a: { tools: ['agent__b'] }, b: {} }, 'a')).toEqual({ levels: 2 });
     expect(delegationDepth({ a: { tools: ['agent__a'] } }, 'a')).toEqual({ cycle: ['a', 'a'] });
+  });
+});
+
+describe('a sub-agent with its own input schema', () => {
+  it('is offered { task } plus its properties, and its child gets them as JSON after the task', () => {
+    const def = { description: 'd', inputSchema: { type: 'object', properties: { country: { type: 'string' } }, required: ['country'] } };
+    expect(agentToolDefinition('researcher', def)).toMatchObject({
+      name: 'agent__researcher',
+      input_schema: { type: 'object', properties: { task: { type: 'string' }, country: { type: 'string' } }, required: ['task', 'country'] },
+    });
+    expect(childTask({ task: 'population', country: 'France' })).toBe('population\n\nInput:\n{\n  "country": "France"\n}');
+    expect(childTask({ task: 'just this' })).toBe('just this');
+    expect(childTask({ country: 'France' })).toBeNull();
   });
 });

@@ -249,4 +249,25 @@ describe('sub-agents', () => {
       expect(String(toolResult.content)).toMatch(/^\[Partial answer: the sub-agent "researcher" \(.*\) did not finish: it was stopped by its deadline guard/);
     });
   });
+
+  it("offers a sub-agent's own input schema with { task }, and its child reads that input after the task", async () => {
+    const agents = {
+      researcher: { ...RESEARCHER.researcher, inputSchema: { type: 'object', properties: { country: { type: 'string' } }, required: ['country'] } },
+    };
+    const script: Script = (req, turn) => {
+      if (systemOf(req).includes('researcher')) return reply([text(`Got: ${taskOf(req.messages as MessageParam[])}`)]);
+      if (turn === 0) return reply([toolUse('agent__researcher', { task: 'Find the population.', country: 'France' })]);
+      const [result] = (req.messages as MessageParam[]).at(-1)!.content as Array<{ content: unknown }>;
+      return reply([text(String(result.content))]);
+    };
+    await withAgent(env, { script, agents }, async (h) => {
+      const result = await h.run('Delegate with input', { tools: ['agent__researcher'] });
+      expect(result.text).toBe('Got: Find the population.\n\nInput:\n{\n  "country": "France"\n}');
+      const offered = (h.model.requests[0].body as { tools: Array<{ name: string; input_schema: unknown }> }).tools;
+      expect(offered.find((t) => t.name === 'agent__researcher')?.input_schema).toMatchObject({
+        properties: { task: { type: 'string' }, country: { type: 'string' } },
+        required: ['task', 'country'],
+      });
+    });
+  });
 });
