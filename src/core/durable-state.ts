@@ -8,7 +8,8 @@
 //
 // In history: the workflow input (`AgentInput`: the task, `AgentSettings`, the carried `RunState` with its
 // `LoopState`), the workflow result (`AgentResult`), and each activity's input and result (`ModelCallInput` /
-// `ModelReply`, `ToolCallInput` / `ToolOutcome`, `DescribeToolsInput` / `RecordedTools`). Messages are the Messages API's own `MessageParam` and
+// `ModelReply`, `ToolCallInput` / `ToolOutcome`, `DescribeToolsInput` / `RecordedTools`), and the signals a run
+// receives (`SubAgentReport`; a child run's input is an `AgentInput`, its result an `AgentResult`). Messages are the Messages API's own `MessageParam` and
 // `ContentBlock` from the pinned `@anthropic-ai/sdk`.
 // Types only (and one list of values): the workflow bundle imports this module.
 import type { ContentBlock, MessageParam, StopReason, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
@@ -108,6 +109,15 @@ export interface SubAgentDefinition {
   /** More input than `{ task }`: a JSON Schema object whose properties the tool's input schema adds to `task`; the
    * child's task then carries them as JSON after the task's text. */
   inputSchema?: Record<string, unknown>;
+}
+
+/** The `subAgentReport` signal a child run sends its parent after each model call (in the parent's history): its
+ * totals so far. */
+export interface SubAgentReport {
+  workflowId: string;
+  steps: number;
+  usage: Usage;
+  costUsd: number | null;
 }
 
 /** A child run a run started for one `agent__*` call: what `status` shows and what its usage rolled up to. */

@@ -31,6 +31,7 @@ export type {
   ServerToolSettings,
   ServerToolUsage,
   SubAgentDefinition,
+  SubAgentReport,
   ToolCallInput,
   ToolCallPolicy,
   ToolOutcome,

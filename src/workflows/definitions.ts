@@ -2,7 +2,7 @@
 // The wire name is the TypeScript name.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunState } from '../core/durable-state.js';
-import type { AgentStatusView, ApprovalAck, ApprovalDecision, RecordedTools, TranscriptPage, Usage } from '../core/types.js';
+import type { AgentStatusView, ApprovalAck, ApprovalDecision, RecordedTools, SubAgentReport, TranscriptPage } from '../core/types.js';
 
 /** The workflow type name of `agentWorkflow`, which the client starts runs of and lists runs by. */
 export const AGENT_WORKFLOW = 'agentWorkflow';
@@ -35,10 +35,3 @@ export const toolDefinitions = defineQuery<RecordedTools | null>('toolDefinition
 /** A sub-agent's progress, signalled by the child run to its parent after each of its model calls: its totals so
  * far, which the parent adds to its own (and to its budget guard) as they come. */
 export const subAgentReport = defineSignal<[SubAgentReport]>('subAgentReport');
-
-export interface SubAgentReport {
-  workflowId: string;
-  steps: number;
-  usage: Usage;
-  costUsd: number | null;
-}

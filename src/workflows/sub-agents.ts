@@ -27,9 +27,9 @@ import {
   rollUp,
 } from '../core/sub-agents.js';
 import { oneLine, totalTokens } from '../core/transcript.js';
-import type { AgentInput, AgentResult, ChildRunRecord, ToolOutcome, ToolUseBlock } from '../core/types.js';
+import type { AgentInput, AgentResult, ChildRunRecord, SubAgentReport, ToolOutcome, ToolUseBlock } from '../core/types.js';
 import type { agentWorkflow } from './agent.js';
-import { AGENT_WORKFLOW, subAgentReport, type SubAgentReport } from './definitions.js';
+import { AGENT_WORKFLOW, subAgentReport } from './definitions.js';
 import type { AgentRun } from './run.js';
 
 export class SubAgents {

@@ -20,8 +20,8 @@ export const TOOL_CALL_POLICIES = 'tool-call-policies';
  *
  * Why recorded at start rather than carried in the settings: sub-agents are defined where tools are, on the worker
  * (config file, AgentPlugin), and a run names the ones it may use in `tools` as it names tools; recording what the
- * worker answered puts each definition in history once (not in the input of every child and of every model call),
- * and hands their tool definitions to model calls through the recorded-tools digest the model activity already
+ * worker answered puts the definitions in the parent's history once (each child's input then holds only its own
+ * settings; no model call's input holds any), and hands their tool definitions to model calls through the recorded-tools digest the model activity already
  * reads, so the model call path is unchanged. A replay, another worker, continue-as-new see the same definitions. */
 export const SUB_AGENTS = 'sub-agents';
 
