@@ -3,6 +3,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it, vi } from 'vitest';
 import { cancelRun, getAgentResult, getStatus, getTranscript } from '../../src/client/index.js';
+import { AgentTokens } from '../../src/core/search-attributes.js';
 import { totalTokens } from '../../src/core/transcript.js';
 import type { MessageParam, ModelReply, Usage } from '../../src/core/types.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
@@ -84,6 +85,8 @@ describe('sub-agents', () => {
       expect(totalTokens(result.usage)).toBe(expected);
       expect(result.usage.input_tokens).toBe(own[0].input_tokens + own[1].input_tokens + children.reduce((n, c) => n + c.usage.input_tokens, 0));
       expect(h.model.requests.filter(isChild)).toHaveLength(6);
+      // The parent's search attributes count its children's tokens too.
+      expect((await env.client.workflow.getHandle(id).describe()).typedSearchAttributes.get(AgentTokens)).toBe(totalTokens(result.usage));
     });
   });
 
