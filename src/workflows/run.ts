@@ -112,7 +112,6 @@ export class AgentRun {
     const view = this.view();
     setCurrentDetails(progressDetails(view, Date.now()));
     if (this.settings.searchAttributes) this.#searchAttributes.write(view);
-    if (!this.#endedAs) this.subAgents.reportToParent(view.steps, { usage: view.usage, costUsd: view.costUsd });
   }
 
   /** Ends the run with this outcome and returns its result. */
@@ -218,6 +217,7 @@ export class AgentRun {
   runTools(calls: ToolUseBlock[], needsApproval: readonly string[]): Promise<ToolOutcome[]> {
     const approvalNeeded = new Set([...(this.settings.approve ?? []), ...needsApproval]);
     this.#progress = {};
+    this.subAgents.reportToParent(); // a sub-agent's totals, before it goes on
     const delegations = calls.filter((c) => isAgentTool(c.name)).length;
     const outcomes = calls.map(async (call): Promise<ToolOutcome> => {
       const view = { toolUseId: call.id, name: call.name, input: call.input };

@@ -104,6 +104,7 @@ export class SubAgents {
       this.#budgetStop = spent.reason;
       for (const scope of this.#running) scope.cancel();
     }
+    this.reportToParent(); // a sub-agent relays its children's spend up the tree
     this.run.publish();
   }
 
@@ -113,15 +114,17 @@ export class SubAgents {
     return children ? Object.values(children) : undefined;
   }
 
-  /** In a sub-agent: tells the parent its totals after each model call (a signal: the parent's guards see them
-   * before the child ends). A cancelled run does not report: its result carries its totals. */
-  reportToParent(steps: number, report: Omit<SubAgentReport, 'workflowId' | 'steps'>): void {
+  /** In a sub-agent: tells the parent its totals (a signal, so the parent's guards see them before the child ends),
+   * when they changed: as a turn's tool calls start, and as its own children report. Not after its last model call:
+   * its result carries its totals, and a signal sent as it completes would not be delivered. */
+  reportToParent(): void {
     const parent = workflowInfo().parent;
-    // Its usage grows with its own calls and its children's reports: both are relayed up.
-    const key = `${steps}:${totalTokens(report.usage)}`;
-    if (!this.run.input.subAgent || !parent || key === this.#reported) return;
+    if (!this.run.input.subAgent || !parent) return;
+    const { steps, usage, costUsd } = this.run.state.loop;
+    const key = `${steps}:${totalTokens(usage)}`;
+    if (key === this.#reported) return;
     this.#reported = key;
-    const signalled = getExternalWorkflowHandle(parent.workflowId).signal(subAgentReport, { workflowId: this.run.workflowId, steps, ...report });
+    const signalled = getExternalWorkflowHandle(parent.workflowId).signal(subAgentReport, { workflowId: this.run.workflowId, steps, usage, costUsd });
     signalled.catch(() => undefined); // a parent that has closed meanwhile needs no report
   }
 
