@@ -273,4 +273,35 @@ describe('sub-agents', () => {
       });
     });
   });
+
+  it('nests to the depth limit: a grandchild runs under its own id, its spend rolls up to the top; beyond the limit no agent is offered', async () => {
+    const agents = {
+      lead: { description: 'Leads.', system: 'You are the lead.', tools: ['agent__worker'] },
+      worker: { description: 'Works.', system: 'You are the worker.', tools: ['calculator'] },
+    };
+    const offered = (r: RecordedRequest) => ((r.body as { tools?: Array<{ name: string }> }).tools ?? []).map((t) => t.name);
+    const script: Script = (req, turn) => {
+      const system = systemOf(req);
+      const usage = { input_tokens: 1_000, output_tokens: 0 };
+      if (system.includes('worker')) return { ...reply([text('worked')]), usage };
+      const delegate = system.includes('lead') ? 'agent__worker' : 'agent__lead';
+      const isOffered = (req.tools ?? []).some((t) => 'name' in t && t.name === delegate);
+      if (turn === 0 && isOffered) return { ...reply([toolUse(delegate, { task: 'go' })]), usage };
+      return { ...reply([text(isOffered || turn > 0 ? 'done' : 'nothing to delegate to')]), usage };
+    };
+    await withAgent(env, { script, agents }, async (h) => {
+      const deep = await h.run('Nest', { tools: ['agent__lead'] });
+      expect(deep.status).toBe('completed');
+      const grandchild = await getAgentResult(env.client, `${deep.workflowId}/toolu_0_0/toolu_0_0`);
+      expect(grandchild).toMatchObject({ status: 'completed', text: 'worked' });
+      // Top: 2 calls; lead: 2; worker: 1.
+      expect(totalTokens(deep.usage)).toBe(5_000);
+
+      const shallow = await h.run('Nest, shallow', { tools: ['agent__lead'], maxAgentDepth: 1 });
+      const lead = await getAgentResult(env.client, `${shallow.workflowId}/toolu_0_0`);
+      expect(lead.text).toBe('nothing to delegate to');
+      const leadRequests = h.model.requests.filter((r) => systemOf(r.body as { system?: unknown }).includes('lead'));
+      expect(offered(leadRequests.at(-1)!)).not.toContain('agent__worker');
+    });
+  });
 });
