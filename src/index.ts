@@ -32,7 +32,7 @@ export {
   type StartedAgent,
   type StatusReport,
 } from './client/index.js';
-export { defineConfig, type AgentConfig, type McpCallPolicy, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './config/types.js';
+export { defineConfig, type AgentConfig, type SubAgentConfig, type McpCallPolicy, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './config/types.js';
 export { ConfigError, loadConfig, toolsWithConfig, type LoadedConfig } from './config/load.js';
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './client/connection.js';
 export {
@@ -72,11 +72,15 @@ export type {
   AgentResult,
   AgentSettings,
   ApprovalAck,
+  ChildRunRecord,
   GuardName,
   RunStatus,
+  SubAgentDefinition,
   ToolCallPolicy,
   ToolCallProgress,
   ToolOutcome,
   Usage,
 } from './core/types.js';
 export type { ModelConnection } from './activities/index.js';
+export { agentInput } from './core/settings.js';
+export { AGENT_TOOL_PREFIX, DEFAULT_MAX_AGENT_DEPTH } from './core/sub-agents.js';

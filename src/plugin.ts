@@ -20,7 +20,9 @@ import {
 import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor } from './activities/attempt-log.js';
 import { agentDataConverter } from './codec/data-converter.js';
-import type { McpServerConfig } from './config/types.js';
+import { checkAgents, subAgentDefinitions } from './config/agents.js';
+import type { McpServerConfig, SubAgentConfig } from './config/types.js';
+import type { SubAgentDefinition } from './core/types.js';
 import { ignoredTranscriptSinks, type AgentSinks } from './core/transcript-sink.js';
 import { DEFAULT_MODEL_CALL_SLOTS, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
@@ -38,6 +40,10 @@ export interface AgentPluginOptions {
    * HTTP servers connected to when the worker is created (a server that does not start, or a tool name the
    * Messages API would refuse, fails Worker.create), and closed when the worker stops. */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Named sub-agents (`agent__<name>` tools whose calls are child runs), checked here against `tools`, `mcpServers`
+   * and the depth limit (`maxAgentDepth`, default 2). A run delegates only to those its `tools` name. */
+  agents?: Record<string, SubAgentConfig>;
+  maxAgentDepth?: number;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
   /** At most this many model calls at once in this process: the activity slots of the worker on the model task
@@ -74,6 +80,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** The MCP sessions, once a worker has been created with the plugin (and `mcpServers` were given). */
   mcp: McpTools | undefined;
   #activities: ReturnType<typeof createActivities> | undefined;
+  readonly #agents: Record<string, SubAgentDefinition> | undefined;
   /** What each worker configured with this plugin needs for its model-queue worker, by namespace and queue. */
   readonly #modelWorkerOptions = new Map<string, ModelWorkerOptions>();
 
@@ -81,6 +88,11 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
     this.#localTools = createToolRegistry(options.tools ?? [calculator]);
     this.mcpServers = options.mcpServers;
+    if (options.agents) {
+      const servers = Object.keys(options.mcpServers ?? {});
+      const known = (name: string) => !!this.#localTools.get(name) || servers.some((server) => name.startsWith(`${server}__`));
+      this.#agents = subAgentDefinitions(checkAgents(options.agents, known, options.maxAgentDepth));
+    }
     if (options.client) this.#transcripts = transcriptStore(options.client);
   }
 
@@ -210,6 +222,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       mcp: this.mcp,
       recordedTools: this.recordedTools,
       modelSettings: this.modelSettings,
+      agents: this.#agents,
     }));
   }
 

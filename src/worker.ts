@@ -6,7 +6,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { ModelConnection, ModelSettingsStore, RecordedToolsStore, TranscriptStore } from './activities/index.js';
 import { agentDataConverter } from './codec/data-converter.js';
 import { codecsEncrypt } from './codec/encryption-codec.js';
-import type { McpServerConfig } from './config/types.js';
+import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import { DEFAULTS } from './core/policies.js';
 import { AgentPlugin } from './plugin.js';
 import type { ToolRegistry } from './tools/registry.js';
@@ -30,6 +30,9 @@ export interface AgentWorkerOptions extends WorkerSizing {
   tools?: AnyAgentTool[];
   /** MCP servers by name whose tools this worker offers as `<name>__<tool>` (see AgentPluginOptions). */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Named sub-agents (see AgentPluginOptions.agents). */
+  agents?: Record<string, SubAgentConfig>;
+  maxAgentDepth?: number;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
   /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one
@@ -70,6 +73,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const plugin = new AgentPlugin({
     tools: options.tools,
     mcpServers: options.mcpServers,
+    agents: options.agents,
+    maxAgentDepth: options.maxAgentDepth,
     model: options.model,
     maxModelCalls: options.maxModelCalls,
     modelCallsPerSecond: options.modelCallsPerSecond,

@@ -1,5 +1,6 @@
 // The activities a worker registers, built from their dependencies (the worker assembles them).
 import type { McpTools } from '../mcp/tools.js';
+import type { SubAgentDefinition } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createDescribeTools } from './describe-tools.js';
 import { createCallModel, type ModelConnection } from './model.js';
@@ -23,6 +24,8 @@ export interface ActivityDeps {
   recordedTools: RecordedToolsStore;
   /** Where model calls find the settings runs name by digest. */
   modelSettings: ModelSettingsStore;
+  /** The sub-agents this worker defines (recorded by the runs that delegate to them). */
+  agents?: Record<string, SubAgentDefinition>;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -37,6 +40,6 @@ export function createActivities(deps: ActivityDeps) {
       modelSettings: deps.modelSettings,
     }),
     runTool: createRunTool({ tools: deps.tools }),
-    describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools }),
+    describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
   };
 }

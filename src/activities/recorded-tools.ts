@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
-import { splitMcpName, toolNameMatches } from '../core/tool-names.js';
+import { mayBeMcpTool, splitMcpName, toolNameMatches } from '../core/tool-names.js';
 import type { RecordedTools } from '../core/types.js';
 
 export type ReadRecordedTools = (run: { workflowId: string; runId: string }) => Promise<RecordedTools | null>;
@@ -80,7 +80,7 @@ export function runToolDefinitions(
 /** A run that uses an MCP server this worker lacks cannot make progress here: its tool calls would all be
  * refused. Fails it at once, naming the server. */
 export function assertHasServers(recorded: RecordedTools, servers: readonly string[]): void {
-  const needed = new Set(recorded.covers.map((name) => splitMcpName(name)!.server));
+  const needed = new Set(recorded.covers.filter(mayBeMcpTool).map((name) => splitMcpName(name)!.server));
   const missing = [...needed].filter((s) => !servers.includes(s));
   if (missing.length === 0) return;
   throw ApplicationFailure.create({

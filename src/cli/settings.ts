@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { defaultSettings } from '../client/index.js';
 import { parseDuration } from '../core/duration.js';
+import { agentToolName } from '../core/sub-agents.js';
+import { nearestName } from '../core/suggest.js';
 import { contextWindowTokens, DEFAULTS, MIN_COMPACT_AT_TOKENS } from '../core/policies.js';
 import { parsePriceOverrides, priceFor, type PriceTable } from '../core/pricing.js';
 import { EFFORTS, type AgentSettings, type GuardName } from '../core/types.js';
@@ -37,6 +39,8 @@ export const START_FLAGS = {
   'tool-timeout': { type: 'string', value: 'D', help: "timeout of a tool call whose tool sets none (default 5m; a tool's own timeout wins)" },
   'continue-as-new-after': { type: 'int', min: 1, help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
   'max-tool-output': { type: 'int', min: 100, max: 1_500_000, help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
+  agents: { type: 'list', help: "sub-agents the model may delegate to, as agent__<name> tools (default: all the config's agents; none for none)" },
+  'max-agent-depth': { type: 'int', min: 1, max: 10, help: 'how deep sub-agents may nest (default 2): a run at this depth delegates no further' },
   'context-clear-at': { type: 'int', min: 1000, help: 'clear old tool results from requests once a prompt reaches N tokens (default: with --no-compaction, 150000)' },
   'compact-at': {
     type: 'int',
@@ -67,6 +71,7 @@ export function settingsFromFlags(
   const serverNames: readonly string[] = serverTools?.tools ?? [];
   // A server tool replaces a tool of the same name (the built-in web_search stub) when --tools is not given.
   const tools = flags.tools ?? known.filter((t) => !serverNames.includes(t));
+  const agents = agentTools(flags.agents, catalog);
   const unknown = unknownTools(tools, catalog);
   if (unknown.length > 0) {
     throw new UsageError(`unknown tool ${describeUnknown(unknown)} in --tools (available: ${known.join(', ')})`);
@@ -104,7 +109,8 @@ export function settingsFromFlags(
     maxSteps: flags['max-steps'] ?? DEFAULTS.maxSteps,
     maxOutputTokens,
     system: flags.system,
-    tools,
+    tools: [...tools, ...agents],
+    maxAgentDepth: flags['max-agent-depth'],
     budgetTokens: flags['budget-tokens'],
     budgetUsd: flags['budget-usd'],
     prices: prices && pricesFor(model, prices),
@@ -127,6 +133,20 @@ export function settingsFromFlags(
     compaction: flags['no-compaction'] ? false : undefined,
     serverTools,
   });
+}
+
+/** `--agents a,b` (default: every agent of the config; `none`: none) as the run's `agent__<name>` tools. */
+function agentTools(names: string[] | undefined, catalog: ToolCatalog): string[] {
+  const known = catalog.agents ?? [];
+  if (names === undefined) return known.map(agentToolName);
+  if (names.length === 1 && names[0] === 'none') return [];
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length > 0) {
+    const near = (n: string) => nearestName(n, known);
+    const listed = unknown.map((n) => `"${n}"${near(n) ? ` (did you mean "${near(n)}"?)` : ''}`).join(', ');
+    throw new UsageError(`unknown agent ${listed} in --agents (the config defines: ${known.join(', ') || 'none'})`);
+  }
+  return [...new Set(names)].map(agentToolName);
 }
 
 /** A duration flag (`90s`, `10m`, `2h`): a UsageError naming the flag for anything else or below `minMs`. */

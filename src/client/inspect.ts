@@ -2,7 +2,7 @@
 // answers; from the run's history otherwise, with no worker at all), and the list of recent runs from
 // visibility.
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import type { AgentStatusView, MessageParam } from '../core/types.js';
+import type { AgentStatusView, ChildRunRecord, MessageParam } from '../core/types.js';
 import * as SA from '../core/search-attributes.js';
 import { AGENT_WORKFLOW, agentStatus, transcriptPage } from '../workflows/definitions.js';
 import { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
@@ -52,6 +52,9 @@ export type StatusReport = (
   modelCalls: ModelCallInFlight[];
   /** The tool calls in flight: attempt, how long, the latest progress, an outside completion awaited (likewise). */
   toolCalls: ToolCallInFlight[];
+  /** The child runs of its sub-agents (`agent__*` calls), as the run last heard of them; absent when it never
+   * delegated. */
+  children?: ChildRunRecord[];
 };
 
 /** The state of a run. A running one: the `agentStatus` query, answered by a worker within the timeout. A
@@ -65,7 +68,7 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
   if (description.status.name === 'RUNNING') {
     try {
       const view = await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus));
-      return { live: true, view, modelCalls, toolCalls };
+      return { live: true, view, modelCalls, toolCalls, ...childrenOf(view) };
     } catch (err) {
       reason = `no worker answered the status query within ${timeoutMs} ms (${shortError(err)})`;
     }
@@ -73,11 +76,13 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
   const record = { ...serverRecord(workflowId, description), modelCalls, toolCalls };
   try {
     const run = await readRunFromHistory(client, workflowId, description.runId);
-    return { ...record, live: false, reason, view: run.view, ...(run.endedByServer ? { endedByServer: run.endedByServer } : {}) };
+    return { ...record, live: false, reason, view: run.view, ...(run.endedByServer ? { endedByServer: run.endedByServer } : {}), ...childrenOf(run.view) };
   } catch (err) {
     return { ...record, live: false, reason: `${reason}; its history could not be replayed: ${shortError(err)}` };
   }
 }
+
+const childrenOf = (view: AgentStatusView | undefined) => (view?.children ? { children: view.children } : {});
 
 function serverRecord(workflowId: string, description: WorkflowExecutionDescription): ServerRecord {
   return {
@@ -137,6 +142,8 @@ export interface RunSummary {
   startTime: Date;
   closeTime?: Date;
   attributes: SearchAttributeValues;
+  /** The run that started this one as a sub-agent (a child workflow). */
+  parentWorkflowId?: string;
 }
 
 /** `--status` values that are the server's, not the workflow's: it never sees its own terminate or timeout. */
@@ -158,6 +165,7 @@ export async function listRuns(client: Client, options: { status?: string; limit
       startTime: info.startTime,
       closeTime: info.closeTime,
       attributes: searchAttributesOf(info),
+      ...(info.parentExecution?.workflowId ? { parentWorkflowId: info.parentExecution.workflowId } : {}),
     });
     if (runs.length >= (options.limit ?? 20)) break;
   }

@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { mcpServerPolicy } from '../mcp/config.js';
+import { checkAgents } from './agents.js';
 import { validateScriptTurns, type Script } from '../scripted/script.js';
 import { builtinTools, createToolRegistry } from '../tools/registry.js';
 import type { AnyAgentTool } from '../tools/types.js';
@@ -107,10 +108,26 @@ export function checkConfig(value: unknown, shown: string): AgentConfig {
   if (value.tools !== undefined) config.tools = checkTools(value.tools, shown);
   if (value.mcpServers !== undefined) config.mcpServers = checkMcpServers(value.mcpServers, shown);
   if (value.scriptedModel !== undefined) config.scriptedModel = checkScript(value.scriptedModel, shown);
+  if (value.maxAgentDepth !== undefined) {
+    if (!Number.isInteger(value.maxAgentDepth) || (value.maxAgentDepth as number) < 1) {
+      throw new ConfigError(`${shown}: maxAgentDepth must be a whole number >= 1 (got ${describe(value.maxAgentDepth)})`);
+    }
+    config.maxAgentDepth = value.maxAgentDepth as number;
+  }
+  if (value.agents !== undefined) {
+    const catalog = toolsWithConfig(config).map((tool) => tool.name);
+    const servers = Object.keys(config.mcpServers ?? {});
+    const known = (name: string) => catalog.includes(name) || servers.some((server) => name.startsWith(`${server}__`));
+    try {
+      config.agents = checkAgents(value.agents, known, config.maxAgentDepth);
+    } catch (err) {
+      throw new ConfigError(`${shown}: ${(err as Error).message}`);
+    }
+  }
   return config;
 }
 
-const CONFIG_KEYS = ['tools', 'mcpServers', 'scriptedModel'];
+const CONFIG_KEYS = ['tools', 'mcpServers', 'scriptedModel', 'agents', 'maxAgentDepth'];
 
 /** A script for the scripted model: a function of the request, or an array of turns (checked as a script file is). */
 function checkScript(script: unknown, shown: string): Script {
@@ -159,6 +176,9 @@ function checkMcpServers(servers: unknown, shown: string): Record<string, McpSer
     throw new ConfigError(`${shown}: mcpServers must be an object of servers by name (got ${describe(servers)})`);
   }
   for (const [name, server] of Object.entries(servers)) {
+    if (name === 'agent') {
+      throw new ConfigError(`${shown}: MCP server name "agent" is reserved: agent__<name> are the sub-agents' tools; rename the server`);
+    }
     if (!SERVER_NAME.test(name) || name.includes('__')) {
       throw new ConfigError(`${shown}: MCP server name "${name}" must be letters, digits, "_" or "-" without "__" (it prefixes its tools' names)`);
     }

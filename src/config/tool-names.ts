@@ -16,12 +16,15 @@ export interface ToolCatalog {
   tools: string[];
   /** Configured MCP server names. */
   mcpServers: string[];
+  /** Configured sub-agents (offered as `agent__<name>`). */
+  agents?: string[];
 }
 
 export function toolCatalog(config: AgentConfig): ToolCatalog {
   return {
     tools: toolsWithConfig(config).map((tool) => tool.name),
     mcpServers: Object.keys(config.mcpServers ?? {}),
+    agents: Object.keys(config.agents ?? {}),
   };
 }
 

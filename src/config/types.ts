@@ -1,5 +1,6 @@
 // The shape of a tool-module config file (`durable-agent.config.js`, or `--config FILE`): the tools a worker
 // registers and the MCP servers whose tools it offers. Shared by the CLI, the worker and the plugin.
+import type { SubAgentDefinition } from '../core/types.js';
 import type { Script } from '../scripted/script.js';
 import type { AnyAgentTool, Duration } from '../tools/types.js';
 
@@ -33,7 +34,18 @@ export interface McpHttpServerConfig extends McpCallPolicy {
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
+/** A named sub-agent (offered to the model as the tool `agent__<name>`, input `{ task }`): `deadline` is a duration
+ * (`'10m'`); the rest is SubAgentDefinition's. Its `tools` may name other agents as `agent__<name>`. */
+export interface SubAgentConfig extends Omit<SubAgentDefinition, 'deadlineMs'> {
+  deadline?: Duration;
+}
+
 export interface AgentConfig {
+  /** Sub-agents by name: each is a child run of the same agent workflow when the model calls `agent__<name>`. */
+  agents?: Record<string, SubAgentConfig>;
+  /** How deep sub-agents may nest (default 2): a chain of agents in `agents` deeper than this, or a cycle, is an
+   * error at load time; a run's `--max-agent-depth` may lower it. */
+  maxAgentDepth?: number;
   /** Tools written with `defineTool`, registered on the worker next to the built-ins. */
   tools?: AnyAgentTool[];
   /** MCP servers by name; their tools are offered to the model as `<name>__<tool>`. */

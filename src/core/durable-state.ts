@@ -8,7 +8,8 @@
 //
 // In history: the workflow input (`AgentInput`: the task, `AgentSettings`, the carried `RunState` with its
 // `LoopState`), the workflow result (`AgentResult`), and each activity's input and result (`ModelCallInput` /
-// `ModelReply`, `ToolCallInput` / `ToolOutcome`, `DescribeToolsInput` / `RecordedTools`). Messages are the Messages API's own `MessageParam` and
+// `ModelReply`, `ToolCallInput` / `ToolOutcome`, `DescribeToolsInput` / `RecordedTools`), and the signals a run
+// receives (`SubAgentReport`; a child run's input is an `AgentInput`, its result an `AgentResult`). Messages are the Messages API's own `MessageParam` and
 // `ContentBlock` from the pinned `@anthropic-ai/sdk`.
 // Types only (and one list of values): the workflow bundle imports this module.
 import type { ContentBlock, MessageParam, StopReason, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
@@ -21,6 +22,9 @@ export interface AgentInput {
   carried?: CarriedState;
   /** Set by `resume`: the run this one continues from. */
   resumedFrom?: { workflowId: string; runId: string };
+  /** Set when a parent agent run started this one as a sub-agent (a child workflow): which of its agents it is and
+   * how deep in the tree (1 for a child of a top-level run). It reports its usage to its parent as it goes. */
+  subAgent?: { name: string; depth: number };
 }
 
 /** What one run hands to the next: JSON-plain, so it survives serialisation unchanged. */
@@ -83,6 +87,55 @@ export interface AgentSettings {
   /** The start-to-close timeout of a tool call whose tool sets none (ms; `--tool-timeout`). Default: the 5 minutes
    * of TOOL_CALL_OPTIONS. */
   toolTimeoutMs?: number;
+  /** How deep sub-agents may nest (`--max-agent-depth`): a run at this depth is offered no `agent__*` tool.
+   * Default DEFAULT_MAX_AGENT_DEPTH (2). */
+  maxAgentDepth?: number;
+}
+
+/** A named sub-agent as a worker defines it (`agents` of the config file or of AgentPlugin), offered to the model as
+ * the tool `agent__<name>` with input `{ task }`. Recorded in history when a run that may delegate to it starts
+ * (RecordedTools.agents), so every replay and worker builds the same child run. What is absent is the parent's. */
+export interface SubAgentDefinition {
+  /** The tool's description: when the model should delegate to this agent. */
+  description: string;
+  system?: string;
+  /** Its tools (names, `<server>__*`, and `agent__<name>` for agents it may delegate to). Default: none. */
+  tools?: string[];
+  model?: string;
+  maxSteps?: number;
+  maxOutputTokens?: number;
+  /** Its own budget; the child gets at most what its parent has left when it starts. */
+  budgetTokens?: number;
+  budgetUsd?: number;
+  /** Its own deadline (ms after it starts); never later than its parent's. */
+  deadlineMs?: number;
+  outputSchema?: Record<string, unknown>;
+  effort?: Effort;
+  /** More input than `{ task }`: a JSON Schema object whose properties the tool's input schema adds to `task`; the
+   * child's task then carries them as JSON after the task's text. */
+  inputSchema?: Record<string, unknown>;
+}
+
+/** The `subAgentReport` signal a child run sends its parent after each model call (in the parent's history): its
+ * totals so far. */
+export interface SubAgentReport {
+  workflowId: string;
+  steps: number;
+  usage: Usage;
+  costUsd: number | null;
+}
+
+/** A child run a run started for one `agent__*` call: what `status` shows and what its usage rolled up to. */
+export interface ChildRunRecord {
+  workflowId: string;
+  agent: string;
+  toolUseId: string;
+  status: 'running' | RunStatus;
+  steps: number;
+  /** The child's usage and cost as it last reported them (at its end: its result's), already added to the
+   * parent's own totals. */
+  usage: Usage;
+  costUsd: number | null;
 }
 
 /** The Messages API's server tools this package offers (`--server-tools`). */
@@ -138,6 +191,10 @@ export interface RunState {
   /** Client-side compaction (where the endpoint refused server-side compaction): the latest summary and the
    * index of the first message it does not replace. Requests send it in place of the messages before. */
   clientSummary?: ClientSummary;
+  /** The sub-agents the job may delegate to, recorded once when it started (absent when it has none). */
+  agents?: Record<string, SubAgentDefinition>;
+  /** The child runs it started, by workflow id (absent until the first). */
+  children?: Record<string, ChildRunRecord>;
 }
 
 /** A budget the model sees: the job's token budget (--budget-tokens) and what is left of it before this call. */
@@ -366,6 +423,9 @@ export interface RecordedTools {
   /** Asked for with `DescribeToolsInput.policies`: the call policies of the tools `tools` names that set one, by
    * tool name (not part of the digest: model calls do not use them). */
   policies?: Record<string, ToolCallPolicy>;
+  /** Asked for with `DescribeToolsInput.agents`: the definitions of those sub-agents (their `agent__<name>` tool
+   * definitions are in `covers` and `definitions`, so model calls read them as they read MCP tools'). */
+  agents?: Record<string, SubAgentDefinition>;
 }
 
 /** The input of the `describeTools` activity. */
@@ -374,4 +434,6 @@ export interface DescribeToolsInput {
   tools: string[];
   /** Also answer the tools' call policies (runs from the `tool-call-policies` patch on). */
   policies?: boolean;
+  /** The sub-agents the run may delegate to, by name (runs from the `sub-agents` patch on). */
+  agents?: string[];
 }

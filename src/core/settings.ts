@@ -1,6 +1,6 @@
 // The settings of a run with the documented defaults filled in: pure, so tests and the CLI share one source.
 import { DEFAULTS } from './policies.js';
-import type { AgentSettings } from './types.js';
+import type { AgentInput, AgentSettings } from './types.js';
 
 /** The default settings, with `overrides` on top; an override whose value is `undefined` leaves the default. */
 export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSettings {
@@ -14,4 +14,11 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
     promptCaching: DEFAULTS.promptCaching,
     ...defined,
   };
+}
+
+/** The input of an agent run: `task`, and `settings` over the documented defaults. The run writes its Agent* search
+ * attributes (status, steps, tokens, cost, stop reason, guard, model) unless `searchAttributes: false`: register
+ * them on your namespace first (`durable-agent server` does; see the README), or pass false. */
+export function agentInput(task: string, settings: Partial<AgentSettings> = {}): AgentInput {
+  return { task, settings: defaultSettings({ searchAttributes: true, ...settings }) };
 }

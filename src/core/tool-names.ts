@@ -1,5 +1,6 @@
 // Tool names and the patterns a run's `tools` setting may hold. An MCP server's tools are offered to the
 // model as `<server>__<tool>`, and `<server>__*` stands for all of them. Pure: the workflow uses it too.
+import { isAgentTool } from './sub-agents.js';
 
 /** Between an MCP server's name and its tool's name in the name the model sees. */
 export const MCP_SEPARATOR = '__';
@@ -16,7 +17,8 @@ export function splitMcpName(name: string): { server: string; tool: string } | n
 
 /** Could this entry of `tools` name an MCP tool (or all of a server's)? Only such runs record definitions. */
 export function mayBeMcpTool(name: string): boolean {
-  return splitMcpName(name) !== null;
+  // `agent__<name>` is a sub-agent (src/core/sub-agents.ts): no MCP server may be named `agent`.
+  return splitMcpName(name) !== null && !isAgentTool(name);
 }
 
 /** Whether `pattern` (an entry of a run's `tools`) stands for the tool `name`: equal, or `<server>__*`. */

@@ -9,7 +9,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { CompactionRecord, GuardName, RunStatus, Usage } from './durable-state.js';
+import type { ChildRunRecord, CompactionRecord, GuardName, RunStatus, Usage } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 export type {
@@ -19,6 +19,7 @@ export type {
   CarriedState,
   ClientSummary,
   CompactionRecord,
+  ChildRunRecord,
   DescribeToolsInput,
   Effort,
   GuardName,
@@ -35,6 +36,8 @@ export type {
   ServerToolSettings,
   ServerToolUsage,
   TaskBudget,
+  SubAgentDefinition,
+  SubAgentReport,
   ToolCallInput,
   ToolCallPolicy,
   ToolOutcome,
@@ -112,6 +115,8 @@ export interface AgentStatusView {
   compactionLog?: CompactionRecord[];
   /** The size of the latest model call's prompt, in tokens (input, cached or not). */
   promptTokens?: number;
+  /** The child runs of its sub-agents (absent for a run that never delegated). */
+  children?: ChildRunRecord[];
 }
 
 export interface ApprovalDecision {

@@ -20,7 +20,7 @@ import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { fitForContinueAsNew, MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-state.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, toolDefinitions, transcriptPage } from './definitions.js';
+import { agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, subAgentReport, toolDefinitions, transcriptPage } from './definitions.js';
 import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
@@ -134,6 +134,7 @@ function setHandlers(run: AgentRun): void {
   });
   setHandler(sendMessage, (text) => run.queueMessage(text), { validator: (text) => run.validateMessage(text) });
   setHandler(closeChat, () => run.closeChat());
+  setHandler(subAgentReport, (report) => run.subAgents.onReport(report));
 }
 
 /** Patch id: continue-as-new carries the task once, as the first message of the carried transcript (before, it

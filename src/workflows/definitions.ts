@@ -3,7 +3,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunState } from '../core/durable-state.js';
 import type { DigestedSettings } from '../core/model-settings.js';
-import type { AgentStatusView, ApprovalAck, ApprovalDecision, RecordedTools, TranscriptPage } from '../core/types.js';
+import type { AgentStatusView, ApprovalAck, ApprovalDecision, RecordedTools, SubAgentReport, TranscriptPage } from '../core/types.js';
 
 /** The workflow type name of `agentWorkflow`, which the client starts runs of and lists runs by. */
 export const AGENT_WORKFLOW = 'agentWorkflow';
@@ -36,3 +36,7 @@ export const toolDefinitions = defineQuery<RecordedTools | null>('toolDefinition
 /** The model-call settings the run names by `digest` (null when it has none of that digest). The model activity
  * reads them through this query when its cache misses, so they are stored in history once. */
 export const modelSettings = defineQuery<DigestedSettings | null, [digest: string]>('modelSettings');
+
+/** A sub-agent's progress, signalled by the child run to its parent after each of its model calls: its totals so
+ * far, which the parent adds to its own (and to its budget guard) as they come. */
+export const subAgentReport = defineSignal<[SubAgentReport]>('subAgentReport');

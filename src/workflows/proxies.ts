@@ -85,12 +85,13 @@ export function scheduleDescribeTools(
   mcpNames: string[],
   policies: boolean,
   heartbeatTimeoutMs?: number,
+  agents?: string[],
 ): Promise<RecordedTools> {
   const summary = oneLine(mcpNames.length > 0 ? `describe tools: ${mcpNames.join(', ')}` : `describe tools: ${tools.join(', ')}`, 200);
   const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
   return describeTools.executeWithOptions(
     { ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary },
-    [policies ? { tools, policies: true } : { tools }],
+    [agents ? { tools, policies: true, agents } : policies ? { tools, policies: true } : { tools }],
   );
 }
 

@@ -15,6 +15,7 @@ import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped }
 import { contextClearThreshold } from '../core/compaction.js';
 import { DEFAULTS } from '../core/policies.js';
 import { taskBudgetFor } from '../core/task-budget.js';
+import { isAgentTool } from '../core/sub-agents.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
 import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
@@ -36,6 +37,7 @@ import { scheduleModelCall, waitsForCancelledCalls } from './proxies.js';
 import { compactionView, noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
+import { SubAgents } from './sub-agents.js';
 import { callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
 
@@ -61,6 +63,7 @@ export class AgentRun {
   readonly #transcriptSharing = new TranscriptSharing();
   /** The settings every model call names by digest (the `modelSettings` query answers from it). */
   readonly modelSettings = new ModelSettingsSharing();
+  readonly subAgents = new SubAgents(this);
 
   constructor(readonly input: AgentInput) {
     this.settings = input.settings;
@@ -107,6 +110,7 @@ export class AgentRun {
       clearedUpTo: this.state.clearedUpTo,
       model: this.settings.model,
       ...compactionView(this.state),
+      ...(this.state.children ? { children: this.subAgents.view() } : {}),
     };
   }
 
@@ -209,6 +213,8 @@ export class AgentRun {
   runTools(calls: ToolUseBlock[], needsApproval: readonly string[]): Promise<ToolOutcome[]> {
     const approvalNeeded = new Set([...(this.settings.approve ?? []), ...needsApproval]);
     this.#progress = {};
+    this.subAgents.reportToParent(); // a sub-agent's totals, before it goes on
+    const delegations = calls.filter((c) => isAgentTool(c.name)).length;
     const outcomes = calls.map(async (call): Promise<ToolOutcome> => {
       const view = { toolUseId: call.id, name: call.name, input: call.input };
       if (approvalNeeded.has(call.name)) {
@@ -220,7 +226,8 @@ export class AgentRun {
       this.#progress[call.id] = 'in_flight';
       this.publish();
       try {
-        const outcome = await callTool({
+        const delegated = this.state.agents && isAgentTool(call.name);
+        const outcome = delegated ? await this.subAgents.delegate(call, delegations) : await callTool({
           workflowId: this.workflowId,
           toolUseId: call.id,
           name: call.name,

@@ -4,6 +4,7 @@
 // them from its cache or the `toolDefinitions` query); tool calls are scheduled with the policies. A replay,
 // another worker or a later turn sees the same, and it is stored once, not in every call.
 import { patched } from '@temporalio/workflow';
+import { agentsIn } from '../core/sub-agents.js';
 import { mayBeMcpTool } from '../core/tool-names.js';
 import { scheduleDescribeTools } from './proxies.js';
 import type { AgentRun } from './run.js';
@@ -13,6 +14,17 @@ import type { AgentRun } from './run.js';
  * no policies, the old options. */
 export const TOOL_CALL_POLICIES = 'tool-call-policies';
 
+/** Patch id: a run whose tools name sub-agents (`agent__<name>`) records their definitions with its tools' (the
+ * describeTools activity answers them from the worker's `agents`), and runs each `agent__*` call as a child run
+ * (src/workflows/sub-agents.ts). Asked only by runs that name agents, so no run recorded before it asks.
+ *
+ * Why recorded at start rather than carried in the settings: sub-agents are defined where tools are, on the worker
+ * (config file, AgentPlugin), and a run names the ones it may use in `tools` as it names tools; recording what the
+ * worker answered puts the definitions in the parent's history once (each child's input then holds only its own
+ * settings; no model call's input holds any), and hands their tool definitions to model calls through the recorded-tools digest the model activity already
+ * reads, so the model call path is unchanged. A replay, another worker, continue-as-new see the same definitions. */
+export const SUB_AGENTS = 'sub-agents';
+
 /** Recorded before the first model call of a job with tools; carried from its first run (continue-as-new, resume).
  * Runs from before the patch describe only MCP tools, when they name some (`<server>__<tool>`, `<server>__*`). */
 export async function recordToolDefinitions(run: AgentRun): Promise<void> {
@@ -20,9 +32,14 @@ export async function recordToolDefinitions(run: AgentRun): Promise<void> {
   if (state.toolPolicies || settings.tools.length === 0) return;
   const mcpNames = settings.tools.filter(mayBeMcpTool);
   if (patched(TOOL_CALL_POLICIES)) {
-    const { policies, ...recorded } = await scheduleDescribeTools(settings.tools, mcpNames, true, settings.heartbeatTimeoutMs);
+    // Asked only by runs that delegate: a run without agents issues the commands it issued before sub-agents.
+    const agentNames = agentsIn(settings.tools);
+    const delegates = agentNames.length > 0 && patched(SUB_AGENTS);
+    const described = await scheduleDescribeTools(settings.tools, mcpNames, true, settings.heartbeatTimeoutMs, delegates ? agentNames : undefined);
+    const { policies, agents, ...recorded } = described;
     // Definitions a job recorded before (an earlier run of it, on older code) stay the ones its calls use.
-    if (mcpNames.length > 0) state.recordedTools ??= recorded;
+    if (mcpNames.length > 0 || delegates) state.recordedTools ??= recorded;
+    if (delegates) state.agents = agents ?? {};
     state.toolPolicies = policies ?? {};
     return;
   }

@@ -188,3 +188,35 @@ describe('an endpoint that does not speak the Messages API', () => {
     expect(requests.filter((r) => r.startsWith('/empty')).length).toBe(1);
   });
 });
+
+describe('bad sub-agents in the config: one line at load time naming it, exit 2, nothing started', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['an agent name that is not a valid tool name', `{ 'research team': { description: 'd' } }`, /agent name "research team" is not a valid tool name/],
+    ['a sub-agent naming a tool that does not exist', `{ researcher: { description: 'd', tools: ['wether'] } }`, /agents\.researcher\.tools names "wether", which is not a tool/],
+    ['a sub-agent naming an agent that does not exist', `{ researcher: { description: 'd', tools: ['agent__writer'] } }`, /agents\.researcher\.tools names agent__writer, but there is no agent "writer"/],
+    ['a cycle', `{ a: { description: 'd', tools: ['agent__b'] }, b: { description: 'd', tools: ['agent__a'] } }`, /agents: a → b → a is a cycle/],
+    [
+      'a chain deeper than the depth limit',
+      `{ a: { description: 'd', tools: ['agent__b'] }, b: { description: 'd', tools: ['agent__c'] }, c: { description: 'd' } }`,
+      /agents\.a delegates 3 levels deep, beyond the depth limit of 2/,
+    ],
+  ];
+  it.each(cases)('%s', async (_what, agents, message) => {
+    const { cli, taskQueue } = session();
+    const file = path.join(dir, `agents-${cases.findIndex((c) => c[1] === agents)}.config.mjs`);
+    await writeFile(file, `export default { agents: ${agents} };\n`);
+    const exits = await Promise.all([cli(['start', '--config', file, 'a task']), cli(['worker', '--config', file])]);
+    for (const exit of exits) {
+      expectUsageError(exit, message);
+      expect(exit.stderr.trim().split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+    }
+    expect(await runsOn(taskQueue)).toEqual([]);
+  });
+
+  it('--agents naming an agent the config does not define', async () => {
+    const { cli } = session();
+    const file = path.join(dir, 'agents-ok.config.mjs');
+    await writeFile(file, `export default { agents: { researcher: { description: 'd', tools: ['calculator'] } } };\n`);
+    expectUsageError(await cli(['start', '--config', file, '--agents', 'reseacher', 'a task']), /unknown agent "reseacher" \(did you mean "researcher"\?\) in --agents/);
+  });
+});

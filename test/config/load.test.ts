@@ -86,7 +86,7 @@ describe('loadConfig', () => {
   it('refuses what the worker would refuse later: an invalid name, a duplicate, an unknown key, an ill-formed MCP server', async () => {
     expect((await loadError(`export default { tools: [{ ...${echoTool}, name: 'has space' }] };`)).message).toMatch(/Invalid tool name "has space"/);
     expect((await loadError(`export default { tools: [${echoTool}, ${echoTool}] };`)).message).toMatch(/Duplicate tool name "echo"/);
-    expect((await loadError('export default { tool: [] };')).message).toMatch(/unknown config key "tool" \(expected tools, mcpServers, scriptedModel\)/);
+    expect((await loadError('export default { tool: [] };')).message).toMatch(/unknown config key "tool" \(expected tools, mcpServers, scriptedModel, agents, maxAgentDepth\)/);
     expect((await loadError(`export default { mcpServers: { gh: { args: ['x'] } } };`)).message).toMatch(
       /mcpServers\.gh needs either command .* or url/,
     );

@@ -21,7 +21,7 @@ import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '.
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
 import { stdioFixture } from '../helpers/mcp.js';
-import type { McpServerConfig } from '../../src/config/types.js';
+import type { McpServerConfig, SubAgentConfig } from '../../src/config/types.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
 import type { AgentInput, AgentResult, AgentSettings, AgentStatusView } from '../../src/core/types.js';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -59,6 +59,8 @@ interface Scenario {
   tools?: AgentTool[];
   /** What the recording's scripted model refuses or enforces. */
   modelOptions?: { compaction?: boolean; taskBudget?: boolean; contextWindow?: number };
+  /** Sub-agents of the recording worker. */
+  agents?: Record<string, SubAgentConfig>;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -141,6 +143,13 @@ const outsideJob = defineTool({
     return context.completeLater();
   },
 });
+
+/** The workflow id a delegating run was recorded under, read back from its children's ids (`<parent>/<tool_use
+ * id>`): its replay must start them under the same ids. Other histories replay under any id. */
+function recordedWorkflowId(history: temporal.api.history.v1.IHistory): string | undefined {
+  const child = history.events?.find((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)?.startChildWorkflowExecutionInitiatedEventAttributes;
+  return child?.workflowId?.slice(0, child.workflowId.lastIndexOf('/'));
+}
 
 /** The ids of the patches a history recorded. */
 function patchIds(events: HistoryEvent[]): string[] {
@@ -407,6 +416,26 @@ const SCENARIOS: Scenario[] = [
       expect(result).toMatchObject({ status: 'completed', text: 'One, two, three, four: a slow answer.' });
     },
   },
+  {
+    // Two agent__ calls in one turn: two child runs at once, their answers the tool results.
+    name: 'sub-agents',
+    agents: {
+      researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'] },
+    },
+    settings: { tools: ['calculator', 'agent__researcher'] },
+    script: (req, turn) => {
+      const system = typeof req.system === 'string' ? req.system : '';
+      if (system.includes('researcher')) return turn === 0 ? reply([toolUse('calculator', { expression: '6 * 7' })]) : reply([text('42')]);
+      if (turn === 0) return reply([toolUse('agent__researcher', { task: 'question a' }), toolUse('agent__researcher', { task: 'question b' })]);
+      return reply([text('Both answers are 42.')]);
+    },
+    proves: ({ events, result }) => {
+      expect(patchIds(events)).toContain('sub-agents');
+      expect(events.filter((e) => e.childWorkflowExecutionCompletedEventAttributes)).toHaveLength(2);
+      expect(events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'subAgentReport').length).toBeGreaterThan(0);
+      expect(result).toMatchObject({ status: 'completed', text: 'Both answers are 42.' });
+    },
+  },
 ];
 
 // `RECORD_HISTORIES=1 npx vitest run test/durability/replay.test.ts` records the fixtures that are missing from
@@ -416,7 +445,7 @@ describe.runIf(RECORD)('recording histories', () => {
   const wanted = SCENARIOS.filter((s) => process.env.RECORD_HISTORIES === 'overwrite' || !existsSync(`${DIR}${s.name}.json`));
   it.each(wanted)('records $name', async (scenario) => {
     mkdirSync(DIR, { recursive: true });
-    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions }, async (h) => {
+    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents }, async (h) => {
       const id = await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);
@@ -450,7 +479,7 @@ describe.skipIf(RECORD)('replay of recorded histories', () => {
     await Worker.runReplayHistory(
       { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: agentDataConverter() },
       history,
-      file,
+      recordedWorkflowId(history) ?? file,
     );
   });
 });

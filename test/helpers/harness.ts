@@ -7,7 +7,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
-import type { McpServerConfig } from '../../src/config/types.js';
+import type { McpServerConfig, SubAgentConfig } from '../../src/config/types.js';
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import { startScriptedModel, type MessagesRequestBody, type ScriptedModel, type ScriptedModelOptions, type Script } from '../../src/scripted/index.js';
 import { builtinTools } from '../../src/tools/registry.js';
@@ -92,6 +92,8 @@ export async function withAgent<T>(
     /** Timeouts of the model connection (response start, stream idle). */
     modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
     mcpServers?: Record<string, McpServerConfig>;
+    /** Sub-agents of the worker (`agent__<name>` tools). */
+    agents?: Record<string, SubAgentConfig>;
     taskQueue?: string;
     /** More options for the agent's Worker.create (a small workflow cache, ...). */
     workerOptions?: AgentWorkerOptions['workerOptions'];
@@ -117,6 +119,7 @@ export async function withAgent<T>(
     maxModelCalls: options.maxModelCalls,
     dataConverter: env.dataConverter,
     mcpServers: options.mcpServers,
+    agents: options.agents,
     workerOptions: options.workerOptions,
   });
   const harness: AgentHarness = {

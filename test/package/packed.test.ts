@@ -137,7 +137,7 @@ describe('the packed package', () => {
   });
 
   it('the README has the examples this test runs', () => {
-    expect([...examples.keys()]).toEqual(['weather-tool.ts', 'own-worker.ts', 'workflows.ts', 'plugin-worker.ts', 'scripted-model.ts']);
+    expect([...examples.keys()]).toEqual(['weather-tool.ts', 'own-worker.ts', 'workflows.ts', 'plugin-worker.ts', 'agent-child.ts', 'scripted-model.ts']);
   });
 
   it('exports everything the README’s API paragraph names', async () => {

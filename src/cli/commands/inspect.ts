@@ -4,6 +4,7 @@ import { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport 
 import { compactionLine, type CompactionBlock } from '../../core/compaction.js';
 import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
+import { childRows, childRuns } from '../sub-agents-view.js';
 import type { AgentStatusView, CompactionRecord, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -91,6 +92,7 @@ export function formatStatus(report: StatusReport, now: number): string {
       const id = v.pendingApprovals.length === 1 ? '' : ' <toolUseId>';
       lines.push(`  decide with: approve ${v.workflowId}${id}  |  deny ${v.workflowId}${id} --reason TEXT`);
     }
+    childRows(v.children, row, lines);
     row('runs used', String(v.runsUsed));
     if (v.compactions !== undefined) {
       const prompt = v.promptTokens ? ` · prompt now ${v.promptTokens.toLocaleString('en-US')} tokens` : '';
@@ -174,29 +176,32 @@ async function transcriptCommand({ flags, positionals }: Parsed<typeof JSON_FLAG
       // What each compaction did is in the run's state, not in its block: read it when there is one.
       const compacted = messages.some((m) => blocksOf(m.content).some((b) => (b.type as string) === 'compaction'));
       const log = compacted ? ((await getStatus(temporal.client, workflowId).catch(() => null))?.view?.compactionLog ?? []) : [];
-      printText(formatTranscript(messages, log));
+      printText(formatTranscript(messages, log, workflowId));
     }
     return 0;
   });
 }
 
-/** One block per message: the role, then each content block on its own line(s). */
-export function formatTranscript(messages: readonly MessageParam[], compactions: readonly CompactionRecord[] = []): string {
+/** One block per message: the role, then each content block on its own line(s). A compaction is one line; a
+ * delegation (`agent__*`) names its child run (`transcript <childId>` shows the child's own conversation), given the
+ * run's `workflowId`. */
+export function formatTranscript(messages: readonly MessageParam[], compactions: readonly CompactionRecord[] = [], workflowId?: string): string {
   const names = toolNames(messages);
+  const children = workflowId ? childRuns(messages, workflowId) : new Map<string, string>();
   // A client-side compaction has no block: its line comes before the first message it does not replace.
   const clientLines = (i: number) =>
     compactions.filter((c) => c.clientSide && c.messageIndex === i).map((c) => `${compactionLine(c, { type: 'compaction', content: null })}\n`);
   const lines = messages.map((m, i) => {
     const record = compactions.find((c) => !c.clientSide && c.messageIndex === i);
     const body = blocksOf(m.content)
-      .map((b) => ((b.type as string) === 'compaction' ? compactionLine(record, b as unknown as CompactionBlock) : blockText(b, names)))
+      .map((b) => ((b.type as string) === 'compaction' ? compactionLine(record, b as unknown as CompactionBlock) : blockText(b, names, children)))
       .join('\n');
     return [...clientLines(i), `── ${i + 1}. ${m.role} ──\n${body}\n`].join('\n');
   });
   return [...lines, ...clientLines(messages.length)].join('\n');
 }
 
-function blockText(block: ContentBlockParam, names: Map<string, string>): string {
+function blockText(block: ContentBlockParam, names: Map<string, string>, children: Map<string, string>): string {
   switch (block.type) {
     case 'text':
       return block.text;
@@ -204,8 +209,10 @@ function blockText(block: ContentBlockParam, names: Map<string, string>): string
       return '[thinking]';
     case 'redacted_thinking':
       return '[redacted thinking]';
-    case 'tool_use':
-      return `[tool_use ${block.name}] ${JSON.stringify(block.input)}  (${block.id})`;
+    case 'tool_use': {
+      const child = children.has(block.id) ? `\n  → child run ${children.get(block.id)}` : '';
+      return `[tool_use ${block.name}] ${JSON.stringify(block.input)}  (${block.id})${child}`;
+    }
     case 'tool_result': {
       const name = names.get(block.tool_use_id);
       const head = `[tool_result${name ? ` ${name}` : ''}${block.is_error ? ' ERROR' : ''}] (${block.tool_use_id})`;
@@ -275,7 +282,9 @@ async function listCommand({ flags, positionals }: Parsed<typeof LIST_FLAGS>): P
 }
 
 export function formatList(runs: readonly RunSummary[]): string {
-  const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED'];
+  // A PARENT column only when some run is a sub-agent's child run.
+  const parents = runs.some((r) => r.parentWorkflowId);
+  const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED', ...(parents ? ['PARENT'] : [])];
   const rows = runs.map((r) => {
     const a = r.attributes;
     const status = `${statusCell(r)}${r.current ? '' : ' (earlier run)'}`;
@@ -288,6 +297,7 @@ export function formatList(runs: readonly RunSummary[]): string {
       a.stopReason ?? '—',
       a.guard ?? '—',
       timeText(r.startTime),
+      ...(parents ? [r.parentWorkflowId ?? '—'] : []),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -142,6 +142,8 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
       model: scripted?.connection ?? modelConnectionFromEnv(),
       tools: toolsWithConfig(options.config),
       mcpServers: options.config.mcpServers,
+      agents: options.config.agents,
+      maxAgentDepth: options.config.maxAgentDepth,
     });
     const result = await worker.runUntil(async () => {
       const id = (workflowId = await options.begin(temporal));

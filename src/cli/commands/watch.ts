@@ -1,8 +1,9 @@
 // `watch`: follows a run step by step until it ends, then prints its result (exit code as `result`).
-import { getAgentResult, getStatus, getTranscript } from '../../client/index.js';
+import type { Client } from '@temporalio/client';
+import { getAgentResult, getStatus, getTranscript, type StatusReport } from '../../client/index.js';
 import { QUERY_TIMEOUT_MS } from '../../client/inspect.js';
 import { oneLine, totalTokens } from '../../core/transcript.js';
-import type { AgentStatusView, MessageParam } from '../../core/types.js';
+import type { AgentStatusView, ChildRunRecord, MessageParam } from '../../core/types.js';
 import { expectPositionals, type Parsed } from '../args.js';
 import type { ModelCallInFlight } from '../../client/model-progress.js';
 import type { ToolCallInFlight } from '../../client/tool-progress.js';
@@ -31,6 +32,7 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
   const out = (line: string) => printText(`${line}\n`);
   return withTemporal(async (temporal) => {
     const watcher = new Watcher(workflowId, out);
+    const children = new Map<string, { watcher: Watcher; done: boolean }>();
     const outage = { what: `watching run ${workflowId}`, address: temporal.target.address };
     let offline = false;
     for (;;) {
@@ -52,16 +54,8 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
         await sleep(WATCH_INTERVAL_MS);
         continue;
       }
-      if (view.messages > watcher.printed) {
-        try {
-          watcher.messages(await getTranscript(temporal.client, workflowId), view);
-        } catch (err) {
-          logLine(`could not read the transcript yet: ${(err as Error).message}`);
-        }
-      }
-      watcher.status(view);
-      watcher.modelCalls(report.modelCalls);
-      watcher.toolCalls(report.toolCalls, view);
+      await watcher.follow(temporal.client, report, view);
+      await followChildren(temporal.client, report.children, children, out);
       if (TERMINAL.includes(view.status) || !running) break;
       // Replaying the history costs more than a query: poll it less often.
       await sleep(report.live ? WATCH_INTERVAL_MS : WATCH_INTERVAL_MS * 4);
@@ -89,6 +83,20 @@ class Watcher {
     readonly workflowId: string,
     readonly out: (line: string) => void,
   ) {}
+
+  /** Prints what one status report (and, when it counts new messages, the transcript) shows that is new. */
+  async follow(client: Client, report: StatusReport, view: AgentStatusView): Promise<void> {
+    if (view.messages > this.printed) {
+      try {
+        this.messages(await getTranscript(client, this.workflowId), view);
+      } catch (err) {
+        logLine(`could not read the transcript yet: ${(err as Error).message}`);
+      }
+    }
+    this.status(view);
+    this.modelCalls(report.modelCalls);
+    this.toolCalls(report.toolCalls, view);
+  }
 
   /** Prints the messages the status view counts that were not printed yet (a later transcript may hold more:
    * those wait for the view that counts them, so a step line and its tokens agree). */
@@ -185,6 +193,37 @@ class Watcher {
       this.out(`waiting for the next message: send ${this.workflowId} "<text>"  |  close ${this.workflowId}`);
     }
     this.#waiting = view.waitingForMessage;
+  }
+}
+
+/** The children of a run that delegates (`agent__*` calls), each followed like the run, its lines indented under
+ * the parent's and prefixed with its agent's name, until it ends. */
+async function followChildren(
+  client: Client,
+  records: readonly ChildRunRecord[] | undefined,
+  children: Map<string, { watcher: Watcher; done: boolean }>,
+  out: (line: string) => void,
+): Promise<void> {
+  for (const record of records ?? []) {
+    let child = children.get(record.workflowId);
+    if (!child) {
+      out(`  ⇒ child run ${record.workflowId} (${record.agent})`);
+      child = { watcher: new Watcher(record.workflowId, (line) => out(`    ${record.agent} │ ${line}`)), done: false };
+      children.set(record.workflowId, child);
+    }
+    if (child.done) continue;
+    try {
+      const report = await getStatus(client, record.workflowId, QUERY_TIMEOUT_MS);
+      if (!report.view) continue;
+      await child.watcher.follow(client, report, report.view);
+      const running = report.live || report.executionStatus === 'RUNNING';
+      if (TERMINAL.includes(report.view.status) || !running) {
+        child.done = true;
+        child.watcher.out(`ended: ${report.view.status}`);
+      }
+    } catch (err) {
+      logLine(`could not follow child run ${record.workflowId} yet: ${(err as Error).message}`);
+    }
   }
 }
 

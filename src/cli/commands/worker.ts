@@ -77,6 +77,8 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       modelCallsPerSecond: flags['model-calls-per-second'],
       tools: toolsWithConfig(config),
       mcpServers: config.mcpServers,
+      agents: config.agents,
+      maxAgentDepth: config.maxAgentDepth,
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
       workerOptions: { shutdownGraceTime: '10s' },
     });
