@@ -4,7 +4,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
-import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, Usage } from '../core/types.js';
+import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, TranscriptRef, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
@@ -58,10 +58,13 @@ export function createCallModel(deps: ModelCallDeps) {
     const asked = { compaction: false, taskBudget: false };
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
     try {
+      // The transcript first: on a retried call that finds nothing cached (its worker died) it releases the run's
+      // stickiness, so the settings query that may follow goes to a live worker at once instead of waiting out the
+      // sticky-queue timeout on the dead one's queue.
+      const messages = await deps.transcripts.read(transcriptOf(named, ctx.info.workflowExecution), { retried: ctx.info.attempt > 1 });
       const input = await withSettings(named, ctx.info.workflowExecution, deps.modelSettings);
       asked.compaction = input.compactAt !== undefined;
       asked.taskBudget = input.taskBudget !== undefined;
-      const messages = await deps.transcripts.read(input.transcript, { retried: ctx.info.attempt > 1 });
       const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
       if (recorded) assertHasServers(recorded, deps.mcpServers());
       const tools = runToolDefinitions(input.tools, recorded, (names) => toolDefinitions(deps.tools, names));
@@ -96,6 +99,13 @@ export function createCallModel(deps: ModelCallDeps) {
       stopHeartbeat();
     }
   };
+}
+
+/** The transcript a call reads: named by length since model-settings-by-digest (of the run that scheduled it). */
+function transcriptOf(named: ModelCallInput | ModelCallByDigest, run: { workflowId: string; runId: string } | undefined): TranscriptRef {
+  if (!('settings' in named)) return named.transcript;
+  if (!run) throw ApplicationFailure.nonRetryable('a model call named by digest must be scheduled by an agent run', 'BadModelCall');
+  return { workflowId: run.workflowId, runId: run.runId, messageCount: named.transcript.messageCount };
 }
 
 /** Since the patch model-settings-by-digest a call names its run's settings by digest (read them: cache, else

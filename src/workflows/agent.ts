@@ -191,7 +191,9 @@ async function raceDeadline(run: AgentRun, agentLoop: () => Promise<AgentResult>
   loopScope.cancel();
   // The cancelled loop rejects; its outcome is the deadline's.
   loopDone.catch(() => undefined);
-  if (patched(WAIT_FOR_DEADLINE_CANCELLED_CALLS)) await condition(() => loopSettled, DEADLINE_SETTLE_MS);
+  // A sub-agent does not wait: its deadline comes just before its parent's, and the parent needs the partial
+  // answer before its own deadline (the child's cancelled call stops at its next heartbeat all the same).
+  if (!run.input.subAgent && patched(WAIT_FOR_DEADLINE_CANCELLED_CALLS)) await condition(() => loopSettled, DEADLINE_SETTLE_MS);
   const reason = `deadline reached (${run.settings.deadlineMs} ms after the start)`;
   run.closeOpenToolUses(`the run was stopped by the deadline guard (${reason})`);
   return run.end({ status: 'stopped', guard: 'deadline', error: reason });
