@@ -43,7 +43,11 @@ describe('long-running tools from the CLI', () => {
       const text = await cli(['status', id]);
       expectExit(text, 0);
       expect(text.stdout).toMatch(/^ {2}build \(\S+\): attempt 1 of 3 · running [\d.]+s · timeout 10m · "linking" \(80%\)$/m);
+      // watch prints a line when the running call reports progress.
+      const watching = spawn(['watch', id]);
+      await watching.waitForStdout(/^ {2}… build attempt 1 of 3 · running [\d.]+s · timeout 10m · "linking" \(80%\)$/m, 20_000);
       await writeFile(path.join(dir, 'release'), '');
+      expectExit(await watching.exited, 0);
       const result = await cli(['result', id]);
       expectExit(result, 0);
       expect(result.stdout).toContain('Built.');

@@ -167,6 +167,8 @@ class Watcher {
    * completion. */
   toolCalls(calls: readonly ToolCallInFlight[], view: AgentStatusView): void {
     for (const call of calls) {
+      // A call that is simply running says nothing new: a line when it reports progress, is retried, or waits.
+      if (!call.progress && call.attempt === 1 && !call.waitingForCompletionSince) continue;
       const key = `${call.activityId}/${call.attempt}`;
       const said = [call.progress?.message, call.progress?.fraction, call.waitingForCompletionSince?.getTime()].join('|');
       if (this.#toolProgress.get(key) === said) continue;
