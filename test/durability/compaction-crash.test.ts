@@ -6,22 +6,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, getTranscript, startAgent } from '../../src/client/index.js';
 import { COMPACTED_OPENING } from '../../src/core/compaction.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
-import { openTestEnv, type TestEnv } from '../helpers/harness.js';
+import { useTestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 describe('a worker killed with SIGKILL right after a compaction', () => {
   it('the new worker finishes the job from the compaction block, without compacting again', async () => {

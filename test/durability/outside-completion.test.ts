@@ -5,22 +5,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { CliProcess } from '../helpers/cli.js';
-import { openTestEnv, type TestEnv } from '../helpers/harness.js';
+import { useTestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 function cli(args: string[]) {
   const vars: NodeJS.ProcessEnv = { ...process.env };

@@ -6,22 +6,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import type { MessageParam } from '../../src/core/types.js';
 import { reply, startScriptedModel, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { openTestEnv, type TestEnv } from '../helpers/harness.js';
+import { useTestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 /** The parent hands steps 1 and 2 to two stepper children at once; each child runs slow_step n, then answers. */
 const script: Script = (req, turn) => {
