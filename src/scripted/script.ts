@@ -81,6 +81,9 @@ export interface StreamShape {
   /** End the connection abruptly after this many events, on the first `times` (default 1) streamed answers of
    * this turn index (counted by the server), so a retry gets the whole reply. */
   cut?: { afterEvents: number; times?: number };
+  /** Send this many events, then hold the rest until `ScriptedModel.release()` (or the client disconnects): a
+   * model call caught mid-stream for as long as a test needs it there. */
+  holdAfterEvents?: number;
 }
 
 export interface ReplyTurn extends TurnTiming, StreamShape {
@@ -196,6 +199,9 @@ function blockProblem(block: unknown): string | null {
 function streamShapeProblem(turn: Record<string, unknown>): string | null {
   if (turn.eventDelayMs !== undefined && !(typeof turn.eventDelayMs === 'number' && turn.eventDelayMs >= 0)) {
     return '"eventDelayMs" must be a number >= 0';
+  }
+  if (turn.holdAfterEvents !== undefined && !(typeof turn.holdAfterEvents === 'number' && Number.isInteger(turn.holdAfterEvents) && turn.holdAfterEvents >= 0)) {
+    return '"holdAfterEvents" must be an integer >= 0';
   }
   if (turn.cut === undefined) return null;
   const cut = turn.cut;

@@ -238,18 +238,20 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
 
     const answer = await resolveTurn(body, turn);
     if (typeof answer === 'string') return fail(500, 'api_error', answer);
-    if (answer.hold && !releasedAll && !releasedTurns.has(turn)) {
-      await new Promise<void>((wake) => {
-        const entry = { turn, wake };
-        held.push(entry);
-        // A client that disconnects (a killed worker) stops being held.
-        res.on('close', () => {
-          const i = held.indexOf(entry);
-          if (i >= 0) held.splice(i, 1);
-          wake();
-        });
-      });
-    }
+    const holdHere = (): Promise<void> =>
+      releasedAll || releasedTurns.has(turn)
+        ? Promise.resolve()
+        : new Promise<void>((wake) => {
+            const entry = { turn, wake };
+            held.push(entry);
+            // A client that disconnects (a killed worker) stops being held.
+            res.on('close', () => {
+              const i = held.indexOf(entry);
+              if (i >= 0) held.splice(i, 1);
+              wake();
+            });
+          });
+    if (answer.hold) await holdHere();
     if (answer.delayMs) await Promise.race([sleep(answer.delayMs), new Promise((r) => res.on('close', r))]);
     if (clientGone || closing) {
       record.status ??= 499;
@@ -272,7 +274,12 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       cutCounts.set(turn, cuts + 1);
       record.cutAfterEvents = cutAfterEvents;
     }
-    await writeSse(res, messageEvents(message), responseHeaders, { eventDelayMs: answer.eventDelayMs, cutAfterEvents });
+    await writeSse(res, messageEvents(message), responseHeaders, {
+      eventDelayMs: answer.eventDelayMs,
+      cutAfterEvents,
+      pauseAfterEvents: answer.holdAfterEvents,
+      resume: holdHere,
+    });
   }
 
   const server = createServer((req, res) => {

@@ -97,6 +97,9 @@ export interface SseDelivery {
   eventDelayMs?: number;
   /** Destroy the connection after this many events instead of finishing the response. */
   cutAfterEvents?: number;
+  /** Before sending event number `pauseAfterEvents`, wait for `resume()` (a paused stream). */
+  pauseAfterEvents?: number;
+  resume?: () => Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -125,6 +128,7 @@ export async function writeSse(
       res.destroy();
       return 'cut';
     }
+    if (i === delivery.pauseAfterEvents && delivery.resume) await delivery.resume();
     if (delivery.eventDelayMs) await sleep(delivery.eventDelayMs);
     if (gone) return 'client_gone';
     const chunk = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

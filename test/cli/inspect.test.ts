@@ -15,8 +15,11 @@ import {
   useCli,
   type CliProcess,
 } from '../helpers/cli.js';
+import { reply, text } from '../../src/scripted/index.js';
+import { useTestEnv, withAgent } from '../helpers/harness.js';
 
 const cli = useCli();
+const env = useTestEnv();
 
 /** A run that calls the calculator once, then answers: started with `start`, run by a spawned worker. */
 const TWO_STEPS = [toolTurn('6*7', 'let me compute'), endTurn('the answer is 42')];
@@ -113,14 +116,14 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
     const run = await s.cli(['run', '--scripted', '--json', 'what is 6 times 7'], script);
     expectExit(run, 0);
     const id = jsonOf<{ workflowId: string }>(run).workflowId;
-    // No worker polls this session's task queue any more; nor is there an API key.
-    const baseline = await s.cli(['list', '--limit', '1']);
+    // No worker polls this session's task queue any more; nor is there an API key. That a closed run is read
+    // without first waiting for a worker's answer is proven in test/client/history.test.ts (with a query
+    // timeout no test could wait out); here, that the CLI reads it at all and says nothing of workers.
     const transcript = await s.cli(['transcript', id, '--json']);
     expectExit(transcript, 0);
     expect(jsonOf<MessageParam[]>(transcript).map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(JSON.stringify(jsonOf(transcript))).toContain('the answer is 42');
-    // Reading it costs under 3 s beyond what any command costs (process start, connection) on this machine now.
-    expect(transcript.ms - baseline.ms).toBeLessThan(3_000);
+    expect(transcript.stderr).not.toMatch(/worker/);
 
     const [status, result] = await Promise.all([s.cli(['status', id]), s.cli(['result', id, '--json'])]);
     expectExit(status, 0);
@@ -277,12 +280,13 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
 
   it('status and watch show the words of a streaming model call while it runs (its heartbeat details)', async ({ expect }) => {
     const s = cli.session();
-    let worker: CliProcess | undefined;
-    try {
-      const answer = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
-      // About 40 events, 300 ms apart: a reply that takes ~12 s to stream. Heartbeats every ~3 s.
-      worker = await s.worker([{ ...endTurn(answer), eventDelayMs: 300 }]);
-      const id = await s.startedId(['talk slowly', '--heartbeat-timeout', '10s']);
+    const answer = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
+    // The stream stops after 20 events until the test releases it: the call is mid-stream, its words in its
+    // heartbeat details, for as long as `watch` and `status` take to read them. The worker is in this process
+    // (on the session's task queue) so the test can release it.
+    const script = [{ ...reply([text(answer)]), eventDelayMs: 20, holdAfterEvents: 20 }];
+    await withAgent(env, { script, taskQueue: s.taskQueue }, async (h) => {
+      const id = await s.startedId(['talk slowly', '--heartbeat-timeout', '3s']);
       const watch = s.spawn(['watch', id]);
       const [progressLine, watchedWords] = await watch.waitForStdout(/^ {2}… model call attempt \d+ · text · ~\d+ output tokens · [^:]+: (.+)$/m);
       expect(answer).toContain(watchedWords.replace(/^…/, ''));
@@ -293,14 +297,13 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
       const [, statusWords] = status.stdout.match(/^ {2}"(.+)"$/m) ?? [];
       expect(answer).toContain(statusWords.replace(/^…/, ''));
 
+      h.model.release();
       const exit = await watch.exited;
       expectExit(exit, 0);
       expect(exit.stdout).toContain(progressLine);
       // The progress lines come before the step they belong to, which then shows the whole reply.
       expect(exit.stdout.indexOf(progressLine)).toBeLessThan(exit.stdout.search(/^step 1 · model call · end_turn/m));
-    } finally {
-      await stopWorker(worker);
-    }
+    });
   });
 
   it('watch shows approvals waiting and a guard, and exits 3 for a stopped run', async ({ expect }) => {

@@ -28,7 +28,10 @@ describe('the full Temporal stack (npm run cluster)', () => {
   it('runs a batch of agents across two worker processes, one SIGKILLed mid-batch, and lists them all by status', async () => {
     const session = cli.session({ TEMPORAL_ADDRESS: cluster!.address });
     const script = [{ ...toolTurn('6*7'), delayMs: 300 }, endTurn('The answer is 42.', 300)];
-    const workers: CliProcess[] = [await session.worker(script), await session.worker(script)];
+    // The worker to be killed answers no model call before it dies (each is held ten minutes, heartbeating), so
+    // whatever it picked up is still in flight when it is killed, however fast or slow the machine is.
+    const held = [{ ...toolTurn('6*7'), delayMs: 600_000 }, endTurn('The answer is 42.', 600_000)];
+    const workers: CliProcess[] = [await session.worker(held), await session.worker(script)];
     try {
       const settings = defaultSettings({ tools: ['calculator'], heartbeatTimeoutMs: 2_000 });
       const started = await Promise.all(
@@ -39,8 +42,17 @@ describe('the full Temporal stack (npm run cluster)', () => {
       const ids = started.map((s) => s.workflowId);
       expect(started.every((s) => !s.attached)).toBe(true);
 
-      // Kill one worker once the batch is under way: some runs done, others still in flight.
-      await getAgentResult(client!, ids[0]);
+      // Kill the first worker once the batch is under way: a run done (by the other worker) and a model call
+      // in flight on this one (its identity is `<pid>@<host>`).
+      await Promise.any(ids.map((id) => getAgentResult(client!, id)));
+      const doomed = `${workers[0].child.pid}@`;
+      await vi.waitFor(
+        async () => {
+          const pending = await Promise.all(ids.map(async (id) => (await client!.workflow.getHandle(id).describe()).raw.pendingActivities ?? []));
+          expect(pending.flat().some((a) => a.lastWorkerIdentity?.startsWith(doomed)), 'a call in flight on the worker to be killed').toBe(true);
+        },
+        { timeout: 30_000, interval: 200 },
+      );
       workers[0].kill('SIGKILL');
       const statuses = await Promise.all(ids.map(async (id) => (await client!.workflow.getHandle(id).describe()).status.name));
       expect(statuses.filter((s) => s === 'RUNNING').length, 'runs still in flight when the worker was killed').toBeGreaterThan(0);

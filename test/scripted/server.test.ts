@@ -1,7 +1,7 @@
 // The scripted model through the real Anthropic SDK: wire format, streaming, conformance, errors, hold, failTimes.
 import Anthropic, { AuthenticationError, BadRequestError, InternalServerError, OverloadedError, RateLimitError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, failTimes, reply, scriptTurnProblem, serverToolUse, startScriptedModel, text, thinking, toolUse, webSearchResult, type Script, type ScriptedModel } from '../../src/scripted/index.js';
 
 const servers: ScriptedModel[] = [];
@@ -273,7 +273,25 @@ describe('stream shapes', () => {
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(30);
   });
 
-  it('validates eventDelayMs and cut in script files', () => {
+  it('holdAfterEvents stops a stream after N events until release(), then sends the rest', async () => {
+    const turn = { ...reply([text('a reply long enough to take several text_delta events to stream')]), holdAfterEvents: 3 };
+    const { server, client } = await start([turn]);
+    let events = 0;
+    const stream = client.messages.stream(base([user('go')]));
+    stream.on('streamEvent', () => void events++);
+    const done = stream.finalMessage();
+    // message_start, content_block_start (the ping is not surfaced): then nothing more while held.
+    await vi.waitFor(() => expect(events).toBe(2));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(events).toBe(2);
+    expect(server.requests[0].status).toBe(200);
+    server.release();
+    expect((await done).content).toEqual(turn.content);
+    expect(events).toBeGreaterThan(2);
+  });
+
+  it('validates eventDelayMs, holdAfterEvents and cut in script files', () => {
+    expect(scriptTurnProblem({ ...reply([text('x')]), holdAfterEvents: 1.5 })).toMatch(/holdAfterEvents/);
     expect(scriptTurnProblem({ ...reply([text('x')]), eventDelayMs: -1 })).toMatch(/eventDelayMs/);
     expect(scriptTurnProblem({ ...reply([text('x')]), cut: { afterEvents: 'two' } })).toMatch(/"cut" must be/);
     expect(scriptTurnProblem({ ...reply([text('x')]), cut: { afterEvents: 2, times: 0 } })).toMatch(/cut.times/);
