@@ -1,7 +1,13 @@
 // The library's public API: define tools, run a worker with them, start runs and read their results.
-// An explicit list: internals stay internal.
+// An explicit list: internals stay internal. What tests need (the scripted model, the dev server, the web_search
+// stub) is `durable-agent/testing`; the codec, key ring and codec server are `durable-agent/encryption`; the agent
+// as a child of your own workflow is `durable-agent/workflow`.
 export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker.js';
-export { AgentPlugin, type AgentPluginOptions } from './plugin.js';
+export { AgentPlugin, type AgentPluginOptions, type ModelWorkerOptions } from './plugin.js';
+export type { TranscriptStore } from './activities/transcript-store.js';
+export type { RecordedToolsStore } from './activities/recorded-tools.js';
+export type { ModelSettingsStore } from './activities/model-settings.js';
+export type { McpTools } from './mcp/index.js';
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
 export {
   AGENT_WORKFLOW,
@@ -33,20 +39,10 @@ export {
   type StatusReport,
 } from './client/index.js';
 export { defineConfig, type AgentConfig, type SubAgentConfig, type McpCallPolicy, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './config/types.js';
-export { ConfigError, loadConfig, toolsWithConfig, type LoadedConfig } from './config/load.js';
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './client/connection.js';
-export {
-  agentDataConverter,
-  EncryptionCodec,
-  EncryptionKeyError,
-  ENCRYPTION_KEYS_VARIABLE,
-  FAILURE_CONVERTER_PATH,
-  parseKeyRing,
-} from './codec/index.js';
-export { startCodecServer, type CodecServer, type CodecServerOptions } from './codec/codec-server.js';
-export { builtinTools, createToolRegistry, type ToolRegistry } from './tools/registry.js';
+export { agentDataConverter, EncryptionKeyError, ENCRYPTION_KEYS_VARIABLE } from './codec/index.js';
+export { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 export { calculator } from './tools/calculator.js';
-export { webSearch } from './tools/web-search.js';
 export {
   defineTool,
   ToolError,
@@ -64,23 +60,26 @@ export {
 } from './tools/types.js';
 export { toolContext, type LocalToolContext } from './tools/context.js';
 export { IDEMPOTENCY_META_KEY } from './mcp/index.js';
-export { startDevServer, findTemporalCli, type DevServer } from './devserver/index.js';
-export { startScriptedModel, franceDemoScript, type Script, type ScriptTurn } from './scripted/index.js';
 export { AGENT_WORKER_SIZING, DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';
 export type {
   AgentInput,
   AgentResult,
   AgentSettings,
+  AgentStatusView,
   ApprovalAck,
   ChildRunRecord,
   GuardName,
+  ModelCallProgress,
   RunStatus,
   SubAgentDefinition,
   ToolCallPolicy,
   ToolCallProgress,
+  ToolCallView,
   ToolOutcome,
   Usage,
 } from './core/types.js';
 export type { ModelConnection } from './activities/index.js';
+// The type of a config file's `scriptedModel` (the functions that build scripts are in durable-agent/testing).
+export type { Script, ScriptTurn } from './scripted/script.js';
 export { agentInput } from './core/settings.js';
 export { AGENT_TOOL_PREFIX, DEFAULT_MAX_AGENT_DEPTH } from './core/sub-agents.js';

@@ -2,10 +2,18 @@
 import type { ActivityOptions } from '@temporalio/common';
 import type { GuardName } from './types.js';
 
+/** Frozen all the way down: these objects are shared by the client and the bundled workflow (each has its own
+ * copy), so a caller that changed one would change one side only. A change of policy is an option, not a
+ * mutation. */
+function deepFreeze<T extends object>(value: T): Readonly<T> {
+  for (const inner of Object.values(value)) if (inner && typeof inner === 'object') deepFreeze(inner as object);
+  return Object.freeze(value);
+}
+
 /** One Messages API request. The SDK's own retries are off, so this policy is the one in force and each
  * attempt is visible in the Temporal UI. Non-retryable provider errors (400, 401, ...) are marked as such by
  * the activity itself. */
-export const MODEL_CALL_OPTIONS = {
+export const MODEL_CALL_OPTIONS = deepFreeze({
   // A backstop only: every call streams, so a call that is still producing tokens is never cut by a request
   // timeout, and a dead connection is noticed by STREAM_IDLE_TIMEOUT_MS, a dead worker by the heartbeat timeout.
   // An hour leaves room for the longest replies (128k output tokens at ~50 tokens/s is ~45 minutes).
@@ -19,7 +27,7 @@ export const MODEL_CALL_OPTIONS = {
     maximumInterval: '1 minute',
     maximumAttempts: 8,
   },
-} satisfies ActivityOptions;
+} satisfies ActivityOptions);
 
 /** The task queue model calls of runs on `taskQueue` are scheduled on: a queue of their own, so that the number
  * of model calls at once is bounded by the slots of the workers polling it (`worker --max-model-calls`), and
@@ -47,12 +55,12 @@ export const DEFAULT_MODEL_CALL_SLOTS = 1_000;
  *   (lost until its timeout): opt-in, not the default. Raise them for a distant server;
  * - tool calls: Temporal's 100. Tools are the team's code, of unknown cost; the waiting (model calls) has slots
  *   of its own, DEFAULT_MODEL_CALL_SLOTS. */
-export const AGENT_WORKER_SIZING = {
+export const AGENT_WORKER_SIZING = deepFreeze({
   maxWorkflowTasks: 40,
   workflowPollers: 10,
   activityPollers: 10,
   maxToolCalls: 100,
-} satisfies { maxWorkflowTasks: number; workflowPollers: number | 'auto'; activityPollers: number | 'auto'; maxToolCalls: number };
+} satisfies { maxWorkflowTasks: number; workflowPollers: number | 'auto'; activityPollers: number | 'auto'; maxToolCalls: number });
 
 /** Runs cached per GB of heap above HEAP_KEPT_FROM_CACHE_MB, when `maxCachedWorkflows` is not given: Temporal's own
  * default (600 per GB, with reused V8 contexts), kept because it scales with the memory the worker has. Measured
@@ -63,7 +71,7 @@ export const HEAP_KEPT_FROM_CACHE_MB = 200;
 
 /** One tool call. A tool that fails on its input answers with an error result instead of throwing, so what
  * is retried here is infrastructure: a crash, a timeout, a network error inside the tool. */
-export const TOOL_CALL_OPTIONS = {
+export const TOOL_CALL_OPTIONS = deepFreeze({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
   retry: {
@@ -72,7 +80,7 @@ export const TOOL_CALL_OPTIONS = {
     maximumInterval: '30 seconds',
     maximumAttempts: 3,
   },
-} satisfies ActivityOptions;
+} satisfies ActivityOptions);
 
 /** A model call's stream that delivers no event (not even a `ping`) for this long is abandoned and the call is
  * retried as a whole. The real API sends pings while the model works, so minutes of silence mean a dead
@@ -122,14 +130,14 @@ export function contextWindowTokens(_model: string): number {
   return 200_000;
 }
 
-export const DEFAULTS = {
+export const DEFAULTS = deepFreeze({
   model: 'claude-sonnet-5-5',
   maxSteps: 20,
   maxOutputTokens: 4096,
   taskQueue: 'durable-agent',
   /** The guards after which a last, tool-less model call asks for a summary (budget and deadline have no
    * reserve for one by default: the money or the time is what ran out). */
-  summaryOn: ['max_steps', 'repetition', 'error_streak'] as GuardName[],
+  summaryOn: ['max_steps', 'repetition', 'error_streak'] as readonly GuardName[],
   promptCaching: true,
   /** Older tool results are cleared from requests once a prompt reaches this many tokens (most Claude
    * context windows hold 200k). */
@@ -139,4 +147,4 @@ export const DEFAULTS = {
   compactAtTokens: 150_000,
   /** An open chat run waits this long for the next message before it ends. */
   idleTimeoutMs: 60 * 60 * 1000,
-};
+});

@@ -150,6 +150,23 @@ describe('the packed package', () => {
     expect(JSON.parse(stdout)).toEqual([]);
   });
 
+  it('keeps the root to what a user builds with: test helpers and codec internals are subpaths, CLI internals are not exported, the constants are frozen', async () => {
+    const script = `
+      const root = await import('durable-agent');
+      const testing = await import('durable-agent/testing');
+      const encryption = await import('durable-agent/encryption');
+      const missing = (m, names) => names.filter((n) => m[n] === undefined);
+      console.log(JSON.stringify({
+        testing: missing(testing, ['startScriptedModel', 'reply', 'text', 'toolUse', 'webSearch', 'builtinTools', 'startDevServer', 'findTemporalCli']),
+        encryption: missing(encryption, ['EncryptionCodec', 'parseKeyRing', 'startCodecServer', 'FAILURE_CONVERTER_PATH', 'agentDataConverter']),
+        onRoot: ['loadConfig', 'ConfigError', 'toolsWithConfig', 'startScriptedModel', 'startDevServer', 'webSearch', 'builtinTools', 'EncryptionCodec'].filter((n) => n in root),
+        mutable: ['DEFAULTS', 'MODEL_CALL_OPTIONS', 'TOOL_CALL_OPTIONS', 'AGENT_WORKER_SIZING'].filter((n) => !Object.isFrozen(root[n])),
+        mutableRetry: Object.isFrozen(root.MODEL_CALL_OPTIONS.retry) && Object.isFrozen(root.DEFAULTS.summaryOn) ? [] : ['nested'],
+      }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({ testing: [], encryption: [], onRoot: [], mutable: [], mutableRetry: [] });
+  });
+
   it('type-checks the README’s library examples against the installed package (tsc, strict)', async () => {
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await run(process.execPath, [tsc, '-p', project], { cwd: project }).catch((err: { stdout: string }) => err);

@@ -1,0 +1,31 @@
+// `durable-agent/testing`: what a test of an agent needs and a production worker does not. The scripted model (a
+// local Messages API that answers from a script, reached through the real Anthropic SDK) and the Temporal dev
+// server (the official Temporal CLI, found or installed and cached).
+//
+//   import { startScriptedModel, reply, text, toolUse } from 'durable-agent/testing';
+//   const model = await startScriptedModel({ script: [reply([toolUse('calculator', { expression: '6*7' })]), reply([text('42')])] });
+//   // createAgentWorker({ ..., model: { apiKey: 'test', baseURL: model.url } })
+export { startScriptedModel, type RecordedRequest, type ScriptedModel, type ScriptedModelOptions } from './scripted/server.js';
+export {
+  apiError,
+  failTimes,
+  reply,
+  serverToolUse,
+  text,
+  thinking,
+  toolUse,
+  webSearchResult,
+  type ErrorTurn,
+  type FailTimesTurn,
+  type ReplyTurn,
+  type Script,
+  type ScriptBlock,
+  type ScriptFunction,
+  type ScriptTurn,
+  type ScriptUsage,
+} from './scripted/script.js';
+export { franceDemoScript } from './scripted/demo.js';
+export { webSearch } from './tools/web-search.js';
+export { builtinTools } from './tools/registry.js';
+export { findTemporalCli, TEMPORAL_CLI_VERSION, type FindTemporalOptions } from './devserver/find-temporal.js';
+export { startDevServer, type DevServer, type DevServerOptions } from './devserver/dev-server.js';
