@@ -1,6 +1,6 @@
 // The activities a worker registers, built from their dependencies (the worker assembles them).
 import type { McpTools } from '../mcp/tools.js';
-import type { SubAgentDefinition } from '../core/types.js';
+import type { OfferedTools, SubAgentDefinition } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createDescribeTools } from './describe-tools.js';
 import { createCallModel, type ModelConnection } from './model.js';
@@ -41,5 +41,15 @@ export function createActivities(deps: ActivityDeps) {
     }),
     runTool: createRunTool({ tools: deps.tools }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
+    /** What this worker offers (the agentToolCatalog workflow: a CLI's `start` checks its tool names with it). */
+    offeredTools: async (): Promise<OfferedTools> => {
+      const mcpTools = deps.mcp?.toolNames() ?? [];
+      return {
+        tools: deps.tools.names().filter((name) => !mcpTools.includes(name)),
+        mcpServers: deps.mcp?.servers() ?? [],
+        mcpTools,
+        agents: Object.keys(deps.agents ?? {}),
+      };
+    },
   };
 }

@@ -1,7 +1,7 @@
 // Whether any worker polls a run's task queue: a command that waits for a run says so when none does, rather than
 // seem to hang (the run waits on the server until a worker comes).
-import proto from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
+import { hasPollers } from '../client/task-queue.js';
 import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
 
@@ -23,18 +23,4 @@ export function sayWhenNoWorker(client: Client, taskQueue: string, workflowId: s
   }, WORKER_CHECK_AFTER_MS);
   timer.unref();
   return () => clearTimeout(timer);
-}
-
-/** Whether workers poll the queue's workflow tasks; undefined when the server could not say. */
-async function hasPollers(client: Client, taskQueue: string): Promise<boolean | undefined> {
-  try {
-    const { pollers } = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue, kind: proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-    });
-    return (pollers ?? []).length > 0;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,11 +1,13 @@
 // Which tool names a run may be given: the built-ins, the config's tools, and its MCP servers' tools, written
 // `<server>__<tool>` or `<server>__*` (all of that server's tools). The CLI checks names against this catalog
-// before it starts a run; it cannot list an MCP server's tools without connecting to it, so any
+// before it starts a run. It cannot list an MCP server's tools without connecting to it: when a worker said what
+// it offers (`start` asks the task queue's workers), its exact MCP names are checked; otherwise any
 // `<server>__<name>` of a configured server passes here, and the worker is what finally knows (it fails the run
 // at once naming a tool it does not have).
 import { nearestName } from '../core/suggest.js';
 import { MCP_SEPARATOR, splitMcpName, toolAllowed } from '../core/tool-names.js';
 import { toolsWithConfig } from './load.js';
+import type { OfferedTools } from '../core/types.js';
 import type { AgentConfig } from './types.js';
 
 /** Between an MCP server's name and its tool's name in the names the model sees. */
@@ -18,6 +20,15 @@ export interface ToolCatalog {
   mcpServers: string[];
   /** Configured sub-agents (offered as `agent__<name>`). */
   agents?: string[];
+  /** The exact `<server>__<tool>` names of servers whose tools are known (a worker said what it offers): a name
+   * of such a server must be one of them. Without it, any name of a configured server passes. */
+  mcpTools?: string[];
+}
+
+/** The catalog of the workers that answered (what a run started for them can use), with the config's agents
+ * and tools it does not know of left out: the worker is what runs them. */
+export function offeredCatalog(offered: OfferedTools): ToolCatalog {
+  return { tools: offered.tools, mcpServers: offered.mcpServers, agents: offered.agents, mcpTools: offered.mcpTools };
 }
 
 export function toolCatalog(config: AgentConfig): ToolCatalog {
@@ -45,7 +56,9 @@ export function mcpServerOf(name: string): string | undefined {
 export function isKnownTool(name: string, catalog: ToolCatalog): boolean {
   if (catalog.tools.includes(name)) return true;
   const server = mcpServerOf(name);
-  return server !== undefined && catalog.mcpServers.includes(server);
+  if (server === undefined || !catalog.mcpServers.includes(server)) return false;
+  if (!catalog.mcpTools || name === mcpServerPattern(server)) return true;
+  return catalog.mcpTools.includes(name);
 }
 
 /** Whether a run whose tool list is `allowed` may call `name` (directly, or through its server's pattern). */
@@ -60,14 +73,17 @@ export interface UnknownTool {
 }
 
 export function unknownTools(names: readonly string[], catalog: ToolCatalog): UnknownTool[] {
-  const candidates = allToolNames(catalog);
+  const candidates = [...allToolNames(catalog), ...(catalog.mcpTools ?? [])];
   return names.filter((name) => !isKnownTool(name, catalog)).map((name) => ({ name, suggestion: suggestionFor(name) }));
 
   function suggestionFor(name: string): string | undefined {
     // `githb__list_issues`: the server name is what is wrong; the tool part cannot be checked here.
     const server = mcpServerOf(name);
     const nearServer = server !== undefined ? nearestName(server, catalog.mcpServers) : undefined;
-    if (server !== undefined && nearServer) return `${nearServer}${name.slice(server.length)}`;
+    if (server !== undefined && nearServer && nearServer !== server) {
+      const renamed = `${nearServer}${name.slice(server.length)}`;
+      return catalog.mcpTools ? (nearestName(renamed, catalog.mcpTools) ?? renamed) : renamed;
+    }
     return nearestName(name, candidates);
   }
 }

@@ -156,3 +156,16 @@ export interface TranscriptPage {
   /** Total number of messages in the transcript. */
   total: number;
 }
+
+/** What a worker offers runs on its task queue (the `agentToolCatalog` workflow's answer): what a CLI that
+ * starts runs elsewhere checks `--tools` against, and what a run without `--tools` gets. */
+export interface OfferedTools {
+  /** Tools registered by name (built-ins, the config's, the plugin's `tools`). */
+  tools: string[];
+  /** MCP servers, by name. */
+  mcpServers: string[];
+  /** Every MCP tool, `<server>__<tool>`. */
+  mcpTools: string[];
+  /** Sub-agents (offered as `agent__<name>`). */
+  agents: string[];
+}

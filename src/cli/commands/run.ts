@@ -12,6 +12,7 @@ import { loadCliConfig } from '../config.js';
 import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
 import { sayWhenNoWorker } from '../worker-presence.js';
+import { needsWorkerCatalog, startCatalog } from '../worker-tools.js';
 import { installCliRuntime } from '../runtime.js';
 import { EXIT, exitCodeFor, exitWhenFlushed, printResult, printText } from '../output.js';
 import { throughOutage } from '../outage.js';
@@ -176,8 +177,14 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
   async run({ flags, positionals }) {
     const task = await readTask(positionals, flags['task-file'], START_USAGE);
     const { config } = await loadCliConfig(flags.config);
-    const settings = settingsFromFlags(flags, toolCatalog(config));
+    const local = toolCatalog(config);
+    // Bad flags are exit 2 before any connection; tool names that only the workers can vouch for are checked
+    // once they have said what they offer.
+    const askWorkers = needsWorkerCatalog(flags.tools, local);
+    if (askWorkers) settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
+    const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
     return withTemporal(async (temporal) => {
+      const settings = checked ?? settingsFromFlags(flags, await startCatalog(temporal.client, taskQueue(), flags.tools, local));
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
       if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
       if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);

@@ -1,0 +1,31 @@
+// The tool catalog `start` checks a run's tools against. `start` runs no worker, so the tools it can see in its
+// own config are not the whole story: tools a worker configures in code (AgentPlugin({ mcpServers })) and the
+// exact names of its MCP servers' tools are known only to that worker. When --tools is not given, or names a
+// tool this process cannot vouch for, `start` asks the task queue's workers (src/client/task-queue.ts).
+import type { Client } from '@temporalio/client';
+import { askWorkersForTools } from '../client/task-queue.js';
+import { isKnownTool, mcpServerOf, offeredCatalog, type ToolCatalog } from '../config/tool-names.js';
+import { commandLine } from './invocation.js';
+import { logLine } from './log.js';
+
+/** Whether the config alone cannot tell which tools the run gets or whether they exist: no --tools (the run
+ * gets what the workers offer), a name it does not know, or a name of an MCP server (whose tools it cannot list). */
+export function needsWorkerCatalog(tools: readonly string[] | undefined, local: ToolCatalog): boolean {
+  return tools === undefined || tools.some((name) => !isKnownTool(name, local) || mcpServerOf(name) !== undefined);
+}
+
+/** The catalog to check `start`'s tools against: the answering worker's, or this process's own (saying why) when
+ * no worker answered. */
+export async function startCatalog(client: Client, taskQueue: string, tools: readonly string[] | undefined, local: ToolCatalog): Promise<ToolCatalog> {
+  const answer = await askWorkersForTools(client, taskQueue);
+  if (answer.answered) return offeredCatalog(answer.offered);
+  if (tools !== undefined && tools.some((name) => !isKnownTool(name, local))) {
+    // The unknown-tool error that follows would otherwise not say why a worker's own tools are missing.
+    logLine(
+      `${answer.why}, so only this process's tools are known here (the built-ins and --config). Tools a worker ` +
+        `defines in its code (AgentPlugin({ mcpServers })) are checked once it runs: start it (${commandLine('worker')}), ` +
+        'or give the same tools and mcpServers in --config',
+    );
+  }
+  return local;
+}
