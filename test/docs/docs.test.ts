@@ -47,6 +47,22 @@ describe('the front page', () => {
     expect(readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/\nnpm test /);
   });
 
+  it('says why each dependency is there: every package of package.json has a row in "Dependencies, and why"', () => {
+    const table = readme.slice(readme.indexOf('## Dependencies, and why'), readme.indexOf('\n## ', readme.indexOf('## Dependencies, and why') + 3));
+    // `@temporalio/{client,worker}` names @temporalio/client and @temporalio/worker.
+    const named = new Set(
+      [...table.matchAll(/^\| (.+?) \|/gm)].flatMap((row) =>
+        [...row[1].matchAll(/`([^`]+)`/g)].flatMap(([, name]) => {
+          const group = /^(.*)\{(.+)\}$/.exec(name.trim());
+          return group ? group[2].split(',').map((n) => group[1] + n) : [name.trim()];
+        }),
+      ),
+    );
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const deps = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)];
+    expect(deps.filter((d) => !named.has(d))).toEqual([]);
+  });
+
   it('links every docs page from its table of topics', () => {
     const linked = new Set([...readme.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((m) => m[1]));
     expect(pages.filter((p) => p.path.startsWith('docs/') && !linked.has(p.path)).map((p) => p.path)).toEqual([]);

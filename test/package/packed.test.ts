@@ -160,10 +160,10 @@ describe('the packed package', () => {
 
   it('the pages have the examples this test runs', () => {
     expect(examples.map((e) => `${e.kind}=${e.file}`)).toEqual([
-      'compiles=agent-child.ts',
       'runnable=own-worker.ts',
       'compiles=workflows.ts',
       'compiles=plugin-worker.ts',
+      'compiles=agent-child.ts',
       'compiles=weather-tool.ts',
       'runnable=scripted-model.ts',
     ]);
