@@ -18,7 +18,7 @@ import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worke
 export { modelConnectionFromEnv } from './plugin.js';
 
 /** The sizing options (cache, slots, pollers: see WorkerSizing) default to AGENT_WORKER_SIZING, chosen for runs
- * that mostly wait on model calls (README, "Sizing a worker"). */
+ * that mostly wait on model calls (docs/operations.md, "Sizing a worker"). */
 export interface AgentWorkerOptions extends WorkerSizing {
   /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
    * model activity to read transcripts. */

@@ -11,6 +11,9 @@ export class UsageError extends Error {
 interface FlagDoc {
   help: string;
   value?: string;
+  /** What the default is on this machine (e.g. from the heap size): appended to `help` by `--help`, left out of
+   * the generated docs/cli.md, which must read the same on every machine. */
+  here?: () => string;
 }
 
 export type FlagSpec = FlagDoc &

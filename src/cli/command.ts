@@ -20,11 +20,13 @@ export function defineCommand<F extends Record<string, FlagSpec>>(def: CommandDe
 
 const PROGRAM = 'durable-agent';
 
-/** `<command> --help`: usage, description, flags with their help, examples. */
-export function commandHelp(def: CommandDef): string {
+/** `<command> --help`: usage, description, flags with their help, examples. The same text is docs/cli.md's
+ * (src/cli/reference.ts), there without what differs by machine (`here: false`). */
+export function commandHelp(def: CommandDef, { here = true }: { here?: boolean } = {}): string {
   const flags = Object.entries(def.flags).map(([name, spec]) => {
     const value = flagValueName(spec);
-    return [`--${name}${value ? ` ${value}` : ''}`, spec.help] as const;
+    const help = here && spec.here ? `${spec.help}; ${spec.here()}` : spec.help;
+    return [`--${name}${value ? ` ${value}` : ''}`, help] as const;
   });
   const width = Math.min(28, Math.max(0, ...flags.map(([left]) => left.length)) + 2);
   const flagLines = flags.map(([left, help]) =>

@@ -6,7 +6,7 @@ import { reportError } from './errors.js';
 import { EXIT, exitWhenFlushed } from './output.js';
 import { nearest } from './suggest.js';
 
-interface CommandEntry {
+export interface CommandEntry {
   /** One line for the command list of `--help`; the command's own help is in its module, next to its flags. */
   summary: string;
   /** Loaded on use: `--help` and usage errors answer at once, without loading Temporal's worker. */
@@ -15,7 +15,7 @@ interface CommandEntry {
 
 // To add a command: one entry here, and a `defineCommand({ usage, description, flags, examples, run })` in its
 // module under commands/.
-const COMMANDS: Record<string, CommandEntry> = {
+export const COMMANDS: Record<string, CommandEntry> = {
   run: {
     summary: 'start a run and wait for it, with a worker in this process (embedded server when none runs)',
     load: async () => (await import('./commands/run.js')).run,

@@ -1,4 +1,4 @@
-// The `worker` command's sizing flags: the workflow cache, workflow-task slots, pollers and tool-call slots (README,
+// The `worker` command's sizing flags: the workflow cache, workflow-task slots, pollers and tool-call slots (docs/operations.md,
 // "Sizing a worker"). Each is checked alone by the parser, and together here, before anything starts, with the
 // flag names in the message (Temporal's rule: no more workflow-task slots than cached runs).
 import { AGENT_WORKER_SIZING } from '../core/policies.js';
@@ -14,7 +14,8 @@ export const WORKER_SIZING_FLAGS = {
     type: 'int',
     min: 0,
     max: 1_000_000,
-    help: `runs kept in memory between turns (default: 600 per GB of heap, ${shown(heapCachedWorkflows())} here); a run not cached is replayed from its history at its next turn; 0: no cache`,
+    help: 'runs kept in memory between turns (default: 600 per GB of heap); a run not cached is replayed from its history at its next turn; 0: no cache',
+    here: () => `default here: ${shown(heapCachedWorkflows())}`,
   },
   'max-workflow-tasks': {
     type: 'int',
@@ -25,7 +26,7 @@ export const WORKER_SIZING_FLAGS = {
   'workflow-pollers': {
     type: 'string',
     value: 'N|auto',
-    help: `workflow-task polls open at once (default ${shown(D.workflowPollers)}; at least 2), or auto: as many as the server's feedback asks for (opt-in: README, "Sizing a worker")`,
+    help: `workflow-task polls open at once (default ${shown(D.workflowPollers)}; at least 2), or auto: as many as the server's feedback asks for (opt-in: docs/operations.md, "Sizing a worker")`,
   },
   'activity-pollers': {
     type: 'string',

@@ -6,7 +6,6 @@ import type { Client } from '@temporalio/client';
 import { askWorkersForTools } from '../client/task-queue.js';
 import { isKnownTool, mcpServerOf, offeredCatalog, type ToolCatalog } from '../config/tool-names.js';
 import { commandLine } from './invocation.js';
-import { logLine } from './log.js';
 
 /** Whether the config alone cannot tell which tools the run gets or whether they exist: no --tools (the run
  * gets what the workers offer), a name it does not know, or a name of an MCP server (whose tools it cannot list). */
@@ -14,18 +13,16 @@ export function needsWorkerCatalog(tools: readonly string[] | undefined, local: 
   return tools === undefined || tools.some((name) => !isKnownTool(name, local) || mcpServerOf(name) !== undefined);
 }
 
-/** The catalog to check `start`'s tools against: the answering worker's, or this process's own (saying why) when
- * no worker answered. */
-export async function startCatalog(client: Client, taskQueue: string, tools: readonly string[] | undefined, local: ToolCatalog): Promise<ToolCatalog> {
+/** The catalog to check `start`'s tools against: the answering worker's, or this process's own when no worker
+ * answered, with the sentence an unknown-tool error then needs (why a worker's own tools are missing). */
+export async function startCatalog(client: Client, taskQueue: string, local: ToolCatalog): Promise<{ catalog: ToolCatalog; hint?: string }> {
   const answer = await askWorkersForTools(client, taskQueue);
-  if (answer.answered) return offeredCatalog(answer.offered);
-  if (tools !== undefined && tools.some((name) => !isKnownTool(name, local))) {
-    // The unknown-tool error that follows would otherwise not say why a worker's own tools are missing.
-    logLine(
-      `${answer.why}, so only this process's tools are known here (the built-ins and --config). Tools a worker ` +
-        `defines in its code (AgentPlugin({ mcpServers })) are checked once it runs: start it (${commandLine('worker')}), ` +
-        'or give the same tools and mcpServers in --config',
-    );
-  }
-  return local;
+  if (answer.answered) return { catalog: offeredCatalog(answer.offered) };
+  return {
+    catalog: local,
+    hint:
+      `${answer.why}, so only this process's tools are known here (the built-ins and --config); tools a worker ` +
+      `defines in its code (AgentPlugin({ mcpServers })) are checked once it runs: start it first (${commandLine('worker')}), ` +
+      'or give the same tools and mcpServers in --config',
+  };
 }

@@ -134,7 +134,7 @@ export { WorkflowNotFoundError };
 const registeredByClient = new WeakMap<Client, Promise<boolean>>();
 
 /** Whether the namespace has the Agent* search attributes (the embedded server registers them; other servers
- * need the `temporal operator search-attribute create` commands in the README). Upserting an unregistered
+ * need the `temporal operator search-attribute create` commands in docs/inspecting.md). Upserting an unregistered
  * attribute would fail every workflow task, so runs only use them when they are there. */
 export function searchAttributesRegistered(client: Client): Promise<boolean> {
   let known = registeredByClient.get(client);

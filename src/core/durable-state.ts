@@ -4,7 +4,7 @@
 //
 // COMPATIBILITY CONTRACT: change these shapes only additively: a new optional field whose absence means the
 // old behaviour. Never rename, remove or retype a field, or make one required; a change that breaks this
-// breaks the runs in flight (see "Determinism" in README.md).
+// breaks the runs in flight (see docs/contributing.md, "Replay fixtures and `patched()`").
 //
 // In history: the workflow input (`AgentInput`: the task, `AgentSettings`, the carried `RunState` with its
 // `LoopState`), the workflow result (`AgentResult`), and each activity's input and result (`ModelCallInput` /

@@ -1,4 +1,4 @@
-// Every timeout and retry value of the activities, named in one place (and documented in the README).
+// Every timeout and retry value of the activities, named in one place (and documented in docs/inspecting.md).
 import type { ActivityOptions } from '@temporalio/common';
 import type { GuardName } from './types.js';
 
@@ -19,7 +19,7 @@ export const MODEL_CALL_OPTIONS = deepFreeze({
   // An hour leaves room for the longest replies (128k output tokens at ~50 tokens/s is ~45 minutes).
   startToCloseTimeout: '60 minutes',
   // Model calls heartbeat while they wait, so a worker that dies mid-call is noticed in 10 s, not 60 min
-  // ("Recovery time" in the README; measured in BENCHMARKS.md, "(d) Recovery").
+  // ("Recovery time" in docs/durability.md; measured in BENCHMARKS.md, "(d) Recovery").
   heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',
@@ -43,7 +43,7 @@ export function modelTaskQueue(taskQueue: string): string {
 export const DEFAULT_MODEL_CALL_SLOTS = 1_000;
 
 /** The agent's worker, sized for runs that mostly wait on their model (createAgentWorker and `worker`; the flags
- * and the measurements in the README, "Sizing a worker"):
+ * and the measurements in BENCHMARKS.md, "Worker sizing"):
  * - the workflow cache: every live run should fit, since a run that is not cached is replayed from its whole
  *   history at each turn (100 agents with a 50-run cache took 3.3 times as long, 49 s against 15 s).
  *   Its default grows with the heap, as Temporal's does: CACHED_RUNS_PER_HEAP_GB;

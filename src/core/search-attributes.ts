@@ -1,4 +1,4 @@
-// Custom search attributes: registered on the embedded server at start, and documented in the README
+// Custom search attributes: registered on the embedded server at start, and documented in docs/inspecting.md
 // (`temporal operator search-attribute create`) for other servers. Search attributes are stored in plain
 // text (never through a payload codec), so nothing secret may go in them.
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';

@@ -18,7 +18,7 @@ export function defaultSettings(overrides: Partial<AgentSettings> = {}): AgentSe
 
 /** The input of an agent run: `task`, and `settings` over the documented defaults. The run writes its Agent* search
  * attributes (status, steps, tokens, cost, stop reason, guard, model) unless `searchAttributes: false`: register
- * them on your namespace first (`durable-agent server` does; see the README), or pass false. */
+ * them on your namespace first (`durable-agent server` does; see docs/inspecting.md), or pass false. */
 export function agentInput(task: string, settings: Partial<AgentSettings> = {}): AgentInput {
   return { task, settings: defaultSettings({ searchAttributes: true, ...settings }) };
 }

@@ -78,7 +78,7 @@ describe('--config', () => {
     expect(await toolOutcomes(doc.workflowId)).toEqual([{ isError: false, content: '4 words' }]);
   });
 
-  it('the README’s command: examples/tools/durable-agent.config.mjs runs on its scriptedModel without a key, calling word_count', async () => {
+  it('the documented command (docs/tools-and-mcp.md): examples/tools/durable-agent.config.mjs runs on its scriptedModel without a key, calling word_count', async () => {
     const { cli } = session();
     const exit = await cli(['run', '--config', 'examples/tools/durable-agent.config.mjs', 'How many words are in "the quick brown fox"?']);
     expectExit(exit, 0);

@@ -1,6 +1,6 @@
 // How fast a run recovers when its worker dies: from a SIGKILL to the next completed step on another worker,
 // with the DEFAULT timeouts (heartbeat, sticky queue, workflow task). The target is 15 s; the policies that
-// bound it are in src/core/policies.ts and the README's "Recovery time" table.
+// bound it are in src/core/policies.ts and docs/durability.md's "Recovery time" table.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

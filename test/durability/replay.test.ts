@@ -1,6 +1,6 @@
 // Determinism: recorded histories (committed under test/fixtures/histories/, produced by this file with
 // RECORD_HISTORIES=1) are replayed through the current workflow code. A change that would break running
-// jobs fails here; such a change needs `patched()` (see the README).
+// jobs fails here; such a change needs `patched()` (see docs/contributing.md).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -440,7 +440,7 @@ const SCENARIOS: Scenario[] = [
 
 // `RECORD_HISTORIES=1 npx vitest run test/durability/replay.test.ts` records the fixtures that are missing from
 // real runs; `RECORD_HISTORIES=overwrite` records them all again. Keep the old ones: they hold the paths that runs
-// recorded before a `patched()` change take (see the README's Determinism rule).
+// recorded before a `patched()` change take (see docs/contributing.md, "Replay fixtures and `patched()`").
 describe.runIf(RECORD)('recording histories', () => {
   const wanted = SCENARIOS.filter((s) => process.env.RECORD_HISTORIES === 'overwrite' || !existsSync(`${DIR}${s.name}.json`));
   it.each(wanted)('records $name', async (scenario) => {

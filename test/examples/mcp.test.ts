@@ -1,4 +1,4 @@
-// The README's MCP commands, run as a user runs them (the built CLI, a config file, the example notes server
+// The MCP commands of docs/tools-and-mcp.md, run as a user runs them (the built CLI, a config file, the example notes server
 // written with the MCP SDK): over stdio, spawned by the CLI's worker and stopped with it; and over streamable
 // HTTP with a bearer token read from the environment.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -35,7 +35,7 @@ function processesWithEnv(marker: string): number[] {
 }
 
 describe('the MCP examples', () => {
-  it('stdio: the README command spawns the notes server, the run calls notes__add_note and notes__list_notes, and the server stops with the command', async () => {
+  it('stdio: the documented command spawns the notes server, the run calls notes__add_note and notes__list_notes, and the server stops with the command', async () => {
     const notesFile = path.join(dir, `notes-${randomUUID()}.json`);
     const { cli } = session();
     const exit = await cli(['run', '--config', 'examples/mcp/durable-agent.config.mjs', 'Note: buy milk'], { NOTES_FILE: notesFile });
@@ -48,7 +48,7 @@ describe('the MCP examples', () => {
     expect(processesWithEnv(`NOTES_FILE=${notesFile}`)).toEqual([]);
   });
 
-  it('HTTP: the README commands, the token from the environment, refused without it', async () => {
+  it('HTTP: the documented commands, the token from the environment, refused without it', async () => {
     const notesFile = path.join(dir, `notes-${randomUUID()}.json`);
     const token = `token-${randomUUID()}`;
     const server: ChildProcess = spawn(process.execPath, ['examples/mcp/notes-server.mjs', '--http', '--port', '0'], {

@@ -1,6 +1,7 @@
 // The documented API is the exported API: `npm pack` the package, install the tarball into an empty project (as a
-// user does), type-check there the README's library examples (the ```ts blocks marked `<!-- packed-test: FILE -->`,
-// extracted as they are written), and run them against the test dev server and the scripted model.
+// user does), type-check there the library examples of README.md and docs/*.md (the ```ts blocks marked
+// `runnable=FILE` or `compiles=FILE`, extracted as they are written), and run the runnable ones against the test dev
+// server and the scripted model. A broken example fails here: shown by the last tests, on a page written to fail.
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,20 +13,42 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
+import { markedExamples, readPages, type MarkedExample, type Page } from '../docs/checks.js';
 import { ROOT } from '../helpers/cli.js';
 import { useTestEnv } from '../helpers/harness.js';
 
 const run = promisify(execFile);
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const PAGES = readPages(ROOT);
+const README = PAGES.find((p) => p.path === 'README.md')!.text;
 const env = useTestEnv();
 
-/** The README's code blocks marked for this test, by file name. */
-function markedBlocks(marker: string): Map<string, string> {
+/** The pages' code blocks shown as a copy of a file: `<!-- in sync with: FILE -->` before the fence. */
+function inSyncBlocks(pages: Page[]): Map<string, string> {
   const blocks = new Map<string, string>();
-  for (const m of README.matchAll(new RegExp(`<!-- ${marker}: (\\S+) -->\\n\`\`\`\\w+\\n([\\s\\S]*?)\`\`\`\\n`, 'g'))) {
-    blocks.set(m[1], m[2]);
+  for (const page of pages) {
+    for (const m of page.text.matchAll(/<!-- in sync with: (\S+) -->\n```\w+\n([\s\S]*?)```\n/g)) blocks.set(m[1], m[2]);
   }
   return blocks;
+}
+
+/** The examples' sources written into `dir`/src, and tsc run there: its complaints, '' when it compiles. */
+async function compileExamples(dir: string, examples: MarkedExample[]): Promise<string> {
+  await mkdir(path.join(dir, 'src'), { recursive: true });
+  for (const e of examples) await writeFile(path.join(dir, 'src', e.file), e.code);
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = await run(process.execPath, [tsc, '-p', dir], { cwd: dir }).catch((err: { stdout: string }) => err);
+  return 'stdout' in result ? result.stdout : '';
+}
+
+/** A runnable example run to its end: its stdout, or an error naming the page and the example's stderr. */
+async function runExample(dir: string, example: MarkedExample, childEnv: NodeJS.ProcessEnv): Promise<string> {
+  const out = path.join('out', example.file.replace(/\.ts$/, '.js'));
+  try {
+    return (await run(process.execPath, [out], { cwd: dir, env: childEnv, timeout: 120_000 })).stdout;
+  } catch (err) {
+    const { code, stderr } = err as { code?: number; stderr?: string };
+    throw new Error(`the example ${example.file} (${example.where}) failed (exit ${code}):\n${stderr ?? ''}`);
+  }
 }
 
 /** Compiled with the examples: fails if the package's types degrade to `any` (skipLibCheck hides a broken .d.ts). */
@@ -37,9 +60,9 @@ export const derived: AgentTool<{ city: string; unit?: 'celsius' | 'fahrenheit' 
 export const other: AgentTool<{ town: number }> = weather;
 `;
 
-describe('README examples in sync', () => {
-  it('the config file shown in the README is the one in examples/ (which the CLI test runs)', async () => {
-    const blocks = markedBlocks('in sync with');
+describe('doc examples in sync', () => {
+  it('the config files shown in the pages are the ones in examples/ (which the CLI tests run)', async () => {
+    const blocks = inSyncBlocks(PAGES);
     expect([...blocks.keys()]).toEqual(['examples/tools/durable-agent.config.mjs', 'examples/mcp/durable-agent.config.mjs']);
     for (const [file, code] of blocks) expect(code).toBe(await readFile(path.join(ROOT, file), 'utf8'));
   });
@@ -50,7 +73,7 @@ describe('the packed package', () => {
   let weatherService: Server;
   let weatherUrl: string;
   let model: ScriptedModel;
-  const examples = markedBlocks('packed-test');
+  const examples = markedExamples(PAGES);
 
   beforeAll(async () => {
     if (!existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js'))) {
@@ -98,7 +121,6 @@ describe('the packed package', () => {
       { cwd: project, maxBuffer: 16 * 1024 * 1024 },
     );
     await mkdir(path.join(project, 'src'));
-    for (const [file, code] of examples) await writeFile(path.join(project, 'src', file), code);
     await writeFile(path.join(project, 'src', 'type-checks.ts'), TYPE_CHECKS);
 
     weatherService = createServer((req, res) => {
@@ -136,12 +158,19 @@ describe('the packed package', () => {
     WEATHER_URL: weatherUrl,
   });
 
-  it('the README has the examples this test runs', () => {
-    expect([...examples.keys()]).toEqual(['weather-tool.ts', 'own-worker.ts', 'workflows.ts', 'plugin-worker.ts', 'agent-child.ts', 'scripted-model.ts']);
+  it('the pages have the examples this test runs', () => {
+    expect(examples.map((e) => `${e.kind}=${e.file}`)).toEqual([
+      'runnable=own-worker.ts',
+      'compiles=workflows.ts',
+      'compiles=plugin-worker.ts',
+      'compiles=agent-child.ts',
+      'compiles=weather-tool.ts',
+      'runnable=scripted-model.ts',
+    ]);
   });
 
   it('exports everything the README’s API paragraph names', async () => {
-    const section = README.slice(README.indexOf("### The library's API"));
+    const section = README.slice(README.indexOf('Everything these pages name'));
     const list = section.slice(section.indexOf('exported by the package'), section.indexOf('with their'));
     const names = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]);
     expect(names).toEqual(expect.arrayContaining(['getStatus', 'resumeAgent', 'AgentPlugin', 'defineConfig', 'defineTool']));
@@ -167,27 +196,25 @@ describe('the packed package', () => {
     expect(JSON.parse(stdout)).toEqual({ testing: [], encryption: [], onRoot: [], mutable: [], mutableRetry: [] });
   });
 
-  it('type-checks the README’s library examples against the installed package (tsc, strict)', async () => {
-    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run(process.execPath, [tsc, '-p', project], { cwd: project }).catch((err: { stdout: string }) => err);
-    expect('stdout' in result ? result.stdout : '').toBe('');
+  it('type-checks the pages’ library examples against the installed package (tsc, strict)', async () => {
+    expect(await compileExamples(project, examples)).toBe('');
     expect(existsSync(path.join(project, 'out', 'own-worker.js'))).toBe(true);
   }, 120_000);
 
-  it('runs the worker-of-your-own example: a run that calls the typed weather tool completes', async () => {
-    const { stdout } = await run(process.execPath, ['out/own-worker.js'], { cwd: project, env: childEnv(), timeout: 120_000 });
-    expect(stdout.trim()).toBe('completed Weather: "Paris: sunny +21°C"');
-  }, 150_000);
-
-  it('runs the scripted-model example: the library path to the offline model, through the real SDK and worker', async () => {
-    const { stdout } = await run(process.execPath, ['out/scripted-model.js'], {
-      cwd: project,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_ADDRESS: inject('temporalAddress') },
-      timeout: 120_000,
-    });
-    // Two requests: the tool call, then the answer after the calculator's result.
-    expect(stdout.trim()).toBe('completed It is 42. 2');
-  }, 150_000);
+  // What each runnable example prints (each must exit 0; one not listed here only has to).
+  const EXPECTED_OUTPUT: Record<string, string> = {
+    // A run that calls the typed weather tool completes.
+    'own-worker.ts': 'completed Weather: "Paris: sunny +21°C"',
+    // The library path to the offline model, through the real SDK and worker: two requests, the tool call, then
+    // the answer after the calculator's result.
+    'scripted-model.ts': 'completed It is 42. 2',
+  };
+  for (const example of examples.filter((e) => e.kind === 'runnable')) {
+    it(`runs the runnable example ${example.file} (${example.where}) to exit 0`, async () => {
+      const stdout = await runExample(project, example, childEnv());
+      if (example.file in EXPECTED_OUTPUT) expect(stdout.trim()).toBe(EXPECTED_OUTPUT[example.file]);
+    }, 150_000);
+  }
 
   it('runs the plugin example: the team’s own workflow and an agent run on one worker and task queue', async () => {
     const child = spawn(process.execPath, ['out/plugin-worker.js'], { cwd: project, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -210,4 +237,30 @@ describe('the packed package', () => {
       await new Promise((resolve) => child.once('close', resolve));
     }
   }, 180_000);
+  describe('a broken example fails the check', () => {
+    const broken = (code: string): MarkedExample[] =>
+      markedExamples([{ path: 'docs/broken.md', text: `# Broken\n\n\`\`\`ts runnable=broken.ts\n${code}\`\`\`\n` }]);
+    let dir: string;
+    beforeAll(async () => {
+      // A project of its own beside the real one (so the real one's tsc run never sees it), resolving the same
+      // installed packages.
+      dir = path.join(project, 'broken');
+      await mkdir(dir);
+      await writeFile(
+        path.join(dir, 'tsconfig.json'),
+        JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { rootDir: 'src', outDir: 'out' }, include: ['src'] }),
+      );
+    });
+
+    it('an example that names an export the package does not have fails to compile, naming it', async () => {
+      const problems = await compileExamples(dir, broken("import { startAgents } from 'durable-agent';\nconsole.log(startAgents);\n"));
+      expect(problems).toMatch(/broken\.ts.*startAgents/);
+    }, 120_000);
+
+    it('an example that fails when run is reported with its page and its error', async () => {
+      const [example] = broken("import { defaultSettings } from 'durable-agent';\nconsole.log(typeof defaultSettings);\nthrow new Error('the example broke');\n");
+      expect(await compileExamples(dir, [example])).toBe('');
+      await expect(runExample(dir, example, childEnv())).rejects.toThrow(/broken\.ts \(docs\/broken\.md:3\) failed \(exit 1\)[\s\S]*the example broke/);
+    }, 150_000);
+  });
 });

@@ -3,7 +3,7 @@
 import { describeIfExists, getAgentResult, startAgent } from '../../client/index.js';
 import { DEFAULTS } from '../../core/policies.js';
 import type { AgentConfig } from '../../config/types.js';
-import { toolCatalog } from '../../config/tool-names.js';
+import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, UsageError, type Parsed } from '../args.js';
@@ -184,7 +184,7 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
     if (askWorkers) settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
     const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
     return withTemporal(async (temporal) => {
-      const settings = checked ?? settingsFromFlags(flags, await startCatalog(temporal.client, taskQueue(), flags.tools, local));
+      const settings = checked ?? (await settingsFromWorkers(flags, temporal, local));
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
       if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
       if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
@@ -193,6 +193,16 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
     });
   },
 });
+
+/** `start`'s settings, its tools checked against what the task queue's workers offer. */
+async function settingsFromWorkers(flags: Parsed<typeof START_FLAGS>['flags'], temporal: TemporalSession, local: ToolCatalog) {
+  const { catalog, hint } = await startCatalog(temporal.client, taskQueue(), local);
+  try {
+    return settingsFromFlags(flags, catalog);
+  } catch (err) {
+    throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
+  }
+}
 
 export const result = defineCommand({
   usage: 'result <workflowId> [--json]',

@@ -33,7 +33,7 @@ export const worker = defineCommand({
 shut down cleanly. It calls Claude with ANTHROPIC_API_KEY from its environment (never from the run).
 Sizing: a run waits on its model most of the time, so one worker holds many. Every live run should fit in the
 workflow cache (a run not cached replays its whole history at each turn); its default grows with the heap
-(node --max-old-space-size). --max-workflow-tasks cannot exceed --max-cached-workflows. README: "Sizing a worker".`,
+(node --max-old-space-size). --max-workflow-tasks cannot exceed --max-cached-workflows. docs/operations.md: "Sizing a worker".`,
   flags: WORKER_FLAGS,
   examples: [
     'worker',

@@ -1,4 +1,4 @@
-// The README's command, as a user runs it: the built CLI loads examples/triage/durable-agent.config.js; without
+// The command of docs/triage-example.md, as a user runs it: the built CLI loads examples/triage/durable-agent.config.js; without
 // ANTHROPIC_API_KEY it runs on the config's scripted model (and says so); `--approve add_comment` makes the
 // comment wait for `deny` from another CLI process.
 import { afterEach, describe, expect, it } from 'vitest';
