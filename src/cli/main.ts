@@ -4,7 +4,7 @@ import { parseArgs, UsageError } from './args.js';
 import { asksForHelp, commandHelp, type CommandDef } from './command.js';
 import { reportError } from './errors.js';
 import { EXIT, exitWhenFlushed } from './output.js';
-import { nearest } from './suggest.js';
+import { nearestName as nearest } from '../core/suggest.js';
 
 export interface CommandEntry {
   /** One line for the command list of `--help`; the command's own help is in its module, next to its flags. */

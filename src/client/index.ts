@@ -15,7 +15,7 @@ import { notRunResults } from '../core/run-state.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, MessageParam, RunStatus } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
-import { AGENT_WORKFLOW } from '../workflows/definitions.js';
+import { AGENT_RUN_FAILED, AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import type { RunState } from '../core/durable-state.js';
 import { totalTokens } from '../core/transcript.js';
@@ -89,7 +89,7 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
   } catch (err) {
     if (!(err instanceof WorkflowFailedError)) throw err;
     const cause = err.cause;
-    if (cause instanceof ApplicationFailure && cause.type === 'AgentRunFailed' && isAgentResult(cause.details?.[0])) {
+    if (cause instanceof ApplicationFailure && cause.type === AGENT_RUN_FAILED && isAgentResult(cause.details?.[0])) {
       return cause.details[0];
     }
     // The run that failed is the latest of the chain (result() followed any continue-as-new).

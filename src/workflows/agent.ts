@@ -20,7 +20,7 @@ import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { fitForContinueAsNew, MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-state.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, subAgentReport, toolDefinitions, transcriptPage } from './definitions.js';
+import { AGENT_RUN_FAILED, agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, subAgentReport, toolDefinitions, transcriptPage } from './definitions.js';
 import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
@@ -206,7 +206,7 @@ function failRun(run: AgentRun, error: string, cause?: unknown): ApplicationFail
   const agentResult = run.end({ status: 'failed', guard: null, error });
   return ApplicationFailure.create({
     message: error,
-    type: 'AgentRunFailed',
+    type: AGENT_RUN_FAILED,
     nonRetryable: true,
     details: [agentResult],
     cause: cause instanceof Error ? cause : undefined,

@@ -1,7 +1,6 @@
 // `run "<task>"`: start a run (or attach to it with --id) and wait for it, with a worker in this process.
 // `start "<task>"`: start a run and print its id; a worker elsewhere runs it.
 import { describeIfExists, getAgentResult, startAgent } from '../../client/index.js';
-import { DEFAULTS } from '../../core/policies.js';
 import type { AgentConfig } from '../../config/types.js';
 import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
 import { toolsWithConfig } from '../../config/load.js';
@@ -12,6 +11,7 @@ import { loadCliConfig } from '../config.js';
 import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
 import { sayWhenNoWorker } from '../worker-presence.js';
+import { taskQueue } from '../task-queue.js';
 import { needsWorkerCatalog, startCatalog } from '../worker-tools.js';
 import { installCliRuntime } from '../runtime.js';
 import { EXIT, exitCodeFor, exitWhenFlushed, printResult, printText } from '../output.js';
@@ -21,9 +21,7 @@ import { loadScript, openScriptedModel } from '../scripted.js';
 import { RUN_FLAGS, settingsFromFlags, START_FLAGS } from '../settings.js';
 import { openTemporal, withTemporal, type TemporalSession } from '../temporal.js';
 
-export function taskQueue(): string {
-  return process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
-}
+export { taskQueue } from '../task-queue.js';
 
 const RUN_USAGE = 'run "<task>" [options]  (or: run --task-file FILE, run - < task.txt, run --id ID to reattach)';
 

@@ -1,8 +1,9 @@
 // `worker`: runs the agent workflow and its activities until SIGINT/SIGTERM, then shuts down cleanly
 // (in-flight activities are finished or, after the grace time, left to be retried by another worker).
-import { DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, modelTaskQueue } from '../../core/policies.js';
+import { DEFAULT_MODEL_CALL_SLOTS, modelTaskQueue } from '../../core/policies.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
+import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
@@ -65,7 +66,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
     await temporal.close();
     throw err;
   }) : undefined;
-  const taskQueue = process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
+  const taskQueue = taskQueueFromEnv();
   try {
     const { worker } = await createAgentWorker({
       connection: await temporal.workerConnection(),
