@@ -165,6 +165,13 @@ export function checkConfig(value: unknown, shown: string): AgentConfig {
   const config: AgentConfig = {};
   if (value.tools !== undefined) config.tools = checkTools(value.tools, shown);
   if (value.mcpServers !== undefined) config.mcpServers = checkMcpServers(value.mcpServers, shown);
+  const servers = Object.keys(config.mcpServers ?? {});
+  const clash = (config.tools ?? []).find((tool) => servers.some((server) => tool.name.startsWith(`${server}__`)));
+  if (clash) {
+    throw new ConfigError(
+      `${shown}: the tool "${clash.name}" takes a name of the MCP server "${clash.name.split('__')[0]}" (<server>__<tool> are its tools): rename the tool`,
+    );
+  }
   if (value.scriptedModel !== undefined) config.scriptedModel = checkScript(value.scriptedModel, shown);
   if (value.maxAgentDepth !== undefined) {
     if (!Number.isInteger(value.maxAgentDepth) || (value.maxAgentDepth as number) < 1) {

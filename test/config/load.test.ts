@@ -42,6 +42,13 @@ describe('loadConfig', () => {
     expect(err.message).toMatch(/config-\d+\.mjs: Tool "echo" has an input schema of type "string": the Messages API takes only an object schema/);
   });
 
+  it('refuses a config tool named like a tool of one of its MCP servers', async () => {
+    const err = await loadError(
+      `export default { tools: [{ name: 'files__read', description: 'Reads.', inputSchema: { type: 'object' }, async execute() { return ''; } }], mcpServers: { files: { command: 'node', args: ['x.js'] } } };`,
+    );
+    expect(err.message).toMatch(/the tool "files__read" takes a name of the MCP server "files" \(<server>__<tool> are its tools\): rename the tool/);
+  });
+
   it('gives up on a config whose top-level await never settles, naming the file and the timeout', async () => {
     process.env.AGENT_CONFIG_LOAD_TIMEOUT = '300ms';
     try {

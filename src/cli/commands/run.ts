@@ -8,7 +8,7 @@ import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, UsageError, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
-import { loadCliConfig } from '../config.js';
+import { loadCliConfig, requireMcpEnvironment } from '../config.js';
 import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
 import { sayWhenNoWorker } from '../worker-presence.js';
@@ -112,6 +112,7 @@ export interface WorkerRunOptions {
 export async function runWithWorker(options: WorkerRunOptions): Promise<number> {
   // The in-process worker's INFO lines would drown the run's own messages on stderr.
   installCliRuntime('WARN');
+  requireMcpEnvironment(options.config);
   const script = options.scripted ? await loadScript(options.config) : undefined;
   const temporal = await openTemporal({ allowEmbedded: true });
   const scripted = script
