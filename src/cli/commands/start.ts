@@ -1,0 +1,67 @@
+// `start "<task>"`: start a run and print its id; a worker elsewhere runs it. `result <id>`: wait for a run and print
+// its result. Neither hosts a worker, so this module imports nothing of the worker's (Temporal's worker package,
+// the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them.
+import { getAgentResult, startAgent } from '../../client/index.js';
+import { toolCatalog } from '../../config/tool-names.js';
+import { DEFAULTS } from '../../core/policies.js';
+import { expectPositionals } from '../args.js';
+import { defineCommand } from '../command.js';
+import { loadCliConfig } from '../config.js';
+import { logLine } from '../log.js';
+import { throughOutage } from '../outage.js';
+import { exitCodeFor, printResult, printText } from '../output.js';
+import { settingsFromFlags, START_FLAGS } from '../settings.js';
+import { readTask } from '../task.js';
+import { withTemporal } from '../temporal.js';
+import { sayWhenNoWorker } from '../worker-presence.js';
+
+export function taskQueue(): string {
+  return process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
+}
+
+const START_USAGE = 'start "<task>" [options]  (or: start --task-file FILE, start - < task.txt)';
+
+export const start = defineCommand({
+  usage: START_USAGE,
+  description: `Start a run and print its workflow id alone (--json: {"workflowId","runId"}). No worker runs in this
+process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --scripted (that is the worker's).`,
+  flags: START_FLAGS,
+  examples: ['start "Summarise the open incidents" --max-steps 30', 'start --task-file task.md --id weekly-digest --json'],
+  async run({ flags, positionals }) {
+    const task = await readTask(positionals, flags['task-file'], START_USAGE);
+    const { config } = await loadCliConfig(flags.config);
+    const settings = settingsFromFlags(flags, toolCatalog(config));
+    return withTemporal(async (temporal) => {
+      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
+      if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
+      if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
+      else printText(`${started.workflowId}\n`);
+      return 0;
+    }, { replays: false });
+  },
+});
+
+export const result = defineCommand({
+  usage: 'result <workflowId> [--json]',
+  description: `Wait for a run to end and print its result exactly as \`run\` does, with the same exit code. Through a
+server outage it keeps waiting and says so on stderr. A closed run needs no worker; a terminated or timed-out run
+reads as such (exit 1), with what its history holds and the operator's reason.`,
+  flags: { json: { type: 'boolean', help: 'print exactly one JSON document' } },
+  examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json'],
+  async run({ flags, positionals }) {
+    const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
+    return withTemporal(async (temporal) => {
+      // A run can take hours: say what is being waited for, rather than seem to hang.
+      const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
+      const running = description.status.name === 'RUNNING';
+      if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
+      const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
+      const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
+        getAgentResult(temporal.client, workflowId),
+      ).finally(stopCheck);
+      printResult(outcome, flags.json ?? false);
+      return exitCodeFor(outcome.status);
+    });
+  },
+});
+
