@@ -128,7 +128,8 @@ export function settingsFromFlags(
     return checkAgentSettings(settings, { compileSchema: validateJsonSchema });
   } catch (err) {
     if (!(err instanceof InvalidSettingsError)) throw err;
-    throw new UsageError(`${flagOf(err.field)} ${inFlagWords(err.problem)}`);
+    const flag = err.field === 'outputSchema' ? `--output-schema ${flags['output-schema']}` : flagOf(err.field);
+    throw new UsageError(`${flag} ${inFlagWords(err.problem)}`);
   }
 }
 

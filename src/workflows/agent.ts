@@ -46,10 +46,14 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
 /** Patch id: a run whose settings fail the settings check (src/core/settings-check.ts: the one startAgent and the
  * CLI use) fails at once, naming the field, whoever started it (before, a bad value stalled the run, e.g. a
  * negative heartbeat timeout left it RUNNING for ever, or misbehaved). Only such runs take the patch: a valid run's
- * history is unchanged, and one recorded before it replays as it ran. */
+ * history is unchanged, and one recorded before it replays as it ran. Checked when a job starts, not when it
+ * continues. */
 export const REFUSE_INVALID_SETTINGS = 'refuse-invalid-settings';
 
 function refuseInvalidSettings(input: AgentInput): void {
+  // A continuation (continue-as-new, resume) goes on with settings its job started with: a job accepted by an
+  // older version is not failed half-way by a stricter check.
+  if (input.carried) return;
   const found = settingsProblem(input.settings);
   if (!found || !patched(REFUSE_INVALID_SETTINGS)) return;
   const error = new InvalidSettingsError(found.field, found.problem);
