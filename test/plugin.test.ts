@@ -81,6 +81,13 @@ describe('AgentPlugin', () => {
     expect(new AgentPlugin().registry.names()).toEqual(['calculator']);
   });
 
+  it('refuses a tool with no execute, or with an input schema that is not an object, where the plugin is made', () => {
+    const noExecute = { name: 'half', description: 'Half a tool.', inputSchema: { type: 'object' } } as unknown as typeof calculator;
+    const stringSchema = { ...calculator, name: 'echo', inputSchema: { type: 'string' } } as unknown as typeof calculator;
+    expect(() => new AgentPlugin({ tools: [noExecute] })).toThrow(/^Tool "half" has no execute: write it with defineTool/);
+    expect(() => new AgentPlugin({ tools: [stringSchema] })).toThrow(/^Tool "echo" has an input schema of type "string"/);
+  });
+
   it('refuses a worker that already has an activity named like one of the agent’s, naming it', async () => {
     await expect(
       Worker.create({

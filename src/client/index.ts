@@ -11,6 +11,8 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { DEFAULTS } from '../core/policies.js';
+import { checkAgentInput } from '../core/settings-check.js';
+import { validateJsonSchema } from '../tools/validate.js';
 import { notRunResults } from '../core/run-state.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, MessageParam, RunStatus } from '../core/types.js';
@@ -29,6 +31,7 @@ export { toolCallsInFlight, type ToolCallInFlight } from './tool-progress.js';
 export { completeToolCall, ToolCompletionError, type CompletedToolCall } from './complete-tool.js';
 export { approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
 export { defaultSettings } from '../core/settings.js';
+export { checkAgentSettings, InvalidSettingsError, settingsProblem } from '../core/settings-check.js';
 
 export { AGENT_WORKFLOW } from '../workflows/definitions.js';
 
@@ -47,7 +50,10 @@ export interface StartedAgent {
   attached: boolean;
 }
 
+/** Throws InvalidSettingsError (naming the field) for settings that would fail, stall or misbehave the run, before
+ * anything reaches the server. */
 export async function startAgent(client: Client, options: StartAgentOptions): Promise<StartedAgent> {
+  checkAgentInput(options.task, options.settings, { compileSchema: validateJsonSchema });
   // Workflow ids are stored and shown in plain text: with encryption on, the default id says nothing of the task.
   const encrypted = codecsEncrypt(client.options.loadedDataConverter.payloadCodecs);
   const workflowId = options.workflowId ?? newWorkflowId(encrypted ? '' : options.task);
@@ -180,6 +186,7 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   // A deadline counts from now; without a new one, the resumed run has none (the old one has passed, or
   // was what stopped it).
   settings.deadlineMs = options.deadlineMs;
+  checkAgentInput(input.task, settings, { compileSchema: validateJsonSchema });
   const carried: RunState = {
     ...state,
     messages: withResumeNote(messages, previous),

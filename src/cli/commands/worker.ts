@@ -6,7 +6,7 @@ import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
-import { CONFIG_FLAG, loadCliConfig } from '../config.js';
+import { CONFIG_FLAG, loadCliConfig, requireMcpEnvironment } from '../config.js';
 import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
 import { loadScript, openScriptedModel } from '../scripted.js';
@@ -49,6 +49,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
   expectPositionals(positionals, [], USAGE);
   const sizing = sizingFromFlags(flags);
   const { config } = await loadCliConfig(flags.config);
+  requireMcpEnvironment(config);
   const model = modelConnectionFromEnv();
   if (!flags.scripted && !model.apiKey) {
     logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
