@@ -1,6 +1,8 @@
 // One session per MCP server: the worker spawns a stdio server or connects to a streamable-HTTP one, lists
 // its tools, and calls them. A session that fails (the process died, the connection dropped, the server
-// forgot the session) is dropped, and the next call opens a new one, so a retried activity reconnects.
+// forgot the session) is dropped, and the next call opens a new one, so a retried activity reconnects. So is
+// a session that left a call unanswered until its timeout, or answered it with something that is not MCP: a
+// hung server is recycled (for stdio, its process too) before the retry, instead of getting every attempt.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,9 +13,13 @@ import {
   type CallToolResult,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { coalesced, type Coalesced } from '../core/coalesce.js';
 import { formatDuration } from '../core/duration.js';
 import { ToolError } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
+import { invalidAnswerText, isInvalidAnswer, isReadLimit, messageOf } from './errors.js';
+import { listAllTools, type ListingLimits } from './listing.js';
+import { linearOutputValidator } from './output-validator.js';
 
 export type { McpTool };
 
@@ -34,6 +40,12 @@ export class McpServerUnavailable extends Error {
   constructor(server: string, cause: unknown) {
     super(`MCP server "${server}" is unavailable: ${messageOf(cause)}`, { cause });
   }
+}
+
+/** The server answered a call with something that is not a valid MCP result: its session was restarted (a retry
+ * gets a fresh one), and the call fails as an infrastructure failure, which Temporal retries. */
+export class McpBadAnswer extends Error {
+  override name = 'McpBadAnswer';
 }
 
 export interface McpCallOptions {
@@ -58,6 +70,11 @@ export class McpSession {
   #closed = false;
   #pid: number | null = null;
   readonly #dropped = new WeakSet<Client>();
+  /** Sessions whose stdio stream carried a message over maxMessageBytes (the SDK then closed them). */
+  readonly #overflowed = new WeakSet<Client>();
+  #refresh: Coalesced | undefined;
+  /** `tools/list` listings started so far (each of one or more pages). */
+  listings = 0;
 
   constructor(
     private readonly server: ResolvedMcpServer,
@@ -82,7 +99,12 @@ export class McpSession {
     return this.#tools;
   }
 
-  /** Its `callTimeout`, `toolTimeouts` and `reconnectFor`. */
+  /** Resolves when no `list_changed` refresh is in flight or queued. */
+  refreshed(): Promise<void> {
+    return this.#refresh?.idle() ?? Promise.resolve();
+  }
+
+  /** Its `callTimeout`, `toolTimeouts`, `reconnectFor` and caps. */
   get policy(): ResolvedMcpServer['policy'] {
     return this.server.policy;
   }
@@ -144,16 +166,42 @@ export class McpSession {
       );
       return result as CallToolResult;
     } catch (err) {
-      // The SDK has already sent notifications/cancelled; Temporal needs its own cancellation back.
-      if (signal.aborted) throw signal.reason;
+      if (signal.aborted) {
+        // Timed out: the server never answered. Whatever holds it up (a hung process, a wedged session) would
+        // hold up the retry too, so the retry gets a new session (and process).
+        if (timedOut(signal.reason)) this.#recycle(client, `"${tool}" got no answer within its timeout`);
+        // The SDK has already sent notifications/cancelled; Temporal needs its own cancellation back.
+        throw signal.reason;
+      }
       // The server answered with a JSON-RPC error (an unknown tool, invalid arguments): the model can act on
       // that, and a retry would get the same answer.
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout) {
         throw new ToolError(`MCP server "${this.name}" refused the call to "${tool}": ${err.message}`);
       }
+      if (isInvalidAnswer(err)) {
+        const what = `answered "${tool}" with something that is not an MCP result (${invalidAnswerText(err).replace(/^its answer is not valid MCP: /, '')})`;
+        this.#recycle(client, what);
+        throw new McpBadAnswer(`MCP server "${this.name}" ${what}; its session was restarted`, { cause: err });
+      }
       this.#drop(client);
+      if (this.#overflowed.has(client)) {
+        // Calling again would read the same oversized answer: the model is told, and can ask for less.
+        const limit = this.server.policy.maxMessageBytes;
+        throw new ToolError(
+          `MCP server "${this.name}": the answer to "${tool}" (or to a call in flight beside it) is over the ${formatBytes(limit)} ` +
+            `a worker reads in one message from a stdio server; ask for a smaller result, or raise mcpServers.${this.name}.maxMessageBytes`,
+        );
+      }
       throw new McpServerUnavailable(this.name, err);
     }
+  }
+
+  /** Drops a session that failed a call without failing itself, saying so: the next call opens a new one. */
+  #recycle(client: Client, what: string): void {
+    if (this.#dropped.has(client)) return;
+    const process = this.server.kind === 'stdio' ? ' and process' : '';
+    this.log(`MCP server "${this.name}": ${what}; restarting its session${process}, so a retry gets a fresh one`);
+    this.#drop(client);
   }
 
   /** Ends the session and, for a stdio server, the process (stdin closed, then SIGTERM, then SIGKILL). */
@@ -174,12 +222,14 @@ export class McpSession {
 
   async #open(): Promise<Client> {
     if (this.#closed) throw new Error('the worker is shutting down');
-    const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {} });
+    // Output schemas are checked with the same linear-time patterns as input schemas (output-validator.ts).
+    const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: linearOutputValidator });
     const transport = this.#transport();
     client.onclose = () => {
       if (this.#client === client) this.#client = undefined;
     };
     client.onerror = (err) => {
+      if (isReadLimit(err)) this.#overflowed.add(client);
       // While it connects, a failure is thrown (and told once, by whoever asked): only a live session's is logged.
       if (this.#client !== client) return;
       this.log(`MCP server "${this.name}": ${messageOf(err)}`);
@@ -190,7 +240,7 @@ export class McpSession {
     };
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
-      this.#tools = await listAllTools(client);
+      this.#tools = await this.#list(client);
     } catch (err) {
       await closeClient(client);
       throw err;
@@ -199,18 +249,32 @@ export class McpSession {
       await closeClient(client);
       throw new Error('the worker is shutting down');
     }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    // A burst of list_changed is one refresh in flight and at most one queued (20,000 notifications were 20,000
+    // listings); a refresh that fails or hits a cap keeps the tools listed before.
+    const refresh = coalesced(async () => {
+      if (this.#client !== client) return;
       try {
-        if (this.#client === client) this.#tools = await listAllTools(client);
+        this.#tools = await this.#list(client);
       } catch (err) {
-        this.log(`MCP server "${this.name}": listing its tools again failed: ${messageOf(err)}`);
+        this.log(`MCP server "${this.name}": listing its tools again failed: ${messageOf(err)}; its ${this.#tools.length} tools listed before are kept`);
       }
+    });
+    this.#refresh = refresh;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void refresh.trigger();
+      return Promise.resolve();
     });
     if (transport instanceof StdioClientTransport) this.#pid = transport.pid;
     this.#client = client;
     this.connects++;
     if (this.connects > 1) this.log(`MCP server "${this.name}": reconnected (session ${this.connects})`);
     return client;
+  }
+
+  #list(client: Client): Promise<McpTool[]> {
+    this.listings++;
+    const limits: ListingLimits = { where: `mcpServers.${this.name}`, policy: this.server.policy, pageTimeoutMs: CONNECT_TIMEOUT_MS };
+    return listAllTools(client, limits);
   }
 
   #transport(): StdioClientTransport | StreamableHTTPClientTransport {
@@ -220,7 +284,8 @@ export class McpSession {
       });
     }
     const { command, args, env, cwd } = this.server.config;
-    const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
+    const maxBufferSize = this.server.policy.maxMessageBytes;
+    const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'pipe', maxBufferSize });
     // The server's own log lines, marked with its name, on the worker's stderr (never on stdout: the CLI's).
     transport.stderr?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.log(`[mcp ${this.name}] ${line}`);
@@ -235,17 +300,6 @@ export class McpSession {
     this.#dropped.add(client);
     void closeClient(client);
   }
-}
-
-async function listAllTools(client: Client): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
 }
 
 async function closeClient(client: Client): Promise<void> {
@@ -284,7 +338,11 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function messageOf(err: unknown): string {
-  if (err instanceof StreamableHTTPError && err.code !== undefined && err.code > 0) return `HTTP ${err.code}: ${err.message}`;
-  return err instanceof Error ? err.message : String(err);
+/** A Temporal activity's cancellation because it timed out (the worker learns it at a heartbeat: NOT_FOUND). */
+function timedOut(reason: unknown): boolean {
+  return reason instanceof Error && (reason.message === 'TIMED_OUT' || reason.message === 'NOT_FOUND');
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes.toLocaleString('en-US')} bytes`;
 }

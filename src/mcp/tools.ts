@@ -6,7 +6,7 @@ import { API_TOOL_NAME, MCP_SEPARATOR, splitMcpName } from '../core/tool-names.j
 import type { RecordedTools } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolError, type AnyAgentTool, type ToolInputSchema } from '../tools/types.js';
-import { checkToolSchema } from '../tools/validate.js';
+import { checkToolSchema, validateJsonSchema } from '../tools/validate.js';
 import { resolveMcpServers } from './config.js';
 import { McpSession, type McpTool } from './connect.js';
 import { toolResultContent } from './content.js';
@@ -119,6 +119,11 @@ function agentTools(
     const schemaProblem = checkToolSchema(agentTool);
     if (schemaProblem) {
       report(`MCP server "${session.name}": ${schemaProblem}`);
+      continue;
+    }
+    const outputProblem = tool.outputSchema ? validateJsonSchema(tool.outputSchema) : null;
+    if (outputProblem) {
+      report(`MCP server "${session.name}": its tool "${tool.name}" has an output schema that does not compile: ${outputProblem.replace(/^Invalid JSON Schema: /, '')}`);
       continue;
     }
     tools.set(name, agentTool);
