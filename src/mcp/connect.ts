@@ -17,7 +17,9 @@ import { coalesced, type Coalesced } from '../core/coalesce.js';
 import { formatDuration } from '../core/duration.js';
 import { ToolError } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
-import { invalidAnswerText, isInvalidAnswer, isReadLimit, messageOf } from './errors.js';
+import { invalidAnswerText, isInvalidAnswer, isReadLimit, McpBadAnswer, McpServerUnavailable, messageOf, reconnectable, timedOut } from './errors.js';
+
+export { McpBadAnswer, McpServerUnavailable };
 import { listAllTools, type ListingLimits } from './listing.js';
 import { linearOutputValidator } from './output-validator.js';
 
@@ -32,21 +34,6 @@ const CONNECT_TIMEOUT_MS = 30_000;
 /** The SDK's own 60 s default would cut long tool calls short; the activity's start-to-close timeout and
  * cancellation (an aborted signal sends `notifications/cancelled`) are what bound a call. */
 const CALL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
-
-/** The server could not be reached, or went away during a call: an infrastructure failure, which Temporal
- * retries (on a fresh session), and which names the server once the retries are spent. */
-export class McpServerUnavailable extends Error {
-  override name = 'McpServerUnavailable';
-  constructor(server: string, cause: unknown) {
-    super(`MCP server "${server}" is unavailable: ${messageOf(cause)}`, { cause });
-  }
-}
-
-/** The server answered a call with something that is not a valid MCP result: its session was restarted (a retry
- * gets a fresh one), and the call fails as an infrastructure failure, which Temporal retries. */
-export class McpBadAnswer extends Error {
-  override name = 'McpBadAnswer';
-}
 
 export interface McpCallOptions {
   signal: AbortSignal;
@@ -311,13 +298,6 @@ async function closeClient(client: Client): Promise<void> {
   await client.close().catch(() => undefined);
 }
 
-/** Whether a failure means the server is away (waited out by reconnecting) rather than refusing us: an HTTP 4xx
- * other than 404 (the server forgot the session) is an answer, and the same request would get it again. */
-function reconnectable(cause: unknown): boolean {
-  if (cause instanceof StreamableHTTPError && cause.code !== undefined && cause.code >= 400 && cause.code < 500) return cause.code === 404;
-  return !(cause instanceof Error && cause.message === 'the worker is shutting down');
-}
-
 /** What a progress notification says: its message, else `3/10` (or `3`). */
 function progressText(p: { progress: number; total?: number; message?: string }): string {
   return p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress));
@@ -336,11 +316,6 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** A Temporal activity's cancellation because it timed out (the worker learns it at a heartbeat: NOT_FOUND). */
-function timedOut(reason: unknown): boolean {
-  return reason instanceof Error && (reason.message === 'TIMED_OUT' || reason.message === 'NOT_FOUND');
 }
 
 function formatBytes(bytes: number): string {

@@ -97,6 +97,29 @@ describe('list_changed', () => {
   });
 });
 
+describe('a list_changed refresh that hits a cap', () => {
+  it('keeps the tools listed before, saying so in one line', async () => {
+    const logs: string[] = [];
+    const mcp = await connectMcpServers(
+      { fx: { ...stdioFixture({ args: ['--misbehave', '--endless-after-change'] }), maxListPages: 5 } },
+      { log: (m) => logs.push(m) },
+    );
+    try {
+      const before = mcp.toolNames();
+      await mcp.tool('fx__spam_list_changed')!.execute({ count: 1 }, context());
+      await vi.waitFor(() => expect(mcp.session('fx')!.listings).toBe(2));
+      await mcp.session('fx')!.refreshed();
+      expect(logs).toEqual([
+        `MCP server "fx": listing its tools again failed: its tools/list did not end within 5 pages (${before.length + 4} tools so far; a server that pages forever?): ` +
+          `if it really has more, raise mcpServers.fx.maxListPages; its ${before.length} tools listed before are kept`,
+      ]);
+      expect(mcp.toolNames()).toEqual(before);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
 describe('hung and broken calls', () => {
   it('restarts the session and process of a server whose call timed out, so the retry gets a fresh one', async () => {
     const state = stateDir();
