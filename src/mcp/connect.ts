@@ -5,7 +5,7 @@
 // hung server is recycled (for stdio, its process too) before the retry, instead of getting every attempt.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
   McpError,
@@ -17,11 +17,22 @@ import { coalesced, type Coalesced } from '../core/coalesce.js';
 import { formatDuration } from '../core/duration.js';
 import { ToolError } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
-import { invalidAnswerText, isInvalidAnswer, isReadLimit, McpBadAnswer, McpServerUnavailable, messageOf, reconnectable, timedOut } from './errors.js';
+import {
+  invalidAnswerText,
+  isInvalidAnswer,
+  isReadLimit,
+  McpBadAnswer,
+  McpNoAnswer,
+  McpServerUnavailable,
+  messageOf,
+  reconnectable,
+  timedOut,
+} from './errors.js';
 
-export { McpBadAnswer, McpServerUnavailable };
+export { McpBadAnswer, McpNoAnswer, McpServerUnavailable };
 import { listAllTools, type ListingLimits } from './listing.js';
 import { linearOutputValidator } from './output-validator.js';
+import { closeClient, openTransport } from './transport.js';
 
 export type { McpTool };
 
@@ -38,6 +49,9 @@ const CALL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 export interface McpCallOptions {
   signal: AbortSignal;
   idempotencyKey: string;
+  /** When the call's timeout ends (epoch ms): the call gives up a little before, restarts the session and fails
+   * naming the server, rather than being cut off by the timeout. */
+  deadline?: number;
   /** Where the server's progress notifications go (the tool call's `context.progress`). */
   progress?: (message: string, fraction?: number) => void;
 }
@@ -139,12 +153,16 @@ export class McpSession {
       if (signal.aborted) throw signal.reason;
       throw new McpServerUnavailable(this.name, err);
     }
+    // Given up on a little before the deadline (a tenth of the time left, at most 1 s), so the failure names the server.
+    const giveUp = new AbortController();
+    const left = options.deadline !== undefined ? options.deadline - Date.now() : undefined;
+    const timer = left !== undefined ? setTimeout(() => giveUp.abort(), Math.max(0, left - Math.min(1000, left / 10))) : undefined;
     try {
       const result = await client.callTool(
         { name: tool, arguments: (args ?? {}) as Record<string, unknown>, _meta: { [IDEMPOTENCY_META_KEY]: options.idempotencyKey } },
         undefined,
         {
-          signal,
+          signal: timer ? AbortSignal.any([signal, giveUp.signal]) : signal,
           timeout: CALL_TIMEOUT_MS,
           // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's
           // own progress (status, watch, the UI).
@@ -159,6 +177,11 @@ export class McpSession {
         if (timedOut(signal.reason)) this.#recycle(client, `"${tool}" got no answer within its timeout`);
         // The SDK has already sent notifications/cancelled; Temporal needs its own cancellation back.
         throw signal.reason;
+      }
+      if (giveUp.signal.aborted) {
+        this.#recycle(client, `"${tool}" got no answer before the call's timeout`);
+        const restarted = this.server.kind === 'stdio' ? 'its session and process were restarted' : 'its session was restarted';
+        throw new McpNoAnswer(`MCP server "${this.name}" did not answer "${tool}" before the call's timeout; ${restarted}`);
       }
       // The server answered with a JSON-RPC error (an unknown tool, invalid arguments): the model can act on
       // that, and a retry would get the same answer.
@@ -180,6 +203,8 @@ export class McpSession {
         );
       }
       throw new McpServerUnavailable(this.name, err);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -211,7 +236,7 @@ export class McpSession {
     if (this.#closed) throw new Error('the worker is shutting down');
     // Output schemas are checked with the same linear-time patterns as input schemas (output-validator.ts).
     const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: linearOutputValidator });
-    const transport = this.#transport();
+    const transport = openTransport(this.server, this.log);
     client.onclose = () => {
       if (this.#client === client) this.#client = undefined;
     };
@@ -264,22 +289,6 @@ export class McpSession {
     return listAllTools(client, limits);
   }
 
-  #transport(): StdioClientTransport | StreamableHTTPClientTransport {
-    if (this.server.kind === 'http') {
-      return new StreamableHTTPClientTransport(this.server.url, {
-        requestInit: { headers: this.server.config.headers ?? {} },
-      });
-    }
-    const { command, args, env, cwd } = this.server.config;
-    const maxBufferSize = this.server.policy.maxMessageBytes;
-    const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'pipe', maxBufferSize });
-    // The server's own log lines, marked with its name, on the worker's stderr (never on stdout: the CLI's).
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.log(`[mcp ${this.name}] ${line}`);
-    });
-    return transport;
-  }
-
   /** A failed session is closed (a hung stdio server is killed) and forgotten; the next call opens a new one. */
   #drop(client: Client): void {
     if (this.#client === client) this.#client = undefined;
@@ -287,15 +296,6 @@ export class McpSession {
     this.#dropped.add(client);
     void closeClient(client);
   }
-}
-
-async function closeClient(client: Client): Promise<void> {
-  const transport = client.transport;
-  // Tells an HTTP server the session is over (bounded: the server may be the thing that is down).
-  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-    await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
-  }
-  await client.close().catch(() => undefined);
 }
 
 /** What a progress notification says: its message, else `3/10` (or `3`). */

@@ -23,6 +23,12 @@ export class McpBadAnswer extends Error {
   override name = 'McpBadAnswer';
 }
 
+/** The server did not answer a call before the call's timeout: its session was restarted (a retry gets a fresh one),
+ * and the call fails as an infrastructure failure, which Temporal retries. */
+export class McpNoAnswer extends Error {
+  override name = 'McpNoAnswer';
+}
+
 /** Whether a failure means the server is away (waited out by reconnecting) rather than refusing us: an HTTP 4xx
  * other than 404 (the server forgot the session) is an answer, and the same request would get it again. */
 export function reconnectable(cause: unknown): boolean {

@@ -144,6 +144,28 @@ describe('hung and broken calls', () => {
     }
   });
 
+  it('gives up on a call just before its deadline, naming the server, and restarts the session and process', async () => {
+    const state = stateDir();
+    const logs: string[] = [];
+    const mcp = await connectMcpServers({ fx: stdioFixture({ args: ['--misbehave', '--hang-first'], stateDir: state.dir }) }, { log: (m) => logs.push(m) });
+    try {
+      const firstPid = mcp.session('fx')!.pid!;
+      const started = Date.now();
+      const deadline = started + 1500;
+      const err = (await mcp.tool('fx__hang')!.execute({}, { ...context(), deadline }).catch((e: unknown) => e)) as Error;
+      expect(Date.now()).toBeLessThan(deadline);
+      expect(err).not.toBeInstanceOf(ToolError); // an infrastructure failure: the activity retries it
+      expect(err.name).toBe('McpNoAnswer');
+      expect(err.message).toBe('MCP server "fx" did not answer "hang" before the call\'s timeout; its session and process were restarted');
+      expect(logs).toContain('MCP server "fx": "hang" got no answer before the call\'s timeout; restarting its session and process, so a retry gets a fresh one');
+      expect(await mcp.tool('fx__hang')!.execute({}, context())).toMatch(/^answered by \d+$/);
+      expect(mcp.session('fx')!.pid).not.toBe(firstPid);
+    } finally {
+      await mcp.close();
+      state.remove();
+    }
+  });
+
   it('keeps the session of a call the run cancelled', async () => {
     const mcp = await connectMcpServers({ fx: stdioFixture() }, { log: () => {} });
     try {

@@ -2,7 +2,7 @@
 // one bad server or schema must not stall the other runs on the worker, and a hung server is recycled between
 // attempts.
 import type { temporal } from '@temporalio/proto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { getAgentResult } from '../../src/client/index.js';
 import type { MessagesRequestBody } from '../../src/scripted/script.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
@@ -42,21 +42,23 @@ describe('a hostile input schema', () => {
         // A valid call beside each hostile one, so the error-streak guard does not stop the run.
         return turn < 3 ? reply([toolUse('fx__match', { s: hostile(turn) }), toolUse('fx__match', { s: 'a'.repeat(turn + 1) })]) : reply([text('refused')]);
       }
-      return turn < 6 ? reply([toolUse('calculator', { expression: `${turn} + 1` })]) : reply([text('counted')]);
+      return turn < 10 ? reply([toolUse('calculator', { expression: `${turn} + 1` })]) : reply([text('counted')]);
     };
     await withAgent(env, { script, mcpServers: { fx: stdioFixture({ args: ['--hostile-schema'] }) } }, async (h) => {
-      const hostile = await startRun(h, 'hostile: match these', { tools: ['fx__*'] });
+      // The bystander first, warm (its first tool call done), then the hostile run beside it.
       const bystander = await startRun(h, 'bystander: count', { tools: ['calculator'] });
+      await vi.waitFor(() => expect(h.model.requests.filter((r) => !isHostile(r.body)).length).toBeGreaterThanOrEqual(2), { timeout: 20_000 });
+      const hostile = await startRun(h, 'hostile: match these', { tools: ['fx__*'] });
       const [hostileResult, bystanderResult] = await Promise.all([getAgentResult(env.client, hostile), getAgentResult(env.client, bystander)]);
       expect(hostileResult).toMatchObject({ status: 'completed', text: 'refused', toolCalls: 6 });
-      expect(bystanderResult).toMatchObject({ status: 'completed', text: 'counted', toolCalls: 6 });
+      expect(bystanderResult).toMatchObject({ status: 'completed', text: 'counted', toolCalls: 10 });
 
       const hostileRequests = h.model.requests.filter((r) => isHostile(r.body));
       const [refused, matched] = lastToolResults(hostileRequests);
       expect(refused).toMatchObject({ is_error: true, content: 'Invalid input for tool "fx__match": /s must match pattern "^(a+)+$"' });
       expect(matched).toMatchObject({ content: 'matched aaa' }); // the third turn's
-      const bystanderTurns = await turnTimes(bystander);
-      expect(bystanderTurns).toHaveLength(6);
+      const [, ...bystanderTurns] = await turnTimes(bystander); // after its warm-up turn
+      expect(bystanderTurns).toHaveLength(9);
       for (const ms of bystanderTurns) expect(ms).toBeLessThan(1000);
       for (const ms of await turnTimes(hostile)) expect(ms).toBeLessThan(1000);
     });
@@ -80,6 +82,28 @@ describe('a hung MCP server', () => {
         expect(answeredBy).toBeGreaterThan(0);
         expect(answeredBy).not.toBe(hungPid);
         expect(h.agent.mcp!.session('fx')!.connects).toBe(2);
+      });
+    } finally {
+      state.remove();
+    }
+  });
+
+  it('that never answers gets each attempt on a fresh process, and the model an error naming the server and what happened', async () => {
+    const state = stateDir();
+    const script: Script = [reply([toolUse('fx__hang', {})]), reply([text('gave up')])];
+    try {
+      const server = { ...stdioFixture({ args: ['--misbehave', '--hang-always'], stateDir: state.dir }), callTimeout: '2s' };
+      await withAgent(env, { script, mcpServers: { fx: server } }, async (h) => {
+        const id = await startRun(h, 'call the hanging tool', { tools: ['fx__*'] });
+        expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'gave up' });
+        const [result] = lastToolResults(h.model.requests);
+        expect(result).toMatchObject({
+          is_error: true,
+          content: 'Tool "fx__hang" failed: MCP server "fx" did not answer "hang" before the call\'s timeout; its session and process were restarted',
+        });
+        const pids = state.read('hung.log')!.trim().split('\n');
+        expect(pids).toHaveLength(3);
+        expect(new Set(pids).size).toBe(3);
       });
     } finally {
       state.remove();
