@@ -27,7 +27,7 @@ describe('hostile schemas', () => {
     try {
       const tool = mcp.tool('fx__match')!;
       const started = performance.now();
-      const outcome = await executeTool({ get: () => tool, names: () => [tool.name], definitions: () => [] }, { name: tool.name, input: { s: `${'a'.repeat(40)}!` }, allowedTools: [tool.name] }, context());
+      const outcome = await executeTool({ get: () => tool, names: () => [tool.name], definitions: () => [] }, { name: tool.name, input: { s: `${'a'.repeat(28)}!` }, allowedTools: [tool.name] }, context());
       expect(performance.now() - started).toBeLessThan(1000);
       expect(outcome).toEqual({ isError: true, content: 'Invalid input for tool "fx__match": /s must match pattern "^(a+)+$"' });
     } finally {
