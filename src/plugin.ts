@@ -5,8 +5,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { SimplePlugin } from '@temporalio/plugin';
 import {
+  Runtime,
   Worker,
   type BundleOptions,
   type InjectedSinks,
@@ -20,16 +22,18 @@ import {
 import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor } from './activities/attempt-log.js';
 import { agentDataConverter } from './codec/data-converter.js';
+import { codecKeyIds } from './codec/encryption-codec.js';
+import { ENCRYPTION_KEYS_VARIABLE } from './codec/keys.js';
 import { checkAgents, subAgentDefinitions } from './config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import type { SubAgentDefinition } from './core/types.js';
 import { ignoredTranscriptSinks, type AgentSinks } from './core/transcript-sink.js';
-import { DEFAULT_MODEL_CALL_SLOTS, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
+import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, keyIdOfTaskQueue, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
-import { modelSettings, toolDefinitions, transcriptPage } from './workflows/definitions.js';
+import { AGENT_WORKFLOW, modelSettings, toolDefinitions, transcriptPage } from './workflows/definitions.js';
 import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 
 export interface AgentPluginOptions {
@@ -82,7 +86,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   #activities: ReturnType<typeof createActivities> | undefined;
   readonly #agents: Record<string, SubAgentDefinition> | undefined;
   /** What each worker configured with this plugin needs for its model-queue worker, by namespace and queue. */
-  readonly #modelWorkerOptions = new Map<string, ModelWorkerOptions>();
+  readonly #queueSpecs = new Map<string, QueueSpec>();
+  /** The task queues of keys (`<taskQueue>@<keyId>`) this plugin runs workers on, by namespace and queue. */
+  readonly #keyQueues = new Set<string>();
+  #client: Client | undefined;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -139,47 +146,70 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     await this.mcp?.close();
   }
 
-  /** Runs the worker, and beside it (unless `runModelWorker: false`) the worker of its model task queue: when
-   * either stops, the other is shut down too, so `run()`, `runUntil()` and `shutdown()` govern both. Stops the
-   * MCP servers when it stops, however it stops: no stdio server outlives it. */
+  /** Runs the worker, and beside it (unless `runModelWorker: false`) the worker of its model task queue, and, when
+   * its data converter encrypts, a worker on the task queue of each key it holds (`<taskQueue>@<keyId>`, where
+   * clients with that key start runs; see encryptedTaskQueue) with its own model-queue worker: when any stops,
+   * the others are shut down too, so `run()`, `runUntil()` and `shutdown()` govern all. Stops the MCP servers
+   * when it stops, however it stops: no stdio server outlives it. */
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    const key = queueKey(worker.options.namespace, worker.options.taskQueue);
+    const keyQueue = this.#keyQueues.has(key);
     try {
-      const spec = this.#modelWorkerOptions.get(queueKey(worker.options.namespace, worker.options.taskQueue));
-      if (this.options.runModelWorker === false || !spec) return await next(worker);
-      // The main worker starts at once: a caller that stops it right away (runUntil whose function fails
-      // fast) must find it running, or its shutdown is lost and the worker runs forever. The model worker is
-      // created meanwhile and runs until the main worker ends.
-      let mainEnded = false;
-      let modelRun: Promise<void> | undefined;
+      const spec = this.#queueSpecs.get(key);
+      if (!spec) return await next(worker);
+      const companions: Array<Promise<Worker>> = [];
       // It polls like the worker it runs beside (`activityPollers` of createAgentWorker, `--activity-pollers`).
-      const modelWorker = this.createModelWorker({ ...spec, identity: worker.options.identity, activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior });
-      const modelStarted = modelWorker.then(
-        (model) => {
-          if (mainEnded) return;
-          modelRun = model.run().finally(() => {
-            if (worker.getState() === 'RUNNING') worker.shutdown();
-          });
-        },
-        (err: unknown) => {
-          // Without its model worker the main worker would take runs it cannot finish: stop it, say why.
-          if (worker.getState() === 'RUNNING') worker.shutdown();
-          throw err;
-        },
-      );
-      modelStarted.catch(() => undefined); // awaited below, after the main worker ends
-      try {
-        await next(worker);
-      } finally {
-        mainEnded = true;
-        const model = await modelWorker.catch(() => undefined);
-        if (model?.getState() === 'RUNNING') model.shutdown();
-        // Created after the main worker had already ended: run it for nothing so its resources are released.
-        if (model && !modelRun) await model.runUntil(Promise.resolve()).catch(() => undefined);
-        await modelRun;
+      if (this.options.runModelWorker !== false) {
+        companions.push(this.createModelWorker({ ...spec, identity: worker.options.identity, activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior }));
       }
-      await modelStarted;
+      if (!keyQueue) {
+        for (const id of spec.keyIds) companions.push(this.#createKeyQueueWorker(spec, id, worker.options.identity));
+        void this.#warnOfRunsItCannotRead(spec);
+      }
+      await runBeside(worker, next, companions);
     } finally {
-      await this.close();
+      if (!keyQueue) await this.close(); // the worker of the run's own queue closes them, last
+    }
+  }
+
+  /** The worker of the task queue of key `keyId` (runs encrypted with it): the agent's worker again, on that
+   * queue (its own model-queue worker beside it). */
+  #createKeyQueueWorker(spec: QueueSpec, keyId: string, identity: string | undefined): Promise<Worker> {
+    const taskQueue = encryptedTaskQueue(spec.taskQueue, keyId);
+    this.#keyQueues.add(queueKey(spec.namespace, taskQueue));
+    const { plugins = [], ...options } = spec.workerOptions;
+    // Worker.create adds the connection's plugins itself.
+    const own = plugins.filter((p) => !(options.connection as { plugins?: unknown[] } | undefined)?.plugins?.includes(p));
+    return Worker.create({
+      ...options,
+      taskQueue,
+      ...(identity ? { identity: `${identity} (key ${keyId})` } : {}),
+      plugins: own.includes(this) ? own : [this, ...own],
+    });
+  }
+
+  /** Says, once at start, when runs of this task queue wait for a key this worker does not hold (a worker
+   * started without AGENT_ENCRYPTION_KEYS, or before a rotation): it will not take them, and they wait. */
+  async #warnOfRunsItCannotRead(spec: QueueSpec): Promise<void> {
+    if (!this.#client || spec.taskQueue.includes("'")) return;
+    const waiting = new Map<string, number>();
+    try {
+      const query = `WorkflowType = '${AGENT_WORKFLOW}' AND ExecutionStatus = 'Running' AND TaskQueue STARTS_WITH '${spec.taskQueue}@'`;
+      let seen = 0;
+      for await (const run of this.#client.workflow.list({ query, pageSize: 200 })) {
+        const id = keyIdOfTaskQueue(spec.taskQueue, run.taskQueue);
+        if (id && !spec.keyIds.includes(id)) waiting.set(id, (waiting.get(id) ?? 0) + 1);
+        if (++seen >= 1000) break;
+      }
+    } catch {
+      return; // a hint only: a server that cannot answer the query gets none
+    }
+    for (const [id, count] of waiting) {
+      const held = spec.keyIds.length === 0 ? `${ENCRYPTION_KEYS_VARIABLE} is not set here` : `${ENCRYPTION_KEYS_VARIABLE} here does not list it (it lists ${spec.keyIds.join(', ')})`;
+      Runtime.instance().logger.warn(
+        `${count}${count >= 1000 ? '+' : ''} running run${count === 1 ? ' is' : 's are'} encrypted with key id "${id}" (task queue "${encryptedTaskQueue(spec.taskQueue, id)}"), ` +
+          `which this worker cannot read: ${held}. This worker does not take them; they wait for a worker whose ${ENCRYPTION_KEYS_VARIABLE} lists "${id}"`,
+      );
     }
   }
 
@@ -187,7 +217,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
    * `maxModelCalls` slots and the `modelCallsPerSecond` queue rate. A worker run with this plugin runs one by itself;
    * this is for running it on its own (another process, `runModelWorker: false`). */
   async createModelWorker(options: ModelWorkerOptions): Promise<Worker> {
-    const dataConverter = options.dataConverter ?? agentDataConverter();
+    const dataConverter = options.dataConverter ?? workerDataConverter();
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
     return Worker.create({
       connection: options.connection,
@@ -206,6 +236,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   /** The stores the model activity reads through `client`, and the MCP sessions: once per plugin. */
   async #prepare(client: Client): Promise<void> {
+    this.#client ??= client;
     this.#transcripts ??= transcriptStore(client);
     this.#recordedTools ??= new RecordedToolsStore((run) => client.workflow.getHandle(run.workflowId, run.runId).query(toolDefinitions));
     this.#modelSettings ??= new ModelSettingsStore((run, digest) => client.workflow.getHandle(run.workflowId, run.runId).query(modelSettings, digest));
@@ -243,14 +274,16 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     }
     // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
     // team's converter is theirs to keep, and clients of agent runs must use it too.
-    const dataConverter = options.dataConverter ?? agentDataConverter();
+    const dataConverter = options.dataConverter ?? workerDataConverter();
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
     const activities = this.#activitiesOnce();
-    this.#modelWorkerOptions.set(queueKey(options.namespace, options.taskQueue), {
+    this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,
       namespace: options.namespace,
       taskQueue: options.taskQueue,
       dataConverter,
+      keyIds: codecKeyIds(dataConverter.payloadCodecs ?? []),
+      workerOptions: options,
     });
     return new SimplePlugin({
       name: this.name,
@@ -308,8 +341,68 @@ export interface ModelWorkerOptions {
   activityTaskPollerBehavior?: WorkerOptions['activityTaskPollerBehavior'];
 }
 
+/** A worker's queue as configured with this plugin: what its companions (model queue, key queues) need. */
+interface QueueSpec extends ModelWorkerOptions {
+  /** The keys its data converter holds, the one it encrypts with first. */
+  keyIds: readonly string[];
+  /** Its options as given to configureWorker, for the workers of its key queues. */
+  workerOptions: WorkerOptions;
+}
+
+/** Runs `worker` (through `next`) and `companions` beside it: the worker starts at once (a caller that stops it
+ * right away, runUntil whose function fails fast, must find it running, or its shutdown is lost and it runs
+ * forever); each companion runs once created, until the worker ends; a companion that fails to start or stops
+ * stops the worker (without it the worker would take runs it cannot finish). */
+async function runBeside(worker: Worker, next: (w: Worker) => Promise<void>, companions: Array<Promise<Worker>>): Promise<void> {
+  if (companions.length === 0) return next(worker);
+  let mainEnded = false;
+  const runs: Array<Promise<void> | undefined> = companions.map(() => undefined);
+  const stopMain = () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+  };
+  const started = companions.map((companion, i) =>
+    companion.then(
+      (w) => {
+        if (!mainEnded) runs[i] = w.run().finally(stopMain);
+      },
+      (err: unknown) => {
+        stopMain();
+        throw err;
+      },
+    ),
+  );
+  for (const s of started) s.catch(() => undefined); // awaited below, after the main worker ends
+  try {
+    await next(worker);
+  } finally {
+    mainEnded = true;
+    await Promise.allSettled(
+      companions.map(async (companion, i) => {
+        const w = await companion.catch(() => undefined);
+        if (w?.getState() === 'RUNNING') w.shutdown();
+        // Created after the main worker had already ended: run it for nothing so its resources are released.
+        if (w && !runs[i]) await w.runUntil(Promise.resolve()).catch(() => undefined);
+      }),
+    );
+    for (const run of runs) await run;
+  }
+  for (const s of started) await s;
+}
+
 function queueKey(namespace: string | undefined, taskQueue: string): string {
   return `${namespace ?? 'default'}\u0000${taskQueue}`;
+}
+
+/** The project's data converter (agentDataConverter) for a worker: the first task whose payloads it cannot read
+ * (no AGENT_ENCRYPTION_KEYS, or not that key id) is said once per key id, loudly, beside the task's failure. */
+export function workerDataConverter(env: NodeJS.ProcessEnv = process.env): DataConverter {
+  return agentDataConverter(env, {
+    onUnreadable: (keyId, message) =>
+      Runtime.instance().logger.error(
+        `this worker was given a task it cannot read: ${message}. The task fails here (a model or tool call loses an attempt); ` +
+          `runs encrypted with key id "${keyId}" can only go on on workers whose ${ENCRYPTION_KEYS_VARIABLE} lists it`,
+      ),
+  });
 }
 
 export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): ModelConnection {

@@ -168,3 +168,8 @@ export class EncryptionCodec implements PayloadCodec {
 export function codecsEncrypt(codecs: readonly PayloadCodec[]): boolean {
   return codecs.some((c) => (c as Partial<EncryptionCodec>).encrypts === true);
 }
+
+/** The ids of the keys `codecs` hold, the one they encrypt with first; empty when they do not encrypt. */
+export function codecKeyIds(codecs: readonly PayloadCodec[]): readonly string[] {
+  return codecs.find((c): c is EncryptionCodec => (c as Partial<EncryptionCodec>).encrypts === true)?.keyIds ?? [];
+}

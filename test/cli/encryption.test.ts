@@ -41,6 +41,22 @@ describe.concurrent('AGENT_ENCRYPTION_KEYS on the command line', { timeout: 120_
     const rotatedAway = await cli(['result', '--json', doc.workflowId], { AGENT_ENCRYPTION_KEYS: newKey });
     expectUsageError(rotatedAway, /key id "k1", which AGENT_ENCRYPTION_KEYS does not list \(it lists k2\)/);
 
+    // Every command that reads the run says the same in one line, exit 2: no replay dump, no [ERROR] line, no base64.
+    for (const command of ['result', 'status', 'transcript', 'watch']) {
+      const cases = [
+        [undefined, /^error: this run's data is encrypted \(key id "k1"\) and AGENT_ENCRYPTION_KEYS is not set here: set it to the keys the workers use\n$/],
+        [otherKey, /^error: data encrypted with key id "k1" does not decrypt with the key "k1" of AGENT_ENCRYPTION_KEYS: the key is wrong \(or the data was altered\)\n$/],
+        [newKey, /^error: this data is encrypted with key id "k1", which AGENT_ENCRYPTION_KEYS does not list \(it lists k2\): add that key back/],
+      ] as const;
+      const exits = await Promise.all(cases.map(([keys]) => cli([command, doc.workflowId], keys ? { AGENT_ENCRYPTION_KEYS: keys } : {})));
+      cases.forEach(([keys, why], i) => {
+        const exit = exits[i];
+        expect({ command, code: exit.code, stdout: exit.stdout, stderr: exit.stderr }).toMatchObject({ code: 2, stdout: '' });
+        expect(exit.stderr, `${command} with ${keys ? 'a wrong key' : 'no key'}`).toMatch(why);
+        expect(exit.stderr.trim().split('\n')).toHaveLength(1);
+      });
+    }
+
     const rotated = await cli(['result', '--json', doc.workflowId], { AGENT_ENCRYPTION_KEYS: `${newKey},${oldKey}` });
     expectExit(rotated, 0);
     expect(jsonOf(rotated)).toEqual(doc);
