@@ -85,6 +85,27 @@ describe('a worker without the encryption key', { timeout: 120_000 }, () => {
     expect(description.taskQueue).toBe(`${taskQueue}@k1`);
   });
 
+  it('a worker holding a new key and the old one runs what clients still on the old key start (its queue too)', async () => {
+    const rotated = await openTestEnv(agentDataConverter({ AGENT_ENCRYPTION_KEYS: `k2:${randomBytes(32).toString('base64')},${keys}` }));
+    try {
+      const taskQueue = `test-${randomUUID()}`;
+      await withAgent(rotated, { script, taskQueue }, async () => {
+        const settings = defaultSettings({ tools: ['calculator'] });
+        const [old, next] = await Promise.all([
+          startAgent(keyed.client, { task: 'started with k1', settings, taskQueue }),
+          startAgent(rotated.client, { task: 'started with k2', settings, taskQueue }),
+        ]);
+        // Read with the new list: the worker wrote the result with k2, its first key.
+        expect((await getAgentResult(rotated.client, old.workflowId)).status).toBe('completed');
+        expect((await rotated.client.workflow.getHandle(old.workflowId).describe()).taskQueue).toBe(`${taskQueue}@k1`);
+        expect((await getAgentResult(rotated.client, next.workflowId)).status).toBe('completed');
+        expect((await rotated.client.workflow.getHandle(next.workflowId).describe()).taskQueue).toBe(`${taskQueue}@k2`);
+      });
+    } finally {
+      await rotated.close();
+    }
+  });
+
   it('says at start that encrypted runs wait for a key it lacks, and on the first task it cannot read names the key id and the variable', async () => {
     const taskQueue = `test-${randomUUID()}`;
     const settings = defaultSettings({ tools: ['calculator'] });
@@ -113,6 +134,8 @@ describe('a worker without the encryption key', { timeout: 120_000 }, () => {
     // A keyed worker then runs both.
     await withAgent(keyed, { script, taskQueue }, async () => {
       expect((await getAgentResult(keyed.client, waiting.workflowId)).status).toBe('completed');
+      // The keyless worker never saw it: no failed workflow task, so no backoff to wait out.
+      expect((await taskEvents(waiting.workflowId)).failedWorkflowTasks).toBe(0);
       expect((await getAgentResult(keyed.client, legacy.workflowId)).status).toBe('completed');
     });
   });

@@ -1,6 +1,7 @@
 // `worker`: runs the agent workflow and its activities until SIGINT/SIGTERM, then shuts down cleanly
 // (in-flight activities are finished or, after the grace time, left to be retried by another worker).
-import { DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, modelTaskQueue } from '../../core/policies.js';
+import { keyRingFromEnv } from '../../codec/keys.js';
+import { DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, encryptedTaskQueue, modelTaskQueue } from '../../core/policies.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
@@ -83,6 +84,9 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       workerOptions: { shutdownGraceTime: '10s' },
     });
     logLine(`worker polling task queue "${taskQueue}" (model calls: "${modelTaskQueue(taskQueue)}") on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
+    // Runs encrypted with a key start on that key's queue: this worker polls the queue of each key it holds.
+    const keyQueues = [...(keyRingFromEnv()?.byId.keys() ?? [])].map((id) => `"${encryptedTaskQueue(taskQueue, id)}"`);
+    if (keyQueues.length > 0) logLine(`encrypted runs: task queue${keyQueues.length === 1 ? '' : 's'} ${keyQueues.join(', ')} (and their -model queues)`);
     logLine(`worker sizing: ${describeSizing(worker.options)}, ${flags['max-model-calls'] ?? DEFAULT_MODEL_CALL_SLOTS} model calls`);
     const running = worker.run();
     const stopWatchingCache = warnWhenCacheFull(worker, logLine);
