@@ -1,12 +1,16 @@
 // Encryption from the command line: AGENT_ENCRYPTION_KEYS turns it on for every command; a malformed, missing
 // or wrong key is one line naming the variable, exit 2; a rotated key list still reads old runs; `codec-server`
 // serves the UI's protocol with the same keys.
-import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { describe, expect, it, vi } from 'vitest';
+import { defaultSettings } from '../../src/client/index.js';
+import { agentDataConverter } from '../../src/codec/data-converter.js';
+import { AGENT_WORKFLOW } from '../../src/workflows/definitions.js';
 import { expectExit, expectUsageError, jsonOf, useCli } from '../helpers/cli.js';
 import { findPlainText, rawHistory } from '../helpers/plaintext.js';
 
-const { session, client } = useCli();
+const { session, client, scriptFile } = useCli();
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const TASK = 'Search for the population of France and calculate what 15% of that number is';
 
@@ -60,6 +64,34 @@ describe.concurrent('AGENT_ENCRYPTION_KEYS on the command line', { timeout: 120_
     const rotated = await cli(['result', '--json', doc.workflowId], { AGENT_ENCRYPTION_KEYS: `${newKey},${oldKey}` });
     expectExit(rotated, 0);
     expect(jsonOf(rotated)).toEqual(doc);
+  });
+
+  it('a worker without keys says at start which runs wait for a key, and names the key of the first task it cannot read, once', async () => {
+    const keys = key('k1');
+    const { cli, spawn, taskQueue } = session();
+    const waiting = await cli(['start', '--tools', 'calculator', 'waits for a keyed worker'], { AGENT_ENCRYPTION_KEYS: keys });
+    expectExit(waiting, 0);
+    // A run on the plain queue, as every encrypted run was before key queues.
+    const keyed = new Client({ connection: client().connection, dataConverter: agentDataConverter({ AGENT_ENCRYPTION_KEYS: keys }) });
+    const legacy = await keyed.workflow.start(AGENT_WORKFLOW, {
+      taskQueue,
+      workflowId: `legacy-${randomUUID()}`,
+      args: [{ task: 'an old encrypted run', settings: defaultSettings({ tools: ['calculator'] }) }],
+    });
+    const worker = spawn(['worker', '--scripted'], { AGENT_SCRIPT: await scriptFile([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn' }]) });
+    try {
+      await worker.waitForStderr(new RegExp(`\\[WARN\\] 1 running run is encrypted with key id "k1" \\(task queue "${taskQueue}@k1"\\), which this worker cannot read: AGENT_ENCRYPTION_KEYS is not set here`));
+      await worker.waitForStderr(/\[ERROR\] this worker was given a task it cannot read: this run's data is encrypted \(key id "k1"\) and AGENT_ENCRYPTION_KEYS is not set here/);
+      // The task is retried (and fails again) without another line of ours or the SDK's stack trace.
+      const attempt = async () => (await keyed.workflow.getHandle(legacy.workflowId).describe()).raw.pendingWorkflowTask?.attempt ?? 0;
+      await vi.waitFor(async () => expect(await attempt()).toBeGreaterThanOrEqual(3), { timeout: 40_000, interval: 500 });
+      expect(worker.stderr.match(/this worker was given a task it cannot read/g)).toHaveLength(1);
+      expect(worker.stderr).not.toMatch(/Failed to process Workflow Activation|eyJ/);
+    } finally {
+      worker.kill('SIGTERM');
+      await worker.exited;
+      await Promise.all([legacy.terminate('test over'), keyed.workflow.getHandle(waiting.stdout.trim()).terminate('test over')]);
+    }
   });
 
   it('codec-server prints its address, decodes for the Web UI origin, refuses other origins, and exits 0 on SIGTERM', async () => {
