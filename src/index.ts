@@ -2,6 +2,7 @@
 // An explicit list: internals stay internal.
 export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker.js';
 export { AgentPlugin, type AgentPluginOptions } from './plugin.js';
+export { workerDataConverter } from './key-queues.js';
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
 export {
   AGENT_WORKFLOW,

@@ -5,10 +5,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import type { DataConverter } from '@temporalio/common';
 import { SimplePlugin } from '@temporalio/plugin';
 import {
-  Runtime,
   Worker,
   type BundleOptions,
   type InjectedSinks,
@@ -21,19 +19,19 @@ import {
 } from '@temporalio/worker';
 import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor } from './activities/attempt-log.js';
-import { agentDataConverter } from './codec/data-converter.js';
+import { warnOfRunsWaitingForKeys, workerDataConverter } from './key-queues.js';
+import { runBeside } from './run-beside.js';
 import { codecKeyIds } from './codec/encryption-codec.js';
-import { ENCRYPTION_KEYS_VARIABLE } from './codec/keys.js';
 import { checkAgents, subAgentDefinitions } from './config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import type { SubAgentDefinition } from './core/types.js';
 import { ignoredTranscriptSinks, type AgentSinks } from './core/transcript-sink.js';
-import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, keyIdOfTaskQueue, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
+import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
-import { AGENT_WORKFLOW, modelSettings, toolDefinitions, transcriptPage } from './workflows/definitions.js';
+import { modelSettings, toolDefinitions, transcriptPage } from './workflows/definitions.js';
 import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 
 export interface AgentPluginOptions {
@@ -59,7 +57,8 @@ export interface AgentPluginOptions {
   modelCallsPerSecond?: number;
   /** Whether running a worker with this plugin also runs, in the same process, the worker of the model task
    * queue (`<taskQueue>-model`) and stops it with it. Default true. With false, run it yourself, in this process
-   * or another: `await plugin.createModelWorker({ connection, taskQueue })`. */
+   * or another: `await plugin.createModelWorker({ connection, taskQueue })`, and with encryption on, one for each
+   * key's queue as well (`taskQueue: '<taskQueue>@<keyId>'`: see encryptedTaskQueue). */
   runModelWorker?: boolean;
   /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
    * and namespace. */
@@ -164,7 +163,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       }
       if (!keyQueue) {
         for (const id of spec.keyIds) companions.push(this.#createKeyQueueWorker(spec, id, worker.options.identity));
-        void this.#warnOfRunsItCannotRead(spec);
+        if (this.#client) void warnOfRunsWaitingForKeys(this.#client, spec.taskQueue, spec.keyIds);
       }
       await runBeside(worker, next, companions);
     } finally {
@@ -186,31 +185,6 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       ...(identity ? { identity: `${identity} (key ${keyId})` } : {}),
       plugins: own.includes(this) ? own : [this, ...own],
     });
-  }
-
-  /** Says, once at start, when runs of this task queue wait for a key this worker does not hold (a worker
-   * started without AGENT_ENCRYPTION_KEYS, or before a rotation): it will not take them, and they wait. */
-  async #warnOfRunsItCannotRead(spec: QueueSpec): Promise<void> {
-    if (!this.#client || spec.taskQueue.includes("'")) return;
-    const waiting = new Map<string, number>();
-    try {
-      const query = `WorkflowType = '${AGENT_WORKFLOW}' AND ExecutionStatus = 'Running' AND TaskQueue STARTS_WITH '${spec.taskQueue}@'`;
-      let seen = 0;
-      for await (const run of this.#client.workflow.list({ query, pageSize: 200 })) {
-        const id = keyIdOfTaskQueue(spec.taskQueue, run.taskQueue);
-        if (id && !spec.keyIds.includes(id)) waiting.set(id, (waiting.get(id) ?? 0) + 1);
-        if (++seen >= 1000) break;
-      }
-    } catch {
-      return; // a hint only: a server that cannot answer the query gets none
-    }
-    for (const [id, count] of waiting) {
-      const held = spec.keyIds.length === 0 ? `${ENCRYPTION_KEYS_VARIABLE} is not set here` : `${ENCRYPTION_KEYS_VARIABLE} here does not list it (it lists ${spec.keyIds.join(', ')})`;
-      Runtime.instance().logger.warn(
-        `${count}${count >= 1000 ? '+' : ''} running run${count === 1 ? ' is' : 's are'} encrypted with key id "${id}" (task queue "${encryptedTaskQueue(spec.taskQueue, id)}"), ` +
-          `which this worker cannot read: ${held}. This worker does not take them; they wait for a worker whose ${ENCRYPTION_KEYS_VARIABLE} lists "${id}"`,
-      );
-    }
   }
 
   /** A worker serving only the model task queue of `taskQueue` (`<taskQueue>-model`): the callModel activity, with
@@ -349,60 +323,8 @@ interface QueueSpec extends ModelWorkerOptions {
   workerOptions: WorkerOptions;
 }
 
-/** Runs `worker` (through `next`) and `companions` beside it: the worker starts at once (a caller that stops it
- * right away, runUntil whose function fails fast, must find it running, or its shutdown is lost and it runs
- * forever); each companion runs once created, until the worker ends; a companion that fails to start or stops
- * stops the worker (without it the worker would take runs it cannot finish). */
-async function runBeside(worker: Worker, next: (w: Worker) => Promise<void>, companions: Array<Promise<Worker>>): Promise<void> {
-  if (companions.length === 0) return next(worker);
-  let mainEnded = false;
-  const runs: Array<Promise<void> | undefined> = companions.map(() => undefined);
-  const stopMain = () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-  };
-  const started = companions.map((companion, i) =>
-    companion.then(
-      (w) => {
-        if (!mainEnded) runs[i] = w.run().finally(stopMain);
-      },
-      (err: unknown) => {
-        stopMain();
-        throw err;
-      },
-    ),
-  );
-  for (const s of started) s.catch(() => undefined); // awaited below, after the main worker ends
-  try {
-    await next(worker);
-  } finally {
-    mainEnded = true;
-    await Promise.allSettled(
-      companions.map(async (companion, i) => {
-        const w = await companion.catch(() => undefined);
-        if (w?.getState() === 'RUNNING') w.shutdown();
-        // Created after the main worker had already ended: run it for nothing so its resources are released.
-        if (w && !runs[i]) await w.runUntil(Promise.resolve()).catch(() => undefined);
-      }),
-    );
-    for (const run of runs) await run;
-  }
-  for (const s of started) await s;
-}
-
 function queueKey(namespace: string | undefined, taskQueue: string): string {
   return `${namespace ?? 'default'}\u0000${taskQueue}`;
-}
-
-/** The project's data converter (agentDataConverter) for a worker: the first task whose payloads it cannot read
- * (no AGENT_ENCRYPTION_KEYS, or not that key id) is said once per key id, loudly, beside the task's failure. */
-export function workerDataConverter(env: NodeJS.ProcessEnv = process.env): DataConverter {
-  return agentDataConverter(env, {
-    onUnreadable: (keyId, message) =>
-      Runtime.instance().logger.error(
-        `this worker was given a task it cannot read: ${message}. The task fails here (a model or tool call loses an attempt); ` +
-          `runs encrypted with key id "${keyId}" can only go on on workers whose ${ENCRYPTION_KEYS_VARIABLE} lists it`,
-      ),
-  });
 }
 
 export function modelConnectionFromEnv(env: NodeJS.ProcessEnv = process.env): ModelConnection {

@@ -7,7 +7,8 @@ import type { ModelConnection, ModelSettingsStore, RecordedToolsStore, Transcrip
 import { codecsEncrypt } from './codec/encryption-codec.js';
 import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import { DEFAULTS } from './core/policies.js';
-import { AgentPlugin, workerDataConverter } from './plugin.js';
+import { workerDataConverter } from './key-queues.js';
+import { AgentPlugin } from './plugin.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
 import type { McpTools } from './mcp/index.js';
