@@ -66,7 +66,7 @@ describe.concurrent('AGENT_ENCRYPTION_KEYS on the command line', { timeout: 120_
     expect(jsonOf(rotated)).toEqual(doc);
   });
 
-  it('a worker without keys says at start which runs wait for a key, and names the key of the first task it cannot read, once', async () => {
+  it('a worker without keys says at start which runs wait for a key, and names the key of the first task it cannot read, once; a keyed worker then runs them', async () => {
     const keys = key('k1');
     const { cli, spawn, taskQueue } = session();
     const waiting = await cli(['start', '--tools', 'calculator', 'waits for a keyed worker'], { AGENT_ENCRYPTION_KEYS: keys });
@@ -78,7 +78,9 @@ describe.concurrent('AGENT_ENCRYPTION_KEYS on the command line', { timeout: 120_
       workflowId: `legacy-${randomUUID()}`,
       args: [{ task: 'an old encrypted run', settings: defaultSettings({ tools: ['calculator'] }) }],
     });
-    const worker = spawn(['worker', '--scripted'], { AGENT_SCRIPT: await scriptFile([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn' }]) });
+    const script = await scriptFile([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn' }]);
+    const worker = spawn(['worker', '--scripted'], { AGENT_SCRIPT: script }, 110_000);
+    let keyedWorker: ReturnType<typeof spawn> | undefined;
     try {
       await worker.waitForStderr(new RegExp(`\\[WARN\\] 1 running run is encrypted with key id "k1" \\(task queue "${taskQueue}@k1"\\), which this worker cannot read: AGENT_ENCRYPTION_KEYS is not set here`));
       await worker.waitForStderr(/\[ERROR\] this worker was given a task it cannot read: this run's data is encrypted \(key id "k1"\) and AGENT_ENCRYPTION_KEYS is not set here/);
@@ -87,10 +89,22 @@ describe.concurrent('AGENT_ENCRYPTION_KEYS on the command line', { timeout: 120_
       await vi.waitFor(async () => expect(await attempt()).toBeGreaterThanOrEqual(3), { timeout: 40_000, interval: 500 });
       expect(worker.stderr.match(/this worker was given a task it cannot read/g)).toHaveLength(1);
       expect(worker.stderr).not.toMatch(/Failed to process Workflow Activation|eyJ/);
-    } finally {
+
+      // A worker with the key says which queue it polls for them and runs both (the keyless one stopped: beside it,
+      // the old run's tasks on the plain queue would still go to either).
       worker.kill('SIGTERM');
-      await worker.exited;
-      await Promise.all([legacy.terminate('test over'), keyed.workflow.getHandle(waiting.stdout.trim()).terminate('test over')]);
+      expectExit(await worker.exited, 0);
+      keyedWorker = spawn(['worker', '--scripted'], { AGENT_SCRIPT: script, AGENT_ENCRYPTION_KEYS: keys }, 110_000);
+      await keyedWorker.waitForStderr(new RegExp(`runs encrypted with key id "k1": task queue "${taskQueue}@k1" \\(model calls: "${taskQueue}@k1-model"\\)`));
+      for (const id of [waiting.stdout.trim(), legacy.workflowId]) {
+        const result = await cli(['result', '--json', id], { AGENT_ENCRYPTION_KEYS: keys });
+        expectExit(result, 0);
+        expect(jsonOf<{ status: string }>(result).status).toBe('completed');
+      }
+    } finally {
+      for (const w of [worker, keyedWorker]) w?.kill('SIGTERM');
+      await Promise.all([worker.exited, keyedWorker?.exited]);
+      await Promise.all([legacy.terminate('test over'), keyed.workflow.getHandle(waiting.stdout.trim()).terminate('test over')].map((p) => p.catch(() => undefined)));
     }
   });
 

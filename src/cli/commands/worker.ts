@@ -85,8 +85,10 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
     });
     logLine(`worker polling task queue "${taskQueue}" (model calls: "${modelTaskQueue(taskQueue)}") on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
     // Runs encrypted with a key start on that key's queue: this worker polls the queue of each key it holds.
-    const keyQueues = [...(keyRingFromEnv()?.byId.keys() ?? [])].map((id) => `"${encryptedTaskQueue(taskQueue, id)}"`);
-    if (keyQueues.length > 0) logLine(`encrypted runs: task queue${keyQueues.length === 1 ? '' : 's'} ${keyQueues.join(', ')} (and their -model queues)`);
+    for (const id of keyRingFromEnv()?.byId.keys() ?? []) {
+      const queue = encryptedTaskQueue(taskQueue, id);
+      logLine(`runs encrypted with key id "${id}": task queue "${queue}" (model calls: "${modelTaskQueue(queue)}")`);
+    }
     logLine(`worker sizing: ${describeSizing(worker.options)}, ${flags['max-model-calls'] ?? DEFAULT_MODEL_CALL_SLOTS} model calls`);
     const running = worker.run();
     const stopWatchingCache = warnWhenCacheFull(worker, logLine);
