@@ -10,7 +10,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
-import { DEFAULTS } from '../core/policies.js';
+import { DEFAULTS, encryptedTaskQueue } from '../core/policies.js';
 import { checkAgentInput } from '../core/settings-check.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { notRunResults } from '../core/run-state.js';
@@ -22,7 +22,7 @@ import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import type { RunState } from '../core/durable-state.js';
 import { totalTokens } from '../core/transcript.js';
 import { readRunFromHistory } from './history.js';
-import { codecsEncrypt } from '../codec/encryption-codec.js';
+import { codecKeyIds, codecsEncrypt } from '../codec/encryption-codec.js';
 
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
 export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
@@ -67,7 +67,7 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
   try {
     const handle = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
       workflowId,
-      taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
+      taskQueue: runTaskQueue(client, options.taskQueue),
       args: [input],
       // A closed run keeps its id: asking for it again attaches to it rather than running the task twice.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -199,13 +199,21 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   const task = input.task || firstMessageText(messages);
   const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
-    taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
+    taskQueue: runTaskQueue(client, options.taskQueue),
     args: [{ task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     staticSummary: oneLine(`resumed: ${task}`, 200),
     staticDetails: runDetails(settings),
   });
   return { workflowId, runId: next.firstExecutionRunId, attached: false };
+}
+
+/** The task queue a run starts on: `taskQueue`, or with encryption on, its queue for the key the client encrypts
+ * with (`<taskQueue>@<keyId>`), which only workers holding that key poll. A worker without the key then never
+ * takes one of the run's tasks: it cannot fail them, nor use up their attempts (see encryptedTaskQueue). */
+export function runTaskQueue(client: Client, taskQueue: string = DEFAULTS.taskQueue): string {
+  const [keyId] = codecKeyIds(client.options.loadedDataConverter.payloadCodecs);
+  return keyId ? encryptedTaskQueue(taskQueue, keyId) : taskQueue;
 }
 
 export class RunNotResumableError extends Error {
