@@ -9,18 +9,14 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { DEFAULTS, encryptedTaskQueue } from '../core/policies.js';
 import { checkAgentInput } from '../core/settings-check.js';
 import { validateJsonSchema } from '../tools/validate.js';
-import { notRunResults } from '../core/run-state.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
-import type { AgentInput, AgentResult, AgentSettings, MessageParam, RunStatus } from '../core/types.js';
+import type { AgentInput, AgentResult, AgentSettings, RunStatus } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { AGENT_RUN_FAILED, AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
-import type { RunState } from '../core/durable-state.js';
-import { totalTokens } from '../core/transcript.js';
 import { readRunFromHistory } from './history.js';
 import { codecKeyIds, codecsEncrypt } from '../codec/encryption-codec.js';
 
@@ -34,6 +30,7 @@ export { defaultSettings } from '../core/settings.js';
 export { checkAgentSettings, InvalidSettingsError, settingsProblem } from '../core/settings-check.js';
 
 export { AGENT_WORKFLOW } from '../workflows/definitions.js';
+export { resumeAgent, RunNotResumableError, type ResumeOptions } from './resume.js';
 
 export interface StartAgentOptions {
   task: string;
@@ -154,99 +151,12 @@ export function searchAttributesRegistered(client: Client): Promise<boolean> {
   return known;
 }
 
-export interface ResumeOptions {
-  /** More model calls allowed, counted from where the run stopped. */
-  moreSteps?: number;
-  /** More tokens allowed, counted from what the run has used. */
-  moreBudgetTokens?: number;
-  /** A new deadline, from now. */
-  deadlineMs?: number;
-  taskQueue?: string;
-}
-
-/** Goes on with a failed, stopped, cancelled, terminated or timed-out run (a 401 fixed, a budget raised) in a
- * new run of the same workflow id, starting from its transcript and guard state (read from the old run's
- * history: no worker needed to start it). Its result names the run it continues. */
-export async function resumeAgent(client: Client, workflowId: string, options: ResumeOptions = {}): Promise<StartedAgent> {
-  const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
-  const description = await handle.describe();
-  if (description.status.name === 'RUNNING') {
-    throw new RunNotResumableError(`run ${workflowId} is still running: only a failed, stopped or cancelled run can be resumed`);
-  }
-  const previous = await getAgentResult(client, workflowId);
-  if (previous.status === 'completed') {
-    throw new RunNotResumableError(`run ${workflowId} completed: only a failed, stopped or cancelled run can be resumed`);
-  }
-  const input = (await fetchFirstInput(client, workflowId, description.runId)) as AgentInput;
-  // Read from the closed run's history: no worker needs to be up to resume it.
-  const { state, messages } = await readRunFromHistory(client, workflowId, description.runId);
-  const settings: AgentSettings = { ...input.settings };
-  if (options.moreSteps !== undefined) settings.maxSteps = state.loop.steps + options.moreSteps;
-  if (options.moreBudgetTokens !== undefined) settings.budgetTokens = totalTokens(state.loop.usage) + options.moreBudgetTokens;
-  // A deadline counts from now; without a new one, the resumed run has none (the old one has passed, or
-  // was what stopped it).
-  settings.deadlineMs = options.deadlineMs;
-  checkAgentInput(input.task, settings, { compileSchema: validateJsonSchema });
-  const carried: RunState = {
-    ...state,
-    messages: withResumeNote(messages, previous),
-    // A fresh start for the guards that judge the recent past; spend and step counts carry on.
-    loop: { ...state.loop, errorStreak: 0, toolCallCounts: {}, toolCallHashes: {} },
-    deadlineAt: options.deadlineMs !== undefined ? Date.now() + options.deadlineMs : null,
-    pendingMessages: [],
-  };
-  // A run that continued as new carries its task as the transcript's first message only (not in `task`).
-  const task = input.task || firstMessageText(messages);
-  const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
-    workflowId,
-    taskQueue: runTaskQueue(client, options.taskQueue),
-    args: [{ task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }],
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    staticSummary: oneLine(`resumed: ${task}`, 200),
-    staticDetails: runDetails(settings),
-  });
-  return { workflowId, runId: next.firstExecutionRunId, attached: false };
-}
-
 /** The task queue a run starts on: `taskQueue`, or with encryption on, its queue for the key the client encrypts
  * with (`<taskQueue>@<keyId>`), which only workers holding that key poll. A worker without the key then never
  * takes one of the run's tasks: it cannot fail them, nor use up their attempts (see encryptedTaskQueue). */
 export function runTaskQueue(client: Client, taskQueue: string = DEFAULTS.taskQueue): string {
   const [keyId] = codecKeyIds(client.options.loadedDataConverter.payloadCodecs);
   return keyId ? encryptedTaskQueue(taskQueue, keyId) : taskQueue;
-}
-
-export class RunNotResumableError extends Error {
-  override name = 'RunNotResumableError';
-}
-
-/** A transcript that ends with the model's turn (a summary, a refusal, a cut-off reply) gets a user message
- * saying the run goes on: the next request must not end with an assistant message (the API would treat it as
- * a prefill to continue). */
-function withResumeNote(messages: MessageParam[], previous: AgentResult): MessageParam[] {
-  if (messages.at(-1)?.role !== 'assistant') return messages;
-  const why = previous.guard ? `the ${previous.guard} guard` : (previous.error ?? previous.status);
-  const note = `The run was stopped (${why}) and has now been resumed with new limits. Tools are available again: continue the task.`;
-  // A run the server closed mid-turn (terminated, timed out) left its tool calls unanswered: the API needs
-  // their results first.
-  const open = notRunResults(messages, `the run was ${previous.status}`);
-  if (open && Array.isArray(open.content)) return [...messages, { role: 'user', content: [...open.content, { type: 'text', text: note }] }];
-  return [...messages, { role: 'user', content: note }];
-}
-
-/** The input of the run that started this chain (settings, task), from the first event of its history. */
-async function fetchFirstInput(client: Client, workflowId: string, runId: string): Promise<unknown> {
-  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  const payloads = started?.input?.payloads ?? [];
-  // Through the payload codecs too: with encryption on, the input is stored encrypted.
-  return decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads);
-}
-
-function firstMessageText(messages: MessageParam[]): string {
-  const first = messages[0]?.content;
-  if (typeof first === 'string') return first;
-  return (first ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
 }
 
 /** The run's description, or undefined when no run has that id. */
@@ -275,7 +185,8 @@ export function newWorkflowId(task: string): string {
   return `agent-${slug || 'run'}-${suffix}`;
 }
 
-function runDetails(settings: AgentSettings): string {
+/** The run's details in the Temporal UI (its static details). */
+export function runDetails(settings: AgentSettings): string {
   return [
     `**model** ${settings.model}`,
     `**tools** ${settings.tools.join(', ') || '(none)'}`,

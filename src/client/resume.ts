@@ -1,0 +1,60 @@
+// resumeAgent: go on with a stopped run in a new run of the same workflow id. This file reads the old run (its
+// result, first input and final state, from the server: no worker needed); what the new run starts from is
+// decided by the pure resumedRun (src/core/resume.ts).
+import type { Client } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
+import { resumedRun, type ResumeLimits } from '../core/resume.js';
+import { checkAgentInput } from '../core/settings-check.js';
+import { oneLine } from '../core/transcript.js';
+import type { AgentInput } from '../core/types.js';
+import { validateJsonSchema } from '../tools/validate.js';
+import type { agentWorkflow } from '../workflows/agent.js';
+import { AGENT_WORKFLOW } from '../workflows/definitions.js';
+import { readRunFromHistory } from './history.js';
+import { getAgentResult, runDetails, runTaskQueue, type StartedAgent } from './index.js';
+
+export interface ResumeOptions extends ResumeLimits {
+  taskQueue?: string;
+}
+
+export class RunNotResumableError extends Error {
+  override name = 'RunNotResumableError';
+}
+
+/** Goes on with a failed, stopped, cancelled, terminated or timed-out run (a 401 fixed, a budget raised) in a
+ * new run of the same workflow id, starting from its transcript and guard state (read from the old run's
+ * history: no worker needed to start it). Its result names the run it continues. */
+export async function resumeAgent(client: Client, workflowId: string, options: ResumeOptions = {}): Promise<StartedAgent> {
+  const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
+  const description = await handle.describe();
+  if (description.status.name === 'RUNNING') {
+    throw new RunNotResumableError(`run ${workflowId} is still running: only a failed, stopped or cancelled run can be resumed`);
+  }
+  const previous = await getAgentResult(client, workflowId);
+  if (previous.status === 'completed') {
+    throw new RunNotResumableError(`run ${workflowId} completed: only a failed, stopped or cancelled run can be resumed`);
+  }
+  const input = (await fetchFirstInput(client, workflowId, description.runId)) as AgentInput;
+  // Read from the closed run's history: no worker needs to be up to resume it.
+  const ended = await readRunFromHistory(client, workflowId, description.runId);
+  const { task, settings, carried } = resumedRun(input, ended, previous, options, Date.now());
+  checkAgentInput(input.task, settings, { compileSchema: validateJsonSchema });
+  const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
+    workflowId,
+    taskQueue: runTaskQueue(client, options.taskQueue),
+    args: [{ task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    staticSummary: oneLine(`resumed: ${task}`, 200),
+    staticDetails: runDetails(settings),
+  });
+  return { workflowId, runId: next.firstExecutionRunId, attached: false };
+}
+
+/** The input of the run that started this chain (settings, task), from the first event of its history. */
+async function fetchFirstInput(client: Client, workflowId: string, runId: string): Promise<unknown> {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  const payloads = started?.input?.payloads ?? [];
+  // Through the payload codecs too: with encryption on, the input is stored encrypted.
+  return decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads);
+}
