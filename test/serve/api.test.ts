@@ -102,6 +102,25 @@ describe('auth and bad input', () => {
     expect((await call(api, 'GET', '/v2/nothing')).status).toBe(404);
   });
 
+  it('keeps CORS closed unless --allow-origin names the origin', async () => {
+    const origin = 'https://console.example.com';
+    const closed = await fetch(`${api.url}/v1/runs?limit=1`, { headers: { ...auth(), origin } });
+    expect(closed.headers.get('access-control-allow-origin')).toBeNull();
+    const open = await serve({ client: env.client, port: 0, tokens: { operate: [OPERATE], read: [] }, allowOrigins: [origin] });
+    try {
+      const preflight = await fetch(`${open.url}/v1/runs`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      });
+      expect(preflight.status).toBeLessThan(300);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+      const other = await fetch(`${open.url}/v1/runs?limit=1`, { headers: { ...auth(), origin: 'https://evil.example' } });
+      expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
+    } finally {
+      await open.close();
+    }
+  });
+
   it('answers a body over the limit with 413', async () => {
     const r = await call(api, 'POST', '/v1/runs', { task: 'x'.repeat(20_000) });
     expect(r).toMatchObject({ status: 413, json: { error: { type: 'too_large' } } });
@@ -211,6 +230,59 @@ describe('runs over HTTP', () => {
         expect((await handle.describe()).historyLength).toBe(before);
         await call(api, 'POST', `/v1/runs/${id}/approvals/toolu_c`, { decision: 'approve' });
         expect((await call(api, 'GET', `/v1/runs/${id}/result?wait=30s`)).json).toMatchObject({ status: 'completed' });
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  it('steering over HTTP: deny with a reason, a follow-up, cancel, then resume to completion', async () => {
+    // The scripted model answers by the turn of the conversation: both runs get these two turns.
+    const script = [calc('toolu_d'), reply([text('Done.')])];
+    await withAgent(env, { script }, async (h) => {
+      const api = await openApi(h.taskQueue);
+      try {
+        const body = { task: 'two plus two', tools: ['calculator'], approve: ['calculator'] };
+        const denied = (await call(api, 'POST', '/v1/runs', body)).json!.workflowId as string;
+        await readEvents(`${api.url}/v1/runs/${denied}/events`, auth(), (es) => es.some((e) => e.event === 'approval_needed'));
+        const bad = await call(api, 'POST', `/v1/runs/${denied}/approvals/toolu_nope`, { decision: 'deny', reason: 'no' });
+        expect(bad).toMatchObject({ status: 409, json: { error: { type: 'conflict', message: expect.stringMatching(/no tool call toolu_nope is waiting/) } } });
+        expect((await call(api, 'POST', `/v1/runs/${denied}/approvals/toolu_d`, { decision: 'deny', reason: 'not today' })).json).toEqual({
+          toolUseId: 'toolu_d',
+          approved: false,
+        });
+        expect((await call(api, 'GET', `/v1/runs/${denied}/result?wait=30s`)).json).toMatchObject({ status: 'completed', toolCalls: 0 });
+
+        const cancelled = (await call(api, 'POST', '/v1/runs', body)).json!.workflowId as string;
+        await readEvents(`${api.url}/v1/runs/${cancelled}/events`, auth(), (es) => es.some((e) => e.event === 'approval_needed'));
+        expect(await call(api, 'POST', `/v1/runs/${cancelled}/messages`, { text: 'take your time' })).toMatchObject({ status: 202 });
+        expect((await call(api, 'POST', `/v1/runs/${cancelled}/resume`, {})).status).toBe(409); // still running
+        expect((await call(api, 'POST', `/v1/runs/${cancelled}/cancel`)).status).toBe(202);
+        expect((await call(api, 'GET', `/v1/runs/${cancelled}/result?wait=30s`)).json).toMatchObject({ status: 'cancelled' });
+        expect(await call(api, 'POST', `/v1/runs/${cancelled}/resume`, { moreSteps: 3, approve: true })).toMatchObject({
+          status: 400,
+          json: { error: { field: 'approve' } },
+        });
+        expect((await call(api, 'POST', `/v1/runs/${cancelled}/resume`, { moreSteps: 3 })).status).toBe(201);
+        // The resumed run goes on from its transcript: the model's next turn ends it.
+        expect((await call(api, 'GET', `/v1/runs/${cancelled}/result?wait=30s`)).json).toMatchObject({ status: 'completed', text: 'Done.', runsUsed: 2 });
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  it('a guard that stops a run is an event before its end', async () => {
+    await withAgent(env, { script: [calc('toolu_g'), reply([text('never reached')])] }, async (h) => {
+      const api = await openApi(h.taskQueue);
+      try {
+        const id = (await call(api, 'POST', '/v1/runs', { task: 'two plus two', tools: ['calculator'], maxSteps: 1, summaryOn: ['none'] })).json!.workflowId as string;
+        const events = await readEvents(`${api.url}/v1/runs/${id}/events`, auth());
+        expect(events.filter((e) => e.event === 'guard' || e.event === 'end').map((e) => [e.event, e.data.guard])).toEqual([
+          ['guard', 'max_steps'],
+          ['end', 'max_steps'],
+        ]);
+        expect(events.at(-1)!.data.status).toBe('stopped');
       } finally {
         await api.close();
       }
