@@ -26,6 +26,8 @@ import { parseEventId } from '../core/run-events.js';
 import { authorize, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
+import { CONSOLE_HTML } from './console-page.js';
+import { CONSOLE_JS } from './console-script.js';
 import { asRequestError, parseRunRequest, RequestError, type StartFlags } from './run-request.js';
 
 export interface ApiOptions {
@@ -42,6 +44,9 @@ export interface ApiOptions {
   log?: (line: string) => void;
 }
 
+/** Served without a token: they hold no run's data (the console asks for the token, then calls the API). */
+const PUBLIC_PATHS = new Set(['/', '/console.js', '/v1/openapi.json']);
+const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const MAX_WAIT_MS = 5 * 60_000;
 const MAX_LIST = 1000;
 const LIST_STATUSES = ['running', 'awaiting_approval', 'completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
@@ -57,7 +62,7 @@ export function createApi(options: ApiOptions): Hono {
     app.use('*', cors({ origin: options.allowOrigins, allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'] }));
   }
   app.use('*', async (c, next) => {
-    if (options.tokens && c.req.path !== '/v1/openapi.json') {
+    if (options.tokens && !PUBLIC_PATHS.has(c.req.path)) {
       const denied = authorize(options.tokens, c.req.header('authorization'), c.req.method === 'GET' ? 'read' : 'operate');
       if (denied) return fail(c, denied.status, denied.type, denied.message);
     }
@@ -72,6 +77,8 @@ export function createApi(options: ApiOptions): Hono {
   );
 
   app.get('/v1/openapi.json', (c) => c.json(openApiDocument()));
+  app.get('/', (c) => c.html(CONSOLE_HTML, 200, { 'content-security-policy': CONSOLE_CSP, 'x-content-type-options': 'nosniff' }));
+  app.get('/console.js', (c) => c.body(CONSOLE_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' }));
 
   app.post('/v1/runs', async (c) => {
     const request = parseRunRequest(await jsonBody(c));
