@@ -73,7 +73,10 @@ function resultText(content: unknown): string {
 
 /** What the model streamed since `previous`: the end of `current` past their overlap (both are the last words
  * of the same stream, a sliding window). All of `current` when they do not overlap (a retry, a gap). */
-export function streamedDelta(previous: string, current: string): string {
+export function streamedDelta(before: string, now: string): string {
+  // A window cut at its start begins with an ellipsis, which is not a word the model wrote.
+  const previous = before.replace(/^…/, '');
+  const current = now.replace(/^…/, '');
   if (current === previous) return '';
   if (current.startsWith(previous)) return current.slice(previous.length);
   for (let k = Math.min(previous.length, current.length); k > 0; k--) {

@@ -7,6 +7,7 @@ export const CONSOLE_HTML = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>durable-agent</title>
 <style>
+  [hidden] { display: none !important; }
   :root { font-family: system-ui, sans-serif; color: #1d1d1f; background: #fafafa; }
   body { margin: 0 auto; max-width: 1100px; padding: 1rem; }
   header { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; margin-bottom: 1rem; }

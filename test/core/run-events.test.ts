@@ -44,5 +44,6 @@ describe('streamedDelta', () => {
     expect(streamedDelta('abcdef', 'defghi')).toBe('ghi');
     expect(streamedDelta('same', 'same')).toBe('');
     expect(streamedDelta('abc', 'xyz')).toBe('xyz');
+    expect(streamedDelta('…lo wor', '…world!')).toBe('ld!');
   });
 });

@@ -288,4 +288,22 @@ describe('runs over HTTP', () => {
       }
     });
   });
+
+  it('the words a model call streams arrive as model_text events before the call ends', async () => {
+    const words = 'The answer is coming word by word, and it keeps going for quite a while before it ends.';
+    await withAgent(env, { script: [{ ...reply([text(words)]), holdAfterEvents: 8 }] }, async (h) => {
+      const api = await openApi(h.taskQueue);
+      try {
+        const id = (await call(api, 'POST', '/v1/runs', { task: 'say it slowly', tools: ['calculator'] })).json!.workflowId as string;
+        const early = await readEvents(`${api.url}/v1/runs/${id}/events`, auth(), (es) => es.some((e) => e.event === 'model_text'), 30_000);
+        const streamed = early.filter((e) => e.event === 'model_text').map((e) => e.data.delta as string).join('');
+        expect(words.startsWith(streamed) && streamed.length > 0).toBe(true);
+        expect(early.some((e) => e.event === 'step')).toBe(false); // the call has not ended
+        h.model.release();
+        expect((await call(api, 'GET', `/v1/runs/${id}/result?wait=30s`)).json).toMatchObject({ status: 'completed', text: words });
+      } finally {
+        await api.close();
+      }
+    });
+  });
 });
