@@ -183,20 +183,22 @@ export function createApi(options: ApiOptions): Hono {
     if (last !== undefined && !parseEventId(last)) throw new RequestError(`Last-Event-ID "${last.slice(0, 40)}" is not an id this stream sent`, 'Last-Event-ID');
     return streamSSE(c, async (stream) => {
       let unsubscribe = () => {};
-      const closed = new Promise<void>((resolve) => {
+      let queue = Promise.resolve();
+      const send = (write: () => Promise<void>) => (queue = queue.then(write).catch(() => stream.abort()));
+      // A comment now and then keeps proxies from closing a quiet stream (a run waiting hours for approval).
+      const keepAlive = setInterval(() => send(() => stream.write(': keep-alive\n\n').then(() => undefined)), 15_000);
+      await new Promise<void>((resolve) => {
         stream.onAbort(resolve);
-        let queue = Promise.resolve();
-        unsubscribe = hub.subscribe(id, last, (event) => {
-          queue = queue
-            .then(() => stream.writeSSE({ id: event.id, event: event.event, data: JSON.stringify(event.data) }))
-            .then(() => {
-              if (event.event === 'end') resolve();
-            })
-            .catch(() => resolve());
-        });
+        unsubscribe = hub.subscribe(
+          id,
+          last,
+          (event) => send(() => stream.writeSSE({ id: event.id, event: event.event, data: JSON.stringify(event.data) })),
+          () => void send(async () => resolve()),
+        );
       });
-      await closed;
+      clearInterval(keepAlive);
       unsubscribe();
+      await queue;
     });
   });
 

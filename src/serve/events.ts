@@ -14,6 +14,8 @@ export interface EventHubOptions {
 }
 
 type Listener = (event: RunEvent) => void;
+/** Called once the feed has sent its last event (its `end`, whether or not this subscriber was sent it), or stopped. */
+type Done = () => void;
 
 export class EventHub {
   readonly #feeds = new Map<string, RunFeed>();
@@ -30,13 +32,13 @@ export class EventHub {
 
   /** Replays the events after `afterId` (all without one), then calls `listener` with each new one. Returns
    * the unsubscribe function. */
-  subscribe(workflowId: string, afterId: string | undefined, listener: Listener): () => void {
+  subscribe(workflowId: string, afterId: string | undefined, listener: Listener, done: Done = () => {}): () => void {
     let feed = this.#feeds.get(workflowId);
     if (!feed) {
       feed = new RunFeed(this.client, workflowId, this.#intervalMs, () => this.#feeds.delete(workflowId), this.#lingerMs);
       this.#feeds.set(workflowId, feed);
     }
-    return feed.add(afterId, listener);
+    return feed.add(afterId, listener, done);
   }
 
   /** The runs being polled now, and how many reads each has made (one poller per run, not per subscriber). */
@@ -52,7 +54,7 @@ export class EventHub {
 
 class RunFeed {
   readonly events: RunEvent[] = [];
-  readonly #listeners = new Set<Listener>();
+  readonly #listeners = new Map<Listener, Done>();
   polls = 0;
   #messages = 0;
   #transient = 0;
@@ -77,13 +79,17 @@ class RunFeed {
     return this.#listeners.size;
   }
 
-  add(afterId: string | undefined, listener: Listener): () => void {
+  add(afterId: string | undefined, listener: Listener, done: Done): () => void {
     clearTimeout(this.#linger);
     // After `afterId` only, replayed or new: a feed started for this subscriber reads the transcript from the
     // beginning.
     const after: Listener = afterId === undefined ? listener : (e) => void (compareEventIds(e.id, afterId) > 0 && listener(e));
     for (const e of this.events) after(e);
-    this.#listeners.add(after);
+    if (this.#ended || this.#stopped) {
+      done();
+      return () => {};
+    }
+    this.#listeners.set(after, done);
     if (!this.#running && !this.#ended) {
       this.#running = true;
       void this.#loop();
@@ -100,6 +106,8 @@ class RunFeed {
 
   stop(): void {
     this.#stopped = true;
+    for (const done of this.#listeners.values()) done();
+    this.#listeners.clear();
     clearTimeout(this.#timer);
     clearTimeout(this.#linger);
     this.onStop();
@@ -123,7 +131,8 @@ class RunFeed {
 
   #emit(event: RunEvent): void {
     this.events.push(event);
-    for (const listener of this.#listeners) listener(event);
+    for (const listener of this.#listeners.keys()) listener(event);
+    if (event.event === 'end') for (const done of this.#listeners.values()) done();
   }
 
   #live(event: RunEvent['event'], data: Record<string, unknown>): void {

@@ -202,6 +202,8 @@ describe('runs over HTTP', () => {
         // transcript events with the same ids (what a reconnect after a server restart gets).
         const other = await openApi(h.taskQueue);
         const late = await readEvents(`${other.url}/v1/runs/${id}/events`, { ...auth(), 'last-event-id': '1.1.2' });
+        // One past the end: nothing more to send, and the stream closes rather than hang.
+        expect(await readEvents(`${other.url}/v1/runs/${id}/events`, { ...auth(), 'last-event-id': '999.0.0' }, () => false, 10_000)).toEqual([]);
         await other.close();
         expect(durable(late)).toEqual(['tool_result 2.1.1', 'step 3.1.0', 'end 4.2.0']);
       } finally {
