@@ -63,7 +63,8 @@ export function createApi(options: ApiOptions): Hono {
   }
   app.use('*', async (c, next) => {
     if (options.tokens && !PUBLIC_PATHS.has(c.req.path)) {
-      const denied = authorize(options.tokens, c.req.header('authorization'), c.req.method === 'GET' ? 'read' : 'operate');
+      const reads = c.req.method === 'GET' || c.req.method === 'HEAD';
+      const denied = authorize(options.tokens, c.req.header('authorization'), reads ? 'read' : 'operate');
       if (denied) return fail(c, denied.status, denied.type, denied.message);
     }
     await next();
