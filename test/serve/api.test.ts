@@ -231,7 +231,6 @@ describe('runs over HTTP', () => {
         const [feed] = api.events.stats();
         expect(api.events.stats()).toHaveLength(1);
         // About one read per 100 ms interval, however many listen: not 50 per interval.
-        console.error(`50 subscribers: ${feed.polls} reads of the run in all, history ${before} events before and after`);
         expect(feed.polls).toBeLessThan(80);
         expect((await handle.describe()).historyLength).toBe(before);
         await call(api, 'POST', `/v1/runs/${id}/approvals/toolu_c`, { decision: 'approve' });
