@@ -4,6 +4,7 @@
 // as a child of your own workflow is `durable-agent/workflow`.
 export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker.js';
 export { AgentPlugin, type AgentPluginOptions, type ModelWorkerOptions } from './plugin.js';
+export { workerDataConverter } from './key-queues.js';
 export type { TranscriptStore } from './activities/transcript-store.js';
 export type { RecordedToolsStore } from './activities/recorded-tools.js';
 export type { ModelSettingsStore } from './activities/model-settings.js';
@@ -14,6 +15,9 @@ export {
   AGENT_WORKFLOW,
   approveToolCall,
   cancelRun,
+  checkAgentSettings,
+  InvalidSettingsError,
+  settingsProblem,
   closeChatRun,
   completeToolCall,
   defaultSettings,

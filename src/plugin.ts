@@ -19,12 +19,14 @@ import {
 } from '@temporalio/worker';
 import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
 import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor } from './activities/attempt-log.js';
-import { agentDataConverter } from './codec/data-converter.js';
+import { warnOfRunsWaitingForKeys, workerDataConverter } from './key-queues.js';
+import { runBeside } from './run-beside.js';
+import { codecKeyIds } from './codec/encryption-codec.js';
 import { checkAgents, subAgentDefinitions } from './config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import type { SubAgentDefinition } from './core/types.js';
 import { ignoredTranscriptSinks, type AgentSinks } from './core/transcript-sink.js';
-import { DEFAULT_MODEL_CALL_SLOTS, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
+import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
@@ -55,7 +57,8 @@ export interface AgentPluginOptions {
   modelCallsPerSecond?: number;
   /** Whether running a worker with this plugin also runs, in the same process, the worker of the model task
    * queue (`<taskQueue>-model`) and stops it with it. Default true. With false, run it yourself, in this process
-   * or another: `await plugin.createModelWorker({ connection, taskQueue })`. */
+   * or another: `await plugin.createModelWorker({ connection, taskQueue })`, and with encryption on, one for each
+   * key's queue as well (`taskQueue: '<taskQueue>@<keyId>'`: see encryptedTaskQueue). */
   runModelWorker?: boolean;
   /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
    * and namespace. */
@@ -82,7 +85,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   #activities: ReturnType<typeof createActivities> | undefined;
   readonly #agents: Record<string, SubAgentDefinition> | undefined;
   /** What each worker configured with this plugin needs for its model-queue worker, by namespace and queue. */
-  readonly #modelWorkerOptions = new Map<string, ModelWorkerOptions>();
+  readonly #queueSpecs = new Map<string, QueueSpec>();
+  /** The task queues of keys (`<taskQueue>@<keyId>`) this plugin runs workers on, by namespace and queue. */
+  readonly #keyQueues = new Set<string>();
+  #client: Client | undefined;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -139,55 +145,53 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     await this.mcp?.close();
   }
 
-  /** Runs the worker, and beside it (unless `runModelWorker: false`) the worker of its model task queue: when
-   * either stops, the other is shut down too, so `run()`, `runUntil()` and `shutdown()` govern both. Stops the
-   * MCP servers when it stops, however it stops: no stdio server outlives it. */
+  /** Runs the worker, and beside it (unless `runModelWorker: false`) the worker of its model task queue, and, when
+   * its data converter encrypts, a worker on the task queue of each key it holds (`<taskQueue>@<keyId>`, where
+   * clients with that key start runs; see encryptedTaskQueue) with its own model-queue worker: when any stops,
+   * the others are shut down too, so `run()`, `runUntil()` and `shutdown()` govern all. Stops the MCP servers
+   * when it stops, however it stops: no stdio server outlives it. */
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    const key = queueKey(worker.options.namespace, worker.options.taskQueue);
+    const keyQueue = this.#keyQueues.has(key);
     try {
-      const spec = this.#modelWorkerOptions.get(queueKey(worker.options.namespace, worker.options.taskQueue));
-      if (this.options.runModelWorker === false || !spec) return await next(worker);
-      // The main worker starts at once: a caller that stops it right away (runUntil whose function fails
-      // fast) must find it running, or its shutdown is lost and the worker runs forever. The model worker is
-      // created meanwhile and runs until the main worker ends.
-      let mainEnded = false;
-      let modelRun: Promise<void> | undefined;
+      const spec = this.#queueSpecs.get(key);
+      if (!spec) return await next(worker);
+      const companions: Array<Promise<Worker>> = [];
       // It polls like the worker it runs beside (`activityPollers` of createAgentWorker, `--activity-pollers`).
-      const modelWorker = this.createModelWorker({ ...spec, identity: worker.options.identity, activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior });
-      const modelStarted = modelWorker.then(
-        (model) => {
-          if (mainEnded) return;
-          modelRun = model.run().finally(() => {
-            if (worker.getState() === 'RUNNING') worker.shutdown();
-          });
-        },
-        (err: unknown) => {
-          // Without its model worker the main worker would take runs it cannot finish: stop it, say why.
-          if (worker.getState() === 'RUNNING') worker.shutdown();
-          throw err;
-        },
-      );
-      modelStarted.catch(() => undefined); // awaited below, after the main worker ends
-      try {
-        await next(worker);
-      } finally {
-        mainEnded = true;
-        const model = await modelWorker.catch(() => undefined);
-        if (model?.getState() === 'RUNNING') model.shutdown();
-        // Created after the main worker had already ended: run it for nothing so its resources are released.
-        if (model && !modelRun) await model.runUntil(Promise.resolve()).catch(() => undefined);
-        await modelRun;
+      if (this.options.runModelWorker !== false) {
+        companions.push(this.createModelWorker({ ...spec, identity: worker.options.identity, activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior }));
       }
-      await modelStarted;
+      if (!keyQueue) {
+        for (const id of spec.keyIds) companions.push(this.#createKeyQueueWorker(spec, id, worker.options.identity));
+        if (this.#client) void warnOfRunsWaitingForKeys(this.#client, spec.taskQueue, spec.keyIds);
+      }
+      await runBeside(worker, next, companions);
     } finally {
-      await this.close();
+      if (!keyQueue) await this.close(); // the worker of the run's own queue closes them, last
     }
+  }
+
+  /** The worker of the task queue of key `keyId` (runs encrypted with it): the agent's worker again, on that
+   * queue (its own model-queue worker beside it). */
+  #createKeyQueueWorker(spec: QueueSpec, keyId: string, identity: string | undefined): Promise<Worker> {
+    const taskQueue = encryptedTaskQueue(spec.taskQueue, keyId);
+    this.#keyQueues.add(queueKey(spec.namespace, taskQueue));
+    const { plugins = [], ...options } = spec.workerOptions;
+    // Worker.create adds the connection's plugins itself.
+    const own = plugins.filter((p) => !(options.connection as { plugins?: unknown[] } | undefined)?.plugins?.includes(p));
+    return Worker.create({
+      ...options,
+      taskQueue,
+      ...(identity ? { identity: `${identity} (key ${keyId})` } : {}),
+      plugins: own.includes(this) ? own : [this, ...own],
+    });
   }
 
   /** A worker serving only the model task queue of `taskQueue` (`<taskQueue>-model`): the callModel activity, with
    * `maxModelCalls` slots and the `modelCallsPerSecond` queue rate. A worker run with this plugin runs one by itself;
    * this is for running it on its own (another process, `runModelWorker: false`). */
   async createModelWorker(options: ModelWorkerOptions): Promise<Worker> {
-    const dataConverter = options.dataConverter ?? agentDataConverter();
+    const dataConverter = options.dataConverter ?? workerDataConverter();
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
     return Worker.create({
       connection: options.connection,
@@ -206,6 +210,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   /** The stores the model activity reads through `client`, and the MCP sessions: once per plugin. */
   async #prepare(client: Client): Promise<void> {
+    this.#client ??= client;
     this.#transcripts ??= transcriptStore(client);
     this.#recordedTools ??= new RecordedToolsStore((run) => client.workflow.getHandle(run.workflowId, run.runId).query(toolDefinitions));
     this.#modelSettings ??= new ModelSettingsStore((run, digest) => client.workflow.getHandle(run.workflowId, run.runId).query(modelSettings, digest));
@@ -243,14 +248,16 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     }
     // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
     // team's converter is theirs to keep, and clients of agent runs must use it too.
-    const dataConverter = options.dataConverter ?? agentDataConverter();
+    const dataConverter = options.dataConverter ?? workerDataConverter();
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
     const activities = this.#activitiesOnce();
-    this.#modelWorkerOptions.set(queueKey(options.namespace, options.taskQueue), {
+    this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,
       namespace: options.namespace,
       taskQueue: options.taskQueue,
       dataConverter,
+      keyIds: codecKeyIds(dataConverter.payloadCodecs ?? []),
+      workerOptions: options,
     });
     return new SimplePlugin({
       name: this.name,
@@ -306,6 +313,14 @@ export interface ModelWorkerOptions {
   identity?: string;
   /** Its activity-task pollers. Default: Temporal's (at most 10 polls open). */
   activityTaskPollerBehavior?: WorkerOptions['activityTaskPollerBehavior'];
+}
+
+/** A worker's queue as configured with this plugin: what its companions (model queue, key queues) need. */
+interface QueueSpec extends ModelWorkerOptions {
+  /** The keys its data converter holds, the one it encrypts with first. */
+  keyIds: readonly string[];
+  /** Its options as given to configureWorker, for the workers of its key queues. */
+  workerOptions: WorkerOptions;
 }
 
 function queueKey(namespace: string | undefined, taskQueue: string): string {

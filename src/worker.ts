@@ -4,10 +4,10 @@ import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ModelConnection, ModelSettingsStore, RecordedToolsStore, TranscriptStore } from './activities/index.js';
-import { agentDataConverter } from './codec/data-converter.js';
 import { codecsEncrypt } from './codec/encryption-codec.js';
 import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import { DEFAULTS } from './core/policies.js';
+import { workerDataConverter } from './key-queues.js';
 import { AgentPlugin } from './plugin.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
@@ -44,7 +44,7 @@ export interface AgentWorkerOptions extends WorkerSizing {
   /** At most this many model calls started per second across every worker of this task queue (see
    * AgentPluginOptions.modelCallsPerSecond). */
   modelCallsPerSecond?: number;
-  /** Payload codecs and failure converter. Default: `agentDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
+  /** Payload codecs and failure converter. Default: `workerDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
    * The client must decode what this worker encodes: give it the same converter. */
   dataConverter?: DataConverter;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
@@ -68,7 +68,7 @@ export interface AgentWorker {
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
-  const dataConverter = options.dataConverter ?? agentDataConverter();
+  const dataConverter = options.dataConverter ?? workerDataConverter();
   assertClientDecodes(options.client, dataConverter);
   const plugin = new AgentPlugin({
     tools: options.tools,

@@ -1,9 +1,10 @@
 // AgentPlugin on a team's own worker: one Worker.create with the team's workflowsPath, its activities and the
 // plugin runs both the team's workflow and agent runs on the team's task queue, against the real dev server.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
@@ -68,6 +69,34 @@ describe('AgentPlugin', () => {
     }
   });
 
+  it('with encryption on, also runs the agent on the key’s task queue, where encrypted runs start, beside the team’s workflow', async () => {
+    const model = await startScriptedModel({ script: [{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn' }] });
+    const taskQueue = `team-${randomUUID()}`;
+    const dataConverter = agentDataConverter({ AGENT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });
+    const client = new Client({ connection: env.client.connection, dataConverter });
+    try {
+      const worker = await Worker.create({
+        connection: env.connection,
+        taskQueue,
+        workflowsPath: TEAM_WORKFLOWS,
+        dataConverter,
+        activities: { greet: async (name: string) => `hello, ${name}` },
+        plugins: [new AgentPlugin({ tools: [calculator], model: { apiKey: 'test-key', baseURL: model.url } })],
+      });
+      const [greeting, result] = await worker.runUntil(async () => {
+        const greetingRun = client.workflow.execute('greetingWorkflow', { taskQueue, workflowId: `greeting-${randomUUID()}`, args: ['team'] });
+        const { workflowId } = await startAgent(client, { task: 'Say done.', settings: defaultSettings({ tools: ['calculator'] }), taskQueue });
+        return Promise.all([greetingRun, getAgentResult(client, workflowId)]);
+      });
+      expect(greeting).toBe('hello, team');
+      expect(result).toMatchObject({ status: 'completed', text: 'Done.' });
+      expect((await client.workflow.getHandle(result.workflowId).describe()).taskQueue).toBe(`${taskQueue}@k1`);
+      expect(worker.getState()).toBe('STOPPED');
+    } finally {
+      await model.close();
+    }
+  });
+
   it('a team’s replay worker with the plugin replays a recorded agent history next to its own workflows', async () => {
     const history = historyFromJSON(JSON.parse(readFileSync(new URL('./fixtures/histories/france.json', import.meta.url), 'utf8')));
     await Worker.runReplayHistory(
@@ -79,6 +108,13 @@ describe('AgentPlugin', () => {
 
   it('offers only the calculator when given no tools: the web_search stub (made-up results) is never a default', () => {
     expect(new AgentPlugin().registry.names()).toEqual(['calculator']);
+  });
+
+  it('refuses a tool with no execute, or with an input schema that is not an object, where the plugin is made', () => {
+    const noExecute = { name: 'half', description: 'Half a tool.', inputSchema: { type: 'object' } } as unknown as typeof calculator;
+    const stringSchema = { ...calculator, name: 'echo', inputSchema: { type: 'string' } } as unknown as typeof calculator;
+    expect(() => new AgentPlugin({ tools: [noExecute] })).toThrow(/^Tool "half" has no execute: write it with defineTool/);
+    expect(() => new AgentPlugin({ tools: [stringSchema] })).toThrow(/^Tool "echo" has an input schema of type "string"/);
   });
 
   it('refuses a worker that already has an activity named like one of the agent’s, naming it', async () => {

@@ -45,6 +45,8 @@ function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgr
     idempotencyKey: `${input.workflowId}/${input.toolUseId}`,
     signal: ctx.cancellationSignal,
     attempt: ctx.info.attempt,
+    // Start to close counts from this attempt's start, which is now, give or take the activity's first steps.
+    ...(ctx.info.startToCloseTimeoutMs > 0 ? { deadline: Date.now() + ctx.info.startToCloseTimeoutMs } : {}),
     progress(message, fraction) {
       progress.message = String(message).slice(0, PROGRESS_MESSAGE_CHARS);
       if (typeof fraction === 'number' && Number.isFinite(fraction)) progress.fraction = Math.min(1, Math.max(0, fraction));

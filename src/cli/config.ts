@@ -2,6 +2,8 @@
 // worker or check tool names. A broken file is a usage error: exit 2 with the loader's one-line message.
 import path from 'node:path';
 import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
+import type { AgentConfig } from '../config/types.js';
+import { resolveMcpServers } from '../mcp/config.js';
 import { UsageError, type FlagSpec } from './args.js';
 import { logLine } from './log.js';
 
@@ -30,4 +32,15 @@ export async function loadCliConfig(file: string | undefined): Promise<LoadedCon
     );
   }
   return loaded;
+}
+
+/** For the commands that host a worker: the config's MCP servers resolved against this process's environment now
+ * (a `${VAR}` that is not set here), so such a mistake is exit 2 with its one line before anything starts, not an
+ * unexpected error (exit 1) from inside the worker's start. `start` does not ask: its worker runs elsewhere. */
+export function requireMcpEnvironment(config: AgentConfig): void {
+  try {
+    resolveMcpServers(config.mcpServers ?? {});
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }

@@ -4,7 +4,8 @@ import { parseArgs, UsageError } from './args.js';
 import { asksForHelp, commandHelp, type CommandDef } from './command.js';
 import { reportError } from './errors.js';
 import { EXIT, exitWhenFlushed } from './output.js';
-import { nearest } from './suggest.js';
+import { nearestName as nearest } from '../core/suggest.js';
+import { profileMark } from './profile.js';
 
 export interface CommandEntry {
   /** One line for the command list of `--help`; the command's own help is in its module, next to its flags. */
@@ -24,8 +25,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'the seed example (France population, 15%) end to end; scripted model without ANTHROPIC_API_KEY',
     load: async () => (await import('./commands/run.js')).demo,
   },
-  start: { summary: 'start a run and print its workflow id (a worker elsewhere runs it)', load: async () => (await import('./commands/run.js')).start },
-  result: { summary: 'wait for a run and print its result', load: async () => (await import('./commands/run.js')).result },
+  start: { summary: 'start a run and print its workflow id (a worker elsewhere runs it)', load: async () => (await import('./commands/start.js')).start },
+  result: { summary: 'wait for a run and print its result', load: async () => (await import('./commands/start.js')).result },
   status: { summary: 'live state of a run: steps, tokens, cost, guard, tools in flight, approvals', load: async () => (await import('./commands/inspect.js')).status },
   transcript: { summary: 'the whole conversation of a run', load: async () => (await import('./commands/inspect.js')).transcript },
   watch: { summary: 'follow a run step by step until it ends, then print its result', load: async () => (await import('./commands/watch.js')).watch },
@@ -77,6 +78,7 @@ export function version(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  profileMark('cli-loaded');
   const [command, ...rest] = argv;
   try {
     if (!command) {
@@ -96,6 +98,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const def = await find(command).load();
+    profileMark('command-loaded');
     if (asksForHelp(rest)) {
       process.stdout.write(commandHelp(def));
       return 0;
@@ -123,5 +126,7 @@ export async function runCli(argv: string[]): Promise<never> {
   const crash = (err: unknown) => void exitWhenFlushed(reportError(err));
   process.on('unhandledRejection', crash);
   process.on('uncaughtException', crash);
-  return exitWhenFlushed(await main(argv));
+  const code = await main(argv);
+  profileMark('done');
+  return exitWhenFlushed(code);
 }

@@ -5,8 +5,9 @@ import { defaultSettings } from '../client/index.js';
 import { parseDuration } from '../core/duration.js';
 import { agentToolName } from '../core/sub-agents.js';
 import { nearestName } from '../core/suggest.js';
-import { contextWindowTokens, DEFAULTS, MIN_COMPACT_AT_TOKENS } from '../core/policies.js';
+import { DEFAULTS, MIN_COMPACT_AT_TOKENS } from '../core/policies.js';
 import { parsePriceOverrides, priceFor, type PriceTable } from '../core/pricing.js';
+import { checkAgentSettings, InvalidSettingsError } from '../core/settings-check.js';
 import { EFFORTS, type AgentSettings, type GuardName } from '../core/types.js';
 import { allToolNames, describeUnknown, isAllowedBy, toolCatalog, unknownTools, type ToolCatalog } from '../config/tool-names.js';
 import { validateJsonSchema } from '../tools/validate.js';
@@ -57,10 +58,6 @@ export const RUN_FLAGS = {
   scripted: { type: 'boolean', help: 'use the offline scripted model (AGENT_SCRIPT, else the France demo) instead of Claude' },
 } satisfies Record<string, FlagSpec>;
 
-/** The guards after which a summary call can be made: budget and deadline stop because the money or the
- * time ran out, so there is nothing left to spend on one. */
-const SUMMARY_GUARDS: readonly GuardName[] = ['max_steps', 'repetition', 'error_streak'];
-
 /** `catalog`: the tools the CLI knows of (the built-ins, and the config file's tools and MCP servers). */
 export function settingsFromFlags(
   flags: Parsed<typeof START_FLAGS>['flags'],
@@ -96,15 +93,8 @@ export function settingsFromFlags(
     throw new UsageError('--idle-timeout applies to chat runs only: add --chat');
   }
   const compactAt = flags['compact-at'];
-  if (compactAt !== undefined && flags['no-compaction']) throw new UsageError('--compact-at cannot be given with --no-compaction');
-  if (compactAt !== undefined && compactAt > contextWindowTokens(model)) {
-    throw new UsageError(`--compact-at ${compactAt} is above the context window of ${model} (${contextWindowTokens(model)} tokens)`);
-  }
   const thinking = flags.thinking;
-  if (thinking !== undefined && thinking >= maxOutputTokens) {
-    throw new UsageError(`--thinking ${thinking} must be less than --max-output-tokens (${maxOutputTokens})`);
-  }
-  return defaultSettings({
+  const settings = defaultSettings({
     model,
     maxSteps: flags['max-steps'] ?? DEFAULTS.maxSteps,
     maxOutputTokens,
@@ -133,7 +123,47 @@ export function settingsFromFlags(
     compaction: flags['no-compaction'] ? false : undefined,
     serverTools,
   });
+  // The library's own check (src/core/settings-check.ts), in the words of the flags.
+  try {
+    return checkAgentSettings(settings, { compileSchema: validateJsonSchema });
+  } catch (err) {
+    if (!(err instanceof InvalidSettingsError)) throw err;
+    const flag = err.field === 'outputSchema' ? `--output-schema ${flags['output-schema']}` : flagOf(err.field);
+    throw new UsageError(`${flag} ${inFlagWords(err.problem)}`);
+  }
 }
+
+/** The flag that sets each AgentSettings field (the others are set by no flag of their own). */
+const FLAG_OF: Record<string, string> = {
+  maxSteps: '--max-steps',
+  maxOutputTokens: '--max-output-tokens',
+  system: '--system',
+  tools: '--tools',
+  budgetTokens: '--budget-tokens',
+  budgetUsd: '--budget-usd',
+  deadlineMs: '--deadline',
+  summaryOn: '--summary-on',
+  prices: '--prices',
+  outputSchema: '--output-schema',
+  thinkingBudget: '--thinking',
+  approve: '--approve',
+  idleTimeoutMs: '--idle-timeout',
+  heartbeatTimeoutMs: '--heartbeat-timeout',
+  toolTimeoutMs: '--tool-timeout',
+  continueAsNewAfterSteps: '--continue-as-new-after',
+  maxToolOutputChars: '--max-tool-output',
+  contextClearAtTokens: '--context-clear-at',
+  compactAt: '--compact-at',
+  maxAgentDepth: '--max-agent-depth',
+  model: '--model',
+};
+
+const flagOf = (field: string) => FLAG_OF[field] ?? field;
+const inFlagWords = (problem: string) =>
+  problem
+    .replace('compaction: false', '--no-compaction')
+    .replace('or [] for none', 'or none')
+    .replace(/\b(maxOutputTokens|maxSteps)\b/g, (field) => flagOf(field));
 
 /** `--agents a,b` (default: every agent of the config; `none`: none) as the run's `agent__<name>` tools. */
 function agentTools(names: string[] | undefined, catalog: ToolCatalog): string[] {
@@ -183,15 +213,9 @@ function approveList(names: string[], tools: string[], catalog: ToolCatalog): st
   return [...new Set(names)];
 }
 
+/** `--summary-on a,b` or `none`; which guards may be named is the settings check's. */
 function summaryOn(names: string[]): GuardName[] {
   if (names.length === 1 && names[0] === 'none') return [];
-  const bad = names.filter((n) => !SUMMARY_GUARDS.includes(n as GuardName));
-  if (bad.length > 0) {
-    throw new UsageError(
-      `--summary-on: ${bad.join(', ')} cannot be followed by a summary call (use ${SUMMARY_GUARDS.join(', ')}, or none; ` +
-        'budget and deadline stop because the money or the time ran out)',
-    );
-  }
   return names as GuardName[];
 }
 
@@ -211,9 +235,8 @@ function readJson(file: string, flag: string): unknown {
 
 function readSchema(file: string): Record<string, unknown> {
   const schema = readJson(file, '--output-schema');
-  const problem = validateJsonSchema(schema);
-  if (problem) throw new UsageError(`--output-schema: ${file}: ${problem}`);
-  if (typeof schema !== 'object' || schema === null) {
+  // The schema itself is compiled by the settings check; here only the file is named.
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new UsageError(`--output-schema: ${file}: the schema must be a JSON object`);
   }
   return schema as Record<string, unknown>;

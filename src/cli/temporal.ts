@@ -1,15 +1,18 @@
 // Finding the Temporal server for a CLI command, and starting the embedded one when `run` has none.
 import path from 'node:path';
 import { isGrpcServiceError, type Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+// Types only: Temporal's worker package (and the dev server's) load when a command needs them, so `start`,
+// `status` and the like do not spend a second of CPU loading them.
+import type { NativeConnection } from '@temporalio/worker';
 import { connectClient, resolveTemporalTarget, withAddress, type TemporalTarget } from '../client/connection.js';
 import { keyRingFromEnv } from '../codec/keys.js';
-import { isServerReachable, startDevServer, type DevServer } from '../devserver/index.js';
+import type { DevServer } from '../devserver/index.js';
 import { UsageError } from './args.js';
 import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
 import { isPortFree } from './ports.js';
-import { installCliRuntime } from './runtime.js';
+import { profileMark } from './profile.js';
+import { probeServer } from './reachability.js';
 
 /** Where `run` keeps the embedded server's data, so a job outlives the command and can be resumed. */
 export const EMBEDDED_DB = path.join('.durable-agent', 'temporal.db');
@@ -31,7 +34,9 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
   let target = targetFromEnvironment();
   let embedded: DevServer | undefined;
   const { tls, apiKey, metadata } = target.connectionOptions;
-  if (!(await isServerReachable(target.address, 3000, { tls, apiKey, metadata }))) {
+  const reachable = await probeServer(target.address, { tls, apiKey, metadata });
+  profileMark('probed');
+  if (!reachable) {
     if (target.explicit) {
       throw new UsageError(
         `the Temporal server at ${target.address} (TEMPORAL_ADDRESS or the config profile) does not answer. ` +
@@ -54,6 +59,7 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
     // The UI's usual port may be taken (another tool, a second project): then any free one will do.
     const uiPort = (await isPortFree(port + 1000)) ? port + 1000 : undefined;
     logLine(`no Temporal server at ${target.address}: starting the embedded dev server (data in ${EMBEDDED_DB})…`);
+    const { startDevServer } = await import('../devserver/index.js');
     embedded = await startDevServer({ port, uiPort, dbFile: EMBEDDED_DB, namespace: target.namespace, log: logLine });
     logLine(`embedded Temporal server on ${embedded.address}; Web UI ${embedded.uiUrl} (stops when this command ends)`);
     target = withAddress(target, embedded.address);
@@ -64,12 +70,14 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
     await embedded?.stop();
     throw err;
   });
+  profileMark('connected');
   let native: NativeConnection | undefined;
   return {
     target,
     client,
     embedded,
     async workerConnection() {
+      const { NativeConnection } = await import('@temporalio/worker');
       native ??= await NativeConnection.connect(target.connectionOptions);
       return native;
     },
@@ -109,11 +117,12 @@ function targetFromEnvironment(): TemporalTarget {
   }
 }
 
-/** Runs `fn` with a session on the configured server (never the embedded one) and closes it after. */
-export async function withTemporal<T>(fn: (temporal: TemporalSession) => Promise<T>): Promise<T> {
+/** Runs `fn` with a session on the configured server (never the embedded one) and closes it after. `replays: false`
+ * (`start`) for a command that reads no run from its history: it then does not load Temporal's worker runtime. */
+export async function withTemporal<T>(fn: (temporal: TemporalSession) => Promise<T>, options: { replays?: boolean } = {}): Promise<T> {
   // Reading a run from its history replays it on a worker inside this process: its lines go to stderr, and
   // only warnings.
-  installCliRuntime('WARN');
+  if (options.replays !== false) (await import('./runtime.js')).installCliRuntime('WARN');
   const temporal = await openTemporal({ allowEmbedded: false });
   try {
     return await fn(temporal);

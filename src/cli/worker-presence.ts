@@ -2,6 +2,7 @@
 // seem to hang (the run waits on the server until a worker comes).
 import type { Client } from '@temporalio/client';
 import { hasPollers } from '../client/task-queue.js';
+import { keyIdOfTaskQueue } from '../core/policies.js';
 import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
 
@@ -14,8 +15,10 @@ export function sayWhenNoWorker(client: Client, taskQueue: string, workflowId: s
   const timer = setTimeout(() => {
     void hasPollers(client, taskQueue).then((polled) => {
       if (polled === false) {
+        const keyId = keyIdOfTaskQueue(taskQueue.slice(0, Math.max(0, taskQueue.lastIndexOf('@'))), taskQueue);
+        const whose = keyId ? ` (the queue of runs encrypted with key id "${keyId}": only workers whose AGENT_ENCRYPTION_KEYS lists it poll it)` : '';
         logLine(
-          `no worker is polling task queue "${taskQueue}": the run waits on the server until one does. Start one ` +
+          `no worker is polling task queue "${taskQueue}"${whose}: the run waits on the server until one does. Start one ` +
             `(${commandLine('worker')}), or go on with a worker in this process (${commandLine(`run --id ${workflowId}`)}); still waiting`,
         );
       }

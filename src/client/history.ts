@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { formatDuration } from '../core/duration.js';
 import type { AgentStatusView, MessageParam, RunState } from '../core/types.js';
+import { assertHistoryReadable } from './readable.js';
 import { replayRunHistory } from './replay.js';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -42,6 +43,7 @@ export async function readRunFromHistory(
   const resolvedRunId = runId ?? (await handle.describe()).runId;
   // Pinned to the run described, so a run starting meanwhile (continue-as-new) cannot mix two histories.
   const history = await fetchHistoryInPages(client, workflowId, resolvedRunId);
+  await assertHistoryReadable(client, history); // a missing or wrong key: the codec's one-line error
   const replayed = await replayRunHistory(client, history, { workflowId, runId: resolvedRunId }, options);
   const events = history.events ?? [];
   const endedByServer = serverClosure(events);

@@ -10,17 +10,19 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
-import { DEFAULTS } from '../core/policies.js';
+import { DEFAULTS, encryptedTaskQueue } from '../core/policies.js';
+import { checkAgentInput } from '../core/settings-check.js';
+import { validateJsonSchema } from '../tools/validate.js';
 import { notRunResults } from '../core/run-state.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, MessageParam, RunStatus } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
-import { AGENT_WORKFLOW } from '../workflows/definitions.js';
+import { AGENT_RUN_FAILED, AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import type { RunState } from '../core/durable-state.js';
 import { totalTokens } from '../core/transcript.js';
 import { readRunFromHistory } from './history.js';
-import { codecsEncrypt } from '../codec/encryption-codec.js';
+import { codecKeyIds, codecsEncrypt } from '../codec/encryption-codec.js';
 
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
 export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
@@ -29,6 +31,7 @@ export { toolCallsInFlight, type ToolCallInFlight } from './tool-progress.js';
 export { completeToolCall, ToolCompletionError, type CompletedToolCall } from './complete-tool.js';
 export { approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
 export { defaultSettings } from '../core/settings.js';
+export { checkAgentSettings, InvalidSettingsError, settingsProblem } from '../core/settings-check.js';
 
 export { AGENT_WORKFLOW } from '../workflows/definitions.js';
 
@@ -47,7 +50,10 @@ export interface StartedAgent {
   attached: boolean;
 }
 
+/** Throws InvalidSettingsError (naming the field) for settings that would fail, stall or misbehave the run, before
+ * anything reaches the server. */
 export async function startAgent(client: Client, options: StartAgentOptions): Promise<StartedAgent> {
+  checkAgentInput(options.task, options.settings, { compileSchema: validateJsonSchema });
   // Workflow ids are stored and shown in plain text: with encryption on, the default id says nothing of the task.
   const encrypted = codecsEncrypt(client.options.loadedDataConverter.payloadCodecs);
   const workflowId = options.workflowId ?? newWorkflowId(encrypted ? '' : options.task);
@@ -61,7 +67,7 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
   try {
     const handle = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
       workflowId,
-      taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
+      taskQueue: runTaskQueue(client, options.taskQueue),
       args: [input],
       // A closed run keeps its id: asking for it again attaches to it rather than running the task twice.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -89,7 +95,7 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
   } catch (err) {
     if (!(err instanceof WorkflowFailedError)) throw err;
     const cause = err.cause;
-    if (cause instanceof ApplicationFailure && cause.type === 'AgentRunFailed' && isAgentResult(cause.details?.[0])) {
+    if (cause instanceof ApplicationFailure && cause.type === AGENT_RUN_FAILED && isAgentResult(cause.details?.[0])) {
       return cause.details[0];
     }
     // The run that failed is the latest of the chain (result() followed any continue-as-new).
@@ -180,6 +186,7 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   // A deadline counts from now; without a new one, the resumed run has none (the old one has passed, or
   // was what stopped it).
   settings.deadlineMs = options.deadlineMs;
+  checkAgentInput(input.task, settings, { compileSchema: validateJsonSchema });
   const carried: RunState = {
     ...state,
     messages: withResumeNote(messages, previous),
@@ -192,13 +199,21 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   const task = input.task || firstMessageText(messages);
   const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
-    taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
+    taskQueue: runTaskQueue(client, options.taskQueue),
     args: [{ task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     staticSummary: oneLine(`resumed: ${task}`, 200),
     staticDetails: runDetails(settings),
   });
   return { workflowId, runId: next.firstExecutionRunId, attached: false };
+}
+
+/** The task queue a run starts on: `taskQueue`, or with encryption on, its queue for the key the client encrypts
+ * with (`<taskQueue>@<keyId>`), which only workers holding that key poll. A worker without the key then never
+ * takes one of the run's tasks: it cannot fail them, nor use up their attempts (see encryptedTaskQueue). */
+export function runTaskQueue(client: Client, taskQueue: string = DEFAULTS.taskQueue): string {
+  const [keyId] = codecKeyIds(client.options.loadedDataConverter.payloadCodecs);
+  return keyId ? encryptedTaskQueue(taskQueue, keyId) : taskQueue;
 }
 
 export class RunNotResumableError extends Error {

@@ -8,6 +8,7 @@ import { AGENT_WORKFLOW, agentStatus, transcriptPage } from '../workflows/defini
 import { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
 import { readRunFromHistory, type EndedByServer } from './history.js';
 import { toolCallsInFlight, type ToolCallInFlight } from './tool-progress.js';
+import { EncryptionKeyError } from '../codec/keys.js';
 
 /** How long to wait for a worker to answer a query before saying the live details are unavailable. */
 export const QUERY_TIMEOUT_MS = 3_000;
@@ -70,6 +71,7 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
       const view = await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus));
       return { live: true, view, modelCalls, toolCalls, ...childrenOf(view) };
     } catch (err) {
+      throwIfKeyError(err); // a worker answered, in a form this client cannot read
       reason = `no worker answered the status query within ${timeoutMs} ms (${shortError(err)})`;
     }
   }
@@ -78,6 +80,7 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
     const run = await readRunFromHistory(client, workflowId, description.runId);
     return { ...record, live: false, reason, view: run.view, ...(run.endedByServer ? { endedByServer: run.endedByServer } : {}), ...childrenOf(run.view) };
   } catch (err) {
+    throwIfKeyError(err); // a key problem is the answer, not a degraded report
     return { ...record, live: false, reason: `${reason}; its history could not be replayed: ${shortError(err)}` };
   }
 }
@@ -111,6 +114,8 @@ export async function getTranscript(client: Client, workflowId: string, timeoutM
     try {
       return await second();
     } catch (secondErr) {
+      throwIfKeyError(firstErr);
+      throwIfKeyError(secondErr);
       const [queryErr, historyErr] = first === fromQuery ? [firstErr, secondErr] : [secondErr, firstErr];
       throw new Error(
         `the transcript of ${workflowId} could not be read: its history did not replay (${shortError(historyErr)}) ` +
@@ -198,6 +203,13 @@ function searchAttributesOf(info: Pick<WorkflowExecutionDescription, 'typedSearc
     guard: get.get(SA.AgentGuard) || undefined,
     model: get.get(SA.AgentModel),
   };
+}
+
+/** Throws the codec's error for a missing or wrong key (EncryptionKeyError) when `err` is, or was caused by, one. */
+function throwIfKeyError(err: unknown): void {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof EncryptionKeyError) throw e;
+  }
 }
 
 function shortError(err: unknown): string {

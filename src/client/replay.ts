@@ -32,7 +32,10 @@ export async function replayRunHistory(
   ids: { workflowId: string; runId: string },
   options: { workflowBundlePath?: string } = {},
 ): Promise<ReplayedRun> {
-  const { Worker } = await import('@temporalio/worker');
+  const { DefaultLogger, Runtime, Worker } = await import('@temporalio/worker');
+  // A process that only reads runs (a client, no worker of its own) would get the SDK's default runtime here, whose
+  // INFO lines about the replay worker's state changes go to the console. A runtime installed before stays.
+  if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('WARN') });
   // A CommonJS package: Node's ESM loader exposes it as the default export only.
   const { coresdk } = (await import('@temporalio/proto')).default;
   const { workflowBundle } = await import('../workflow-code.js');

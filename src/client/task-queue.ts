@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import proto from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
 import type { OfferedTools } from '../core/types.js';
-import { AGENT_TOOL_CATALOG_WORKFLOW } from '../workflows/tool-catalog.js';
+import { AGENT_TOOL_CATALOG_WORKFLOW } from '../workflows/definitions.js';
 
 /** Whether workers poll the queue's workflow tasks; undefined when the server could not say. */
 export async function hasPollers(client: Client, taskQueue: string): Promise<boolean | undefined> {

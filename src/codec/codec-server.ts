@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
+import { DecodedTooLargeError } from './encryption-codec.js';
 import { EncryptionKeyError } from './keys.js';
 
 export const DEFAULT_CODEC_PORT = 8888;
@@ -12,8 +13,14 @@ export const DEFAULT_CODEC_PORT = 8888;
 export const DEFAULT_UI_ORIGINS = ['http://localhost:8233', 'http://127.0.0.1:8233'];
 /** Request headers the UI sends: the namespace, the JSON body, and its access token when configured to pass it. */
 const ALLOWED_HEADERS = 'x-namespace, content-type, authorization';
-/** A history page can carry many payloads of up to 2 MB each. */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** What one request may send, decompress to, and how many are decoded at once: the UI sends a history page's
+ * payloads (a page is under gRPC's 4 MB), so these leave room, and bound the memory a hostile request can take
+ * (a "zip bomb": 45 MB of zeros is 61 KB of ciphertext) to about maxConcurrent × maxOutputBytes. */
+export const CODEC_SERVER_LIMITS = {
+  maxBodyBytes: 16 * 1024 * 1024,
+  maxOutputBytes: 32 * 1024 * 1024,
+  maxConcurrent: 4,
+};
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
@@ -24,6 +31,8 @@ export interface CodecServerOptions {
   /** Browser origins allowed to call it (the Web UI's, e.g. http://localhost:8233). Requests without an Origin
    * header (curl, scripts on this machine) are always answered. */
   allowedOrigins?: string[];
+  /** Default CODEC_SERVER_LIMITS. */
+  limits?: Partial<typeof CODEC_SERVER_LIMITS>;
 }
 
 export interface CodecServer {
@@ -40,12 +49,18 @@ interface WirePayload {
 }
 
 class BadRequest extends Error {}
+class TooLarge extends Error {}
+
+type Limits = typeof CODEC_SERVER_LIMITS;
+type BoundedCodec = PayloadCodec & { decodeWithin?: (payloads: Payload[], maxBytes: number) => Promise<Payload[]> };
 
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
   const host = options.host ?? '127.0.0.1';
   const allowedOrigins = (options.allowedOrigins ?? DEFAULT_UI_ORIGINS).map(normaliseOrigin);
+  const limits: Limits = { ...CODEC_SERVER_LIMITS, ...options.limits };
+  const inFlight = { count: 0 };
   const server = http.createServer((req, res) => {
-    handle(req, res, options.codec, allowedOrigins).catch((err: unknown) => {
+    handle(req, res, options.codec, allowedOrigins, limits, inFlight).catch((err: unknown) => {
       if (!res.headersSent) reply(res, 500, { error: err instanceof Error ? err.message : String(err) });
       else res.destroy();
     });
@@ -68,7 +83,14 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   };
 }
 
-async function handle(req: http.IncomingMessage, res: http.ServerResponse, codec: PayloadCodec, allowed: string[]): Promise<void> {
+async function handle(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  codec: BoundedCodec,
+  allowed: string[],
+  limits: Limits,
+  inFlight: { count: number },
+): Promise<void> {
   const origin = req.headers.origin;
   if (origin !== undefined) {
     if (!allowed.includes(normaliseOrigin(origin))) {
@@ -101,35 +123,72 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, codec
     reply(res, 405, { error: `${operation} takes POST` });
     return;
   }
+  if (inFlight.count >= limits.maxConcurrent) {
+    res.setHeader('Retry-After', '1');
+    refuse(req, res, 503, `the codec server is busy (${limits.maxConcurrent} requests at once at most): try again in a moment`, limits);
+    return;
+  }
+  inFlight.count++;
   try {
-    const payloads = parsePayloads(await readBody(req));
-    const result = operation === 'encode' ? await codec.encode(payloads) : await codec.decode(payloads);
+    const payloads = parsePayloads(await readBody(req, limits.maxBodyBytes));
+    const result =
+      operation === 'encode'
+        ? await codec.encode(payloads)
+        : codec.decodeWithin
+          ? await codec.decodeWithin(payloads, limits.maxOutputBytes)
+          : await codec.decode(payloads);
     reply(res, 200, { payloads: result.map(toWire) });
   } catch (err) {
+    if (err instanceof TooLarge || err instanceof DecodedTooLargeError) {
+      refuse(req, res, 413, err.message, limits);
+      return;
+    }
     if (err instanceof BadRequest || err instanceof EncryptionKeyError) {
       reply(res, 400, { error: err.message });
       return;
     }
     throw err;
+  } finally {
+    inFlight.count--;
   }
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
+/** Reads the body, up to `max` bytes: past it, TooLarge (what was read is dropped; the rest is left to
+ * `refuse`, which answers before the client has sent it all). */
+function readBody(req: http.IncomingMessage, max: number): Promise<string> {
+  const tooLarge = () => new TooLarge(`the request body is over ${max} bytes: send fewer payloads at once`);
+  if (Number(req.headers['content-length'] ?? 0) > max) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BadRequest(`the request body is over ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
+      if (size > max) {
+        req.off('data', onData);
+        chunks.length = 0;
+        reject(tooLarge());
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** Answers with `status` and a message, and closes the connection once the client has been told: the rest of
+ * its body is read and dropped (a client still sending would otherwise see a reset instead of the answer), up to
+ * a few times the body limit, past which the connection is cut. */
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: number, message: string, limits: Limits): void {
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > 4 * limits.maxBodyBytes) req.destroy();
+  });
+  req.resume();
+  res.setHeader('Connection', 'close');
+  reply(res, status, { error: message });
 }
 
 function parsePayloads(body: string): Payload[] {

@@ -15,9 +15,12 @@ if (!existsSync(FAILURE_CONVERTER_PATH)) {
 
 /** Encryption as AGENT_ENCRYPTION_KEYS says (none when it is unset); failure messages and stacks always travel
  * as payloads, so they are encrypted whenever payloads are. Throws EncryptionKeyError for malformed keys. */
-export function agentDataConverter(env: NodeJS.ProcessEnv = process.env): DataConverter {
+export function agentDataConverter(
+  env: NodeJS.ProcessEnv = process.env,
+  options: ConstructorParameters<typeof EncryptionCodec>[1] = {},
+): DataConverter {
   return {
     failureConverterPath: FAILURE_CONVERTER_PATH,
-    payloadCodecs: [new EncryptionCodec(keyRingFromEnv(env))],
+    payloadCodecs: [new EncryptionCodec(keyRingFromEnv(env), options)],
   };
 }

@@ -11,6 +11,13 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
  * it with one line and exit 2 (it is configuration, not a crash). */
 export class EncryptionKeyError extends Error {
   override name = 'EncryptionKeyError';
+  /** The key id of the payload that could not be read, when the error is about one (not enumerable: the
+   * error compares, and prints, by its message). */
+  declare readonly keyId?: string;
+  constructor(message: string, keyId?: string) {
+    super(message);
+    Object.defineProperty(this, 'keyId', { value: keyId, enumerable: false });
+  }
 }
 
 export interface EncryptionKey {

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseDuration } from '../core/duration.js';
 import { mcpServerPolicy } from '../mcp/config.js';
 import { checkAgents } from './agents.js';
 import { validateScriptTurns, type Script } from '../scripted/script.js';
@@ -60,10 +61,62 @@ function defaultFile(cwd: string): string | undefined {
   return present[0];
 }
 
-async function importConfig(file: string, shown: string): Promise<Record<string, unknown>> {
+/** How long loading a config file may take (its top-level code and awaits) before it is given up as hung:
+ * AGENT_CONFIG_LOAD_TIMEOUT (a duration), else 30 s. */
+export function configLoadTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const given = env.AGENT_CONFIG_LOAD_TIMEOUT;
+  if (!given) return DEFAULT_CONFIG_LOAD_TIMEOUT_MS;
   try {
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    return parseDuration(given);
   } catch (err) {
+    throw new ConfigError(`AGENT_CONFIG_LOAD_TIMEOUT: ${(err as Error).message}`);
+  }
+}
+const DEFAULT_CONFIG_LOAD_TIMEOUT_MS = 30_000;
+
+/** Thrown into a config file that calls process.exit while it loads: it stops the file's code there. */
+class ExitDuringLoad extends Error {
+  override name = 'ExitDuringLoad';
+}
+
+/** Imports the file. Two ways it could end the process unexplained are caught: a top-level await that never settles
+ * (Node would exit 13 without a word once nothing else is pending: a timer keeps it alive, then the timeout names
+ * the file) and a call to process.exit (which would end the command with the file's exit code, 0 included). */
+async function importConfig(file: string, shown: string): Promise<Record<string, unknown>> {
+  const timeoutMs = configLoadTimeoutMs();
+  const realExit = process.exit;
+  let exitCode: string | number | null | undefined;
+  let exited = false;
+  process.exit = ((code?: string | number | null) => {
+    exited = true;
+    exitCode = code;
+    throw new ExitDuringLoad(`process.exit(${code ?? ''}) called while ${shown} loads`);
+  }) as typeof process.exit;
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new ConfigError(
+            `${shown} did not finish loading within ${formatSeconds(timeoutMs)}: a top-level await in it never settles ` +
+              '(or its top-level code takes that long); fix it, or raise AGENT_CONFIG_LOAD_TIMEOUT',
+          ),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    const module = (await Promise.race([import(pathToFileURL(file).href), hung])) as Record<string, unknown>;
+    if (exited) throw new ExitDuringLoad('caught');
+    return module;
+  } catch (err) {
+    if (exited) {
+      throw new ConfigError(
+        `${shown} called process.exit(${exitCode ?? ''}) while loading: a config file must export its config ` +
+          '(export default defineConfig({ ... })), not end the process; remove the call',
+      );
+    }
+    if (err instanceof ConfigError) throw err;
     const error = err as NodeJS.ErrnoException;
     // Node's SyntaxError has no position (and a bundler-run loader, as in tests, words it its own way):
     // `node --check` prints `<file>:<line>` and the error for a syntax error in the file itself.
@@ -80,8 +133,13 @@ async function importConfig(file: string, shown: string): Promise<Record<string,
       );
     }
     throw new ConfigError(`cannot load ${shown}: ${firstLine(error.message ?? String(err))}`);
+  } finally {
+    clearTimeout(timer);
+    process.exit = realExit;
   }
 }
+
+const formatSeconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 function syntaxErrorIn(file: string): { line: string; message: string } | undefined {
   try {
@@ -107,6 +165,13 @@ export function checkConfig(value: unknown, shown: string): AgentConfig {
   const config: AgentConfig = {};
   if (value.tools !== undefined) config.tools = checkTools(value.tools, shown);
   if (value.mcpServers !== undefined) config.mcpServers = checkMcpServers(value.mcpServers, shown);
+  const servers = Object.keys(config.mcpServers ?? {});
+  const clash = (config.tools ?? []).find((tool) => servers.some((server) => tool.name.startsWith(`${server}__`)));
+  if (clash) {
+    throw new ConfigError(
+      `${shown}: the tool "${clash.name}" takes a name of the MCP server "${clash.name.split('__')[0]}" (<server>__<tool> are its tools): rename the tool`,
+    );
+  }
   if (value.scriptedModel !== undefined) config.scriptedModel = checkScript(value.scriptedModel, shown);
   if (value.maxAgentDepth !== undefined) {
     if (!Number.isInteger(value.maxAgentDepth) || (value.maxAgentDepth as number) < 1) {

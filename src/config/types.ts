@@ -13,6 +13,14 @@ export interface McpCallPolicy {
   /** How long a call waits for a server that cannot be reached (connection refused, session lost, HTTP 5xx), retrying
    * with backoff, before it fails; these retries do not count against the tool's attempts. Default 2 minutes. */
   reconnectFor?: Duration;
+  /** At most this many `tools/list` pages, at start and at each `list_changed` refresh (default 100): a listing
+   * that goes on past it is a startup error (at a refresh, the tools listed before are kept). */
+  maxListPages?: number;
+  /** At most this many tools from this server (default 1000), checked the same way. */
+  maxTools?: number;
+  /** The largest message a stdio server may send, in bytes (default 10 MiB, the MCP SDK's own read limit): a tool
+   * result over it fails saying so. */
+  maxMessageBytes?: number;
 }
 
 /** An MCP server spawned by the worker and spoken to over stdio. */

@@ -10,7 +10,13 @@
  * A cyclic value (never produced by JSON.parse, which is where tool inputs come from) throws a TypeError.
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, new Set()) ?? 'null';
+  return write(value, new Set(), (s) => s.trim().toLowerCase()) ?? 'null';
+}
+
+/** JSON with object keys sorted (recursively), values exactly as they are: two equal values written the same
+ * whatever their key order (the scripted model compares content blocks sent back with it). */
+export function sortedKeyJson(value: unknown): string {
+  return write(value, new Set(), (s) => s) ?? 'null';
 }
 
 /** `name:canonical-json`. Tool names cannot contain `:` (the API allows letters, digits, `_` and `-`), so the
@@ -37,10 +43,10 @@ export function toolCallKey(name: string, input: unknown): string {
 }
 
 /** undefined means "no JSON value": the member is dropped, or written as null where a value is required. */
-function write(value: unknown, ancestors: Set<object>): string | undefined {
+function write(value: unknown, ancestors: Set<object>, text: (s: string) => string): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value.trim().toLowerCase());
+      return JSON.stringify(text(value));
     case 'number':
     case 'boolean':
       return JSON.stringify(value); // NaN and Infinity become null, -0 becomes 0, like JSON
@@ -52,15 +58,15 @@ function write(value: unknown, ancestors: Set<object>): string | undefined {
       return undefined; // undefined, function, symbol
   }
   if (value === null) return 'null';
-  if (ancestors.has(value)) throw new TypeError('canonicalJson: the value is cyclic');
+  if (ancestors.has(value)) throw new TypeError('canonical JSON: the value is cyclic');
   ancestors.add(value);
   let out: string;
   if (Array.isArray(value)) {
-    out = `[${value.map((item) => write(item, ancestors) ?? 'null').join(',')}]`;
+    out = `[${value.map((item) => write(item, ancestors, text) ?? 'null').join(',')}]`;
   } else {
     const members: string[] = [];
     for (const key of Object.keys(value).sort()) {
-      const item = write((value as Record<string, unknown>)[key], ancestors);
+      const item = write((value as Record<string, unknown>)[key], ancestors, text);
       if (item !== undefined) members.push(`${JSON.stringify(key)}:${item}`);
     }
     out = `{${members.join(',')}}`;

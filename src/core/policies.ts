@@ -36,6 +36,20 @@ export function modelTaskQueue(taskQueue: string): string {
   return `${taskQueue}-model`;
 }
 
+/** The task queue of the runs on `taskQueue` whose payloads are encrypted with key `keyId`: only workers holding
+ * that key poll it (beside `taskQueue` itself), so a worker without it never takes, and never fails, a task it
+ * cannot decode. Their activities follow (the workflow's queue, and its model queue `<queue>@<keyId>-model`). */
+export function encryptedTaskQueue(taskQueue: string, keyId: string): string {
+  return `${taskQueue}@${keyId}`;
+}
+
+/** The key id of an encrypted run's task queue (see encryptedTaskQueue) on `taskQueue`, or undefined. */
+export function keyIdOfTaskQueue(taskQueue: string, queue: string): string | undefined {
+  if (!queue.startsWith(`${taskQueue}@`)) return undefined;
+  const id = queue.slice(taskQueue.length + 1);
+  return /^[A-Za-z0-9._-]{1,64}$/.test(id) ? id : undefined;
+}
+
 /** Model calls at once per worker process when `--max-model-calls` is not given: the slots of the model-queue
  * worker. A model call is an I/O wait (seconds of streaming, little CPU or memory), so a process holds many;
  * the real bound is usually the provider's rate limit, which `--max-model-calls` / `--model-calls-per-second`

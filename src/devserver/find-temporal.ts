@@ -5,11 +5,10 @@ import { createWriteStream, mkdirSync, constants as fsc } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { downloadTemporalCli } from './download-cli.js';
 
-export const TEMPORAL_CLI_VERSION = 'v1.5.1';
-const BIN = process.platform === 'win32' ? 'temporal.exe' : 'temporal';
+export { TEMPORAL_CLI_VERSION } from './download-cli.js';
+import { TEMPORAL_CLI_BIN as BIN, TEMPORAL_CLI_VERSION } from './download-cli.js';
 const INSTALL_HINT =
   'Install the Temporal CLI (https://docs.temporal.io/cli#install) and put it on PATH, ' +
   'or set TEMPORAL_CLI_PATH to its path, or install Go >= 1.23 so it can be built from source';
@@ -19,7 +18,7 @@ type Log = (msg: string) => void;
 
 export interface FindTemporalOptions {
   log?: Log;
-  /** Step (d): download the SDK's default CLI build. Default true. */
+  /** Step (d): download the release archive of TEMPORAL_CLI_VERSION (its checksum verified). Default true. */
   allowDownload?: boolean;
   /** Step (e): `go install` the CLI into the cache. Default true. */
   allowGoBuild?: boolean;
@@ -179,44 +178,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * The same URL the SDK's ephemeral-server download uses (it serves the newest CLI, which also runs our server
- * flags). Fails in seconds offline (DNS error or 10 s timeout). The SDK's own cached download is not used: it is
- * only reachable by starting a server through @temporalio/testing, with its 5 s startup limit.
- */
-export async function downloadTemporalCli(cacheDir: string, log: Log): Promise<string> {
-  const arch = ({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[process.arch];
-  const platform = ({ linux: 'linux', darwin: 'darwin' } as Record<string, string>)[process.platform];
-  if (!arch || !platform) throw new Error(`no prebuilt CLI for ${process.platform}/${process.arch}`);
-  const url = `https://temporal.download/cli/default?arch=${arch}&platform=${platform}&format=tar.gz&sdk-name=sdk-typescript&sdk-version=1.24.0`;
-  log(`downloading the Temporal CLI from ${url}`);
-  const ctl = new AbortController();
-  // 10 s to get response headers, then 5 minutes for the (~50 MB) body.
-  let timer = setTimeout(() => ctl.abort(new Error('no response within 10 s')), 10_000);
-  const tmp = await fs.mkdtemp(path.join(cacheDir, '.download-'));
-  try {
-    const res = await fetch(url, { signal: ctl.signal }).catch((err: unknown) => {
-      const e = err as Error & { cause?: Error };
-      throw new Error(`GET ${url} failed: ${e.cause?.message ?? e.message}`);
-    });
-    clearTimeout(timer);
-    if (!res.ok || !res.body) throw new Error(`GET ${url} answered HTTP ${res.status}`);
-    timer = setTimeout(() => ctl.abort(new Error('download took over 5 minutes')), 300_000);
-    const archive = path.join(tmp, 'cli.tar.gz');
-    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(archive));
-    const tar = spawnSync('tar', ['-xzf', archive, '-C', tmp], { encoding: 'utf8' });
-    if (tar.status !== 0) throw new Error(`tar failed: ${tar.error?.message ?? tar.stderr}`);
-    const dest = path.join(cacheDir, BIN);
-    await fs.chmod(path.join(tmp, BIN), 0o755);
-    await fs.rename(path.join(tmp, BIN), dest); // same filesystem, so atomic: readers never see half a binary
-    log(`Temporal CLI downloaded to ${dest}`);
-    return dest;
-  } finally {
-    clearTimeout(timer);
-    await fs.rm(tmp, { recursive: true, force: true });
   }
 }
 

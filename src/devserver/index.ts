@@ -1,11 +1,11 @@
 export {
   findTemporalCli,
   temporalCliCacheDir,
-  downloadTemporalCli,
   goBuildTemporalCli,
   TEMPORAL_CLI_VERSION,
   type FindTemporalOptions,
 } from './find-temporal.js';
+export { downloadTemporalCli, TEMPORAL_CLI_SHA256, temporalCliArchiveName } from './download-cli.js';
 export {
   startDevServer,
   isServerReachable,

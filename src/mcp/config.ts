@@ -16,15 +16,29 @@ export interface McpServerPolicy {
   callTimeoutMs?: number;
   toolTimeoutsMs: Record<string, number>;
   reconnectForMs: number;
+  maxListPages: number;
+  maxTools: number;
+  maxMessageBytes: number;
 }
 
 /** How long a call waits for an unreachable server when its config says nothing (`reconnectFor`). */
 export const DEFAULT_MCP_RECONNECT_FOR_MS = 2 * 60_000;
+/** `tools/list` pages and tools one server may offer (a server that pages forever stops here). */
+export const DEFAULT_MCP_MAX_LIST_PAGES = 100;
+export const DEFAULT_MCP_MAX_TOOLS = 1000;
+/** The MCP SDK's own read limit for one stdio message. */
+export const DEFAULT_MCP_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** The policy fields of `mcpServers.<name>`, checked: throws one line naming the field. */
 export function mcpServerPolicy(name: string, config: McpCallPolicy): McpServerPolicy {
   const where = `mcpServers.${name}`;
-  const policy: McpServerPolicy = { toolTimeoutsMs: {}, reconnectForMs: DEFAULT_MCP_RECONNECT_FOR_MS };
+  const policy: McpServerPolicy = {
+    toolTimeoutsMs: {},
+    reconnectForMs: DEFAULT_MCP_RECONNECT_FOR_MS,
+    maxListPages: positiveInteger(config.maxListPages, `${where}.maxListPages`, DEFAULT_MCP_MAX_LIST_PAGES),
+    maxTools: positiveInteger(config.maxTools, `${where}.maxTools`, DEFAULT_MCP_MAX_TOOLS),
+    maxMessageBytes: positiveInteger(config.maxMessageBytes, `${where}.maxMessageBytes`, DEFAULT_MCP_MAX_MESSAGE_BYTES),
+  };
   if (config.callTimeout !== undefined) policy.callTimeoutMs = durationMs(config.callTimeout, `${where}.callTimeout`);
   if (config.toolTimeouts !== undefined) {
     if (typeof config.toolTimeouts !== 'object' || config.toolTimeouts === null || Array.isArray(config.toolTimeouts)) {
@@ -36,6 +50,14 @@ export function mcpServerPolicy(name: string, config: McpCallPolicy): McpServerP
   }
   if (config.reconnectFor !== undefined) policy.reconnectForMs = durationMs(config.reconnectFor, `${where}.reconnectFor`, 0);
   return policy;
+}
+
+function positiveInteger(value: unknown, where: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${where}: expected a whole number of at least 1, got ${JSON.stringify(value)} (default ${fallback})`);
+  }
+  return value;
 }
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]+$/;

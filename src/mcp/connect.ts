@@ -1,9 +1,11 @@
 // One session per MCP server: the worker spawns a stdio server or connects to a streamable-HTTP one, lists
 // its tools, and calls them. A session that fails (the process died, the connection dropped, the server
-// forgot the session) is dropped, and the next call opens a new one, so a retried activity reconnects.
+// forgot the session) is dropped, and the next call opens a new one, so a retried activity reconnects. So is
+// a session that left a call unanswered until its timeout, or answered it with something that is not MCP: a
+// hung server is recycled (for stdio, its process too) before the retry, instead of getting every attempt.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
   McpError,
@@ -11,9 +13,26 @@ import {
   type CallToolResult,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { coalesced, type Coalesced } from '../core/coalesce.js';
 import { formatDuration } from '../core/duration.js';
 import { ToolError } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
+import {
+  invalidAnswerText,
+  isInvalidAnswer,
+  isReadLimit,
+  McpBadAnswer,
+  McpNoAnswer,
+  McpServerUnavailable,
+  messageOf,
+  reconnectable,
+  timedOut,
+} from './errors.js';
+
+export { McpBadAnswer, McpNoAnswer, McpServerUnavailable };
+import { listAllTools, type ListingLimits } from './listing.js';
+import { linearOutputValidator } from './output-validator.js';
+import { closeClient, openTransport } from './transport.js';
 
 export type { McpTool };
 
@@ -27,18 +46,12 @@ const CONNECT_TIMEOUT_MS = 30_000;
  * cancellation (an aborted signal sends `notifications/cancelled`) are what bound a call. */
 const CALL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
-/** The server could not be reached, or went away during a call: an infrastructure failure, which Temporal
- * retries (on a fresh session), and which names the server once the retries are spent. */
-export class McpServerUnavailable extends Error {
-  override name = 'McpServerUnavailable';
-  constructor(server: string, cause: unknown) {
-    super(`MCP server "${server}" is unavailable: ${messageOf(cause)}`, { cause });
-  }
-}
-
 export interface McpCallOptions {
   signal: AbortSignal;
   idempotencyKey: string;
+  /** When the call's timeout ends (epoch ms): the call gives up a little before, restarts the session and fails
+   * naming the server, rather than being cut off by the timeout. */
+  deadline?: number;
   /** Where the server's progress notifications go (the tool call's `context.progress`). */
   progress?: (message: string, fraction?: number) => void;
 }
@@ -58,6 +71,11 @@ export class McpSession {
   #closed = false;
   #pid: number | null = null;
   readonly #dropped = new WeakSet<Client>();
+  /** Sessions whose stdio stream carried a message over maxMessageBytes (the SDK then closed them). */
+  readonly #overflowed = new WeakSet<Client>();
+  #refresh: Coalesced | undefined;
+  /** `tools/list` listings started so far (each of one or more pages). */
+  listings = 0;
 
   constructor(
     private readonly server: ResolvedMcpServer,
@@ -82,7 +100,12 @@ export class McpSession {
     return this.#tools;
   }
 
-  /** Its `callTimeout`, `toolTimeouts` and `reconnectFor`. */
+  /** Resolves when no `list_changed` refresh is in flight or queued. */
+  refreshed(): Promise<void> {
+    return this.#refresh?.idle() ?? Promise.resolve();
+  }
+
+  /** Its `callTimeout`, `toolTimeouts`, `reconnectFor` and caps. */
   get policy(): ResolvedMcpServer['policy'] {
     return this.server.policy;
   }
@@ -130,12 +153,16 @@ export class McpSession {
       if (signal.aborted) throw signal.reason;
       throw new McpServerUnavailable(this.name, err);
     }
+    // Given up on a little before the deadline (a tenth of the time left, at most 1 s), so the failure names the server.
+    const giveUp = new AbortController();
+    const left = options.deadline !== undefined ? options.deadline - Date.now() : undefined;
+    const timer = left !== undefined ? setTimeout(() => giveUp.abort(), Math.max(0, left - Math.min(1000, left / 10))) : undefined;
     try {
       const result = await client.callTool(
         { name: tool, arguments: (args ?? {}) as Record<string, unknown>, _meta: { [IDEMPOTENCY_META_KEY]: options.idempotencyKey } },
         undefined,
         {
-          signal,
+          signal: timer ? AbortSignal.any([signal, giveUp.signal]) : signal,
           timeout: CALL_TIMEOUT_MS,
           // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's
           // own progress (status, watch, the UI).
@@ -144,16 +171,49 @@ export class McpSession {
       );
       return result as CallToolResult;
     } catch (err) {
-      // The SDK has already sent notifications/cancelled; Temporal needs its own cancellation back.
-      if (signal.aborted) throw signal.reason;
+      if (signal.aborted) {
+        // Timed out: the server never answered. Whatever holds it up (a hung process, a wedged session) would
+        // hold up the retry too, so the retry gets a new session (and process).
+        if (timedOut(signal.reason)) this.#recycle(client, `"${tool}" got no answer within its timeout`);
+        // The SDK has already sent notifications/cancelled; Temporal needs its own cancellation back.
+        throw signal.reason;
+      }
+      if (giveUp.signal.aborted) {
+        this.#recycle(client, `"${tool}" got no answer before the call's timeout`);
+        const restarted = this.server.kind === 'stdio' ? 'its session and process were restarted' : 'its session was restarted';
+        throw new McpNoAnswer(`MCP server "${this.name}" did not answer "${tool}" before the call's timeout; ${restarted}`);
+      }
       // The server answered with a JSON-RPC error (an unknown tool, invalid arguments): the model can act on
       // that, and a retry would get the same answer.
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout) {
         throw new ToolError(`MCP server "${this.name}" refused the call to "${tool}": ${err.message}`);
       }
+      if (isInvalidAnswer(err)) {
+        const what = `answered "${tool}" with something that is not an MCP result (${invalidAnswerText(err).replace(/^its answer is not valid MCP: /, '')})`;
+        this.#recycle(client, what);
+        throw new McpBadAnswer(`MCP server "${this.name}" ${what}; its session was restarted`, { cause: err });
+      }
       this.#drop(client);
+      if (this.#overflowed.has(client)) {
+        // Calling again would read the same oversized answer: the model is told, and can ask for less.
+        const limit = this.server.policy.maxMessageBytes;
+        throw new ToolError(
+          `MCP server "${this.name}": the answer to "${tool}" (or to a call in flight beside it) is over the ${formatBytes(limit)} ` +
+            `a worker reads in one message from a stdio server; ask for a smaller result, or raise mcpServers.${this.name}.maxMessageBytes`,
+        );
+      }
       throw new McpServerUnavailable(this.name, err);
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** Drops a session that failed a call without failing itself, saying so: the next call opens a new one. */
+  #recycle(client: Client, what: string): void {
+    if (this.#dropped.has(client)) return;
+    const process = this.server.kind === 'stdio' ? ' and process' : '';
+    this.log(`MCP server "${this.name}": ${what}; restarting its session${process}, so a retry gets a fresh one`);
+    this.#drop(client);
   }
 
   /** Ends the session and, for a stdio server, the process (stdin closed, then SIGTERM, then SIGKILL). */
@@ -174,12 +234,14 @@ export class McpSession {
 
   async #open(): Promise<Client> {
     if (this.#closed) throw new Error('the worker is shutting down');
-    const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {} });
-    const transport = this.#transport();
+    // Output schemas are checked with the same linear-time patterns as input schemas (output-validator.ts).
+    const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: linearOutputValidator });
+    const transport = openTransport(this.server, this.log);
     client.onclose = () => {
       if (this.#client === client) this.#client = undefined;
     };
     client.onerror = (err) => {
+      if (isReadLimit(err)) this.#overflowed.add(client);
       // While it connects, a failure is thrown (and told once, by whoever asked): only a live session's is logged.
       if (this.#client !== client) return;
       this.log(`MCP server "${this.name}": ${messageOf(err)}`);
@@ -190,7 +252,7 @@ export class McpSession {
     };
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
-      this.#tools = await listAllTools(client);
+      this.#tools = await this.#list(client);
     } catch (err) {
       await closeClient(client);
       throw err;
@@ -199,12 +261,20 @@ export class McpSession {
       await closeClient(client);
       throw new Error('the worker is shutting down');
     }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    // A burst of list_changed is one refresh in flight and at most one queued (20,000 notifications were 20,000
+    // listings); a refresh that fails or hits a cap keeps the tools listed before.
+    const refresh = coalesced(async () => {
+      if (this.#client !== client) return;
       try {
-        if (this.#client === client) this.#tools = await listAllTools(client);
+        this.#tools = await this.#list(client);
       } catch (err) {
-        this.log(`MCP server "${this.name}": listing its tools again failed: ${messageOf(err)}`);
+        this.log(`MCP server "${this.name}": listing its tools again failed: ${messageOf(err)}; its ${this.#tools.length} tools listed before are kept`);
       }
+    });
+    this.#refresh = refresh;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void refresh.trigger();
+      return Promise.resolve();
     });
     if (transport instanceof StdioClientTransport) this.#pid = transport.pid;
     this.#client = client;
@@ -213,19 +283,10 @@ export class McpSession {
     return client;
   }
 
-  #transport(): StdioClientTransport | StreamableHTTPClientTransport {
-    if (this.server.kind === 'http') {
-      return new StreamableHTTPClientTransport(this.server.url, {
-        requestInit: { headers: this.server.config.headers ?? {} },
-      });
-    }
-    const { command, args, env, cwd } = this.server.config;
-    const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
-    // The server's own log lines, marked with its name, on the worker's stderr (never on stdout: the CLI's).
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.log(`[mcp ${this.name}] ${line}`);
-    });
-    return transport;
+  #list(client: Client): Promise<McpTool[]> {
+    this.listings++;
+    const limits: ListingLimits = { where: `mcpServers.${this.name}`, policy: this.server.policy, pageTimeoutMs: CONNECT_TIMEOUT_MS };
+    return listAllTools(client, limits);
   }
 
   /** A failed session is closed (a hung stdio server is killed) and forgotten; the next call opens a new one. */
@@ -235,33 +296,6 @@ export class McpSession {
     this.#dropped.add(client);
     void closeClient(client);
   }
-}
-
-async function listAllTools(client: Client): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
-}
-
-async function closeClient(client: Client): Promise<void> {
-  const transport = client.transport;
-  // Tells an HTTP server the session is over (bounded: the server may be the thing that is down).
-  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-    await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
-  }
-  await client.close().catch(() => undefined);
-}
-
-/** Whether a failure means the server is away (waited out by reconnecting) rather than refusing us: an HTTP 4xx
- * other than 404 (the server forgot the session) is an answer, and the same request would get it again. */
-function reconnectable(cause: unknown): boolean {
-  if (cause instanceof StreamableHTTPError && cause.code !== undefined && cause.code >= 400 && cause.code < 500) return cause.code === 404;
-  return !(cause instanceof Error && cause.message === 'the worker is shutting down');
 }
 
 /** What a progress notification says: its message, else `3/10` (or `3`). */
@@ -284,7 +318,6 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function messageOf(err: unknown): string {
-  if (err instanceof StreamableHTTPError && err.code !== undefined && err.code > 0) return `HTTP ${err.code}: ${err.message}`;
-  return err instanceof Error ? err.message : String(err);
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes.toLocaleString('en-US')} bytes`;
 }

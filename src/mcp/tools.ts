@@ -6,7 +6,7 @@ import { API_TOOL_NAME, MCP_SEPARATOR, splitMcpName } from '../core/tool-names.j
 import type { RecordedTools } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ToolError, type AnyAgentTool, type ToolInputSchema } from '../tools/types.js';
-import { checkToolSchema } from '../tools/validate.js';
+import { checkToolSchema, validateJsonSchema } from '../tools/validate.js';
 import { resolveMcpServers } from './config.js';
 import { McpSession, type McpTool } from './connect.js';
 import { toolResultContent } from './content.js';
@@ -121,6 +121,11 @@ function agentTools(
       report(`MCP server "${session.name}": ${schemaProblem}`);
       continue;
     }
+    const outputProblem = tool.outputSchema ? validateJsonSchema(tool.outputSchema) : null;
+    if (outputProblem) {
+      report(`MCP server "${session.name}": its tool "${tool.name}" has an output schema that does not compile: ${outputProblem.replace(/^Invalid JSON Schema: /, '')}`);
+      continue;
+    }
     tools.set(name, agentTool);
   }
   return tools;
@@ -149,8 +154,8 @@ function mcpAgentTool(session: McpSession, tool: McpTool, name: string): AnyAgen
     description: tool.description ?? tool.title ?? `The "${tool.name}" tool of the MCP server "${session.name}".`,
     inputSchema: inputSchemaOf(tool),
     ...(timeout !== undefined ? { timeout } : {}),
-    async execute(input, { signal, idempotencyKey, progress }) {
-      const result = await session.call(tool.name, input, { signal, idempotencyKey, progress });
+    async execute(input, { signal, idempotencyKey, progress, deadline }) {
+      const result = await session.call(tool.name, input, { signal, idempotencyKey, progress, ...(deadline !== undefined ? { deadline } : {}) });
       const content = toolResultContent(result);
       if (!result.isError) return content;
       if (typeof content !== 'string') throw new ToolError(`MCP server "${session.name}" reported an error`, { content });

@@ -5,6 +5,7 @@
 // (thinking, text before a tool call) is broken even where the real API would let it pass.
 
 import { summarizedTurns } from './compaction.js';
+import { sortedKeyJson } from '../core/canonical.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -15,15 +16,6 @@ function blocksOf(content: unknown): Json[] {
   return Array.isArray(content) ? content.filter(isObject) : [];
 }
 
-/** Sorted-key JSON, so two equal values serialize the same whatever their key order. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** A block reduced to what the model produced: drops what a client may legitimately add or strip when it sends a
  * response back as a param (cache_control, `citations: null`, `caller`, null fields). */
@@ -31,17 +23,17 @@ function canonicalBlock(block: Json): string {
   switch (block.type) {
     case 'text': {
       const citations = Array.isArray(block.citations) && block.citations.length > 0 ? block.citations : undefined;
-      return stableJson({ type: 'text', text: block.text, citations });
+      return sortedKeyJson({ type: 'text', text: block.text, citations });
     }
     case 'tool_use':
-      return stableJson({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+      return sortedKeyJson({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
     case 'thinking':
-      return stableJson({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+      return sortedKeyJson({ type: 'thinking', thinking: block.thinking, signature: block.signature });
     case 'redacted_thinking':
-      return stableJson({ type: 'redacted_thinking', data: block.data });
+      return sortedKeyJson({ type: 'redacted_thinking', data: block.data });
     default: {
       const rest = Object.fromEntries(Object.entries(block).filter(([k, v]) => k !== 'cache_control' && v !== null));
-      return stableJson(rest);
+      return sortedKeyJson(rest);
     }
   }
 }

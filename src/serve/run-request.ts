@@ -5,7 +5,7 @@
 import { parseArgs, UsageError, type FlagSpec, type Parsed } from '../cli/args.js';
 import { START_FLAGS } from '../cli/settings.js';
 import { checkTaskSize } from '../cli/task.js';
-import { nearest } from '../cli/suggest.js';
+import { nearestName as nearest } from '../core/suggest.js';
 
 /** Flags that name a file on the machine that runs `start`: not something an HTTP caller may point at. */
 const NOT_OVER_HTTP = new Set(['json', 'task-file', 'config', 'prices', 'output-schema', 'id']);

@@ -15,6 +15,7 @@ export function toolContext(given: Partial<Omit<ToolContext, 'progress' | 'compl
     idempotencyKey: given.idempotencyKey ?? `${workflowId}/${toolUseId}`,
     signal: given.signal ?? new AbortController().signal,
     attempt: given.attempt ?? 1,
+    ...(given.deadline !== undefined ? { deadline: given.deadline } : {}),
     progressReports,
     progress: (message, fraction) => void progressReports.push(fraction === undefined ? { message } : { message, fraction }),
     // Not a token the server knows: completeToolCall answers it as such.

@@ -3,6 +3,7 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { calculator } from './calculator.js';
 import { toolCallPolicy } from './policy.js';
+import { toolShapeProblem } from './shape.js';
 import type { AnyAgentTool } from './types.js';
 import { checkToolSchema } from './validate.js';
 import { webSearch } from './web-search.js';
@@ -24,7 +25,10 @@ export interface ToolRegistry {
 
 export function createToolRegistry(tools: AnyAgentTool[] = builtinTools): ToolRegistry {
   const byName = new Map<string, AnyAgentTool>();
-  for (const tool of tools) {
+  if (!Array.isArray(tools)) throw new Error(`tools must be an array of tools (got ${tools === null ? 'null' : typeof tools})`);
+  for (const [i, tool] of tools.entries()) {
+    const shape = toolShapeProblem(tool, `tools[${i}]`);
+    if (shape) throw new Error(shape);
     if (!TOOL_NAME.test(tool.name)) {
       throw new Error(`Invalid tool name "${tool.name}": use 1 to 64 letters, digits, "_" or "-"`);
     }

@@ -26,6 +26,9 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Which attempt of this call this is: 1, then 2, ... when a timeout or a crash made Temporal retry it. */
   attempt: number;
+  /** When this attempt's timeout ends (epoch ms), where the worker knows it: a tool waiting on another system can
+   * give up just before, with a message of its own, rather than be cut off by the timeout. */
+  deadline?: number;
   /** Reports how far the call has got: shown by `status`, `watch` and the Temporal UI's pending activity (it
    * travels in the call's heartbeat, throttled; nothing is added to history). `fraction` is 0..1. */
   progress(message: string, fraction?: number): void;

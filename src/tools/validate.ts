@@ -2,6 +2,7 @@
 // shape it declared, and the model gets a message precise enough to correct its next call.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
+import { linearRegExp } from './linear-regexp.js';
 import type { AnyAgentTool } from './types.js';
 
 // ajv-formats is CommonJS: its default export is the plugin function (typed as a module namespace under NodeNext).
@@ -23,15 +24,16 @@ function validatorFor(tool: AnyAgentTool): ValidateFunction {
 /** Each schema in an Ajv instance of its own: one instance keeps every schema it compiled by `$id`, so two
  * different schemas sharing an `$id` (two runs' `--output-schema`, two tools) would collide, and the second
  * would fail to compile on every call. */
-function compileAlone(schema: object | boolean): ValidateFunction {
-  const ajv = new Ajv({ allErrors: true, strict: false });
+export function compileAlone(schema: object | boolean): ValidateFunction {
+  // Patterns run on RE2 (linear time): a hostile `pattern` cannot freeze the worker (see linear-regexp.ts).
+  const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
   // The formats JSON Schema defines (uri, date-time, email, ...) are checked, and an MCP server's schema that uses
   // them no longer makes Ajv print `unknown format "uri" ignored` at every session start.
   addFormats(ajv);
   return ajv.compile(schema);
 }
 
-function describeError(error: ErrorObject): string {
+export function describeError(error: ErrorObject): string {
   const where = error.instancePath ? `${error.instancePath} ` : '';
   let text = `${where}${error.message ?? 'is invalid'}`;
   // Ajv leaves the offending name or the allowed values in params; the model needs them to fix the call.

@@ -18,14 +18,16 @@ import { submittedAnswer } from '../core/finish-tool.js';
 import { guardBeforeModelCall, guardBudget, recordErrorStreak, recordRepetition } from '../core/guards.js';
 import { TRANSCRIPT_PAGE_BYTES } from '../core/policies.js';
 import { fitForContinueAsNew, MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-state.js';
+import { InvalidSettingsError, settingsProblem } from '../core/settings-check.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, subAgentReport, toolDefinitions, transcriptPage } from './definitions.js';
+import { AGENT_RUN_FAILED, agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, subAgentReport, toolDefinitions, transcriptPage } from './definitions.js';
 import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
 
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
+  refuseInvalidSettings(input);
   const run = new AgentRun(input);
   setHandlers(run);
   run.publish();
@@ -39,6 +41,23 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   } finally {
     run.forgetTranscript(); // however it ends, continue-as-new included
   }
+}
+
+/** Patch id: a run whose settings fail the settings check (src/core/settings-check.ts: the one startAgent and the
+ * CLI use) fails at once, naming the field, whoever started it (before, a bad value stalled the run, e.g. a
+ * negative heartbeat timeout left it RUNNING for ever, or misbehaved). Only such runs take the patch: a valid run's
+ * history is unchanged, and one recorded before it replays as it ran. Checked when a job starts, not when it
+ * continues. */
+export const REFUSE_INVALID_SETTINGS = 'refuse-invalid-settings';
+
+function refuseInvalidSettings(input: AgentInput): void {
+  // A continuation (continue-as-new, resume) goes on with settings its job started with: a job accepted by an
+  // older version is not failed half-way by a stricter check.
+  if (input.carried) return;
+  const found = settingsProblem(input.settings);
+  if (!found || !patched(REFUSE_INVALID_SETTINGS)) return;
+  const error = new InvalidSettingsError(found.field, found.problem);
+  throw ApplicationFailure.create({ message: error.message, type: error.name, nonRetryable: true });
 }
 
 async function agentLoop(run: AgentRun): Promise<AgentResult> {
@@ -206,7 +225,7 @@ function failRun(run: AgentRun, error: string, cause?: unknown): ApplicationFail
   const agentResult = run.end({ status: 'failed', guard: null, error });
   return ApplicationFailure.create({
     message: error,
-    type: 'AgentRunFailed',
+    type: AGENT_RUN_FAILED,
     nonRetryable: true,
     details: [agentResult],
     cause: cause instanceof Error ? cause : undefined,

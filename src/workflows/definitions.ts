@@ -8,6 +8,12 @@ import type { AgentStatusView, ApprovalAck, ApprovalDecision, RecordedTools, Sub
 /** The workflow type name of `agentWorkflow`, which the client starts runs of and lists runs by. */
 export const AGENT_WORKFLOW = 'agentWorkflow';
 
+/** The ApplicationFailure type of a run that failed: its details carry the AgentResult (partial answer and all). */
+export const AGENT_RUN_FAILED = 'AgentRunFailed';
+
+/** The workflow a worker answers "what tools do you offer?" with (src/workflows/tool-catalog.ts). */
+export const AGENT_TOOL_CATALOG_WORKFLOW = 'agentToolCatalog';
+
 /** Messages [from, to) of the transcript, at most about TRANSCRIPT_PAGE_BYTES of them per page. The model
  * activity reads the transcript through this query when its cache misses; queries are not recorded in
  * history, so the transcript is stored there once. */

@@ -29,7 +29,7 @@ import {
 import { oneLine, totalTokens } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ChildRunRecord, SubAgentReport, ToolOutcome, ToolUseBlock } from '../core/types.js';
 import type { agentWorkflow } from './agent.js';
-import { AGENT_WORKFLOW, subAgentReport } from './definitions.js';
+import { AGENT_RUN_FAILED, AGENT_WORKFLOW, subAgentReport } from './definitions.js';
 import type { AgentRun } from './run.js';
 
 export class SubAgents {
@@ -82,7 +82,7 @@ export class SubAgents {
     } catch (err) {
       if (!(err instanceof ChildWorkflowFailure) || isCancellation(err)) throw err;
       const cause = err.cause;
-      const partial = cause instanceof ApplicationFailure && cause.type === 'AgentRunFailed' ? (cause.details?.[0] as AgentResult | undefined) : undefined;
+      const partial = cause instanceof ApplicationFailure && cause.type === AGENT_RUN_FAILED ? (cause.details?.[0] as AgentResult | undefined) : undefined;
       if (partial) this.#ended(record, partial);
       else record.status = cause instanceof TerminatedFailure ? 'terminated' : 'failed';
       return childFailure(name, workflowId, cause instanceof TerminatedFailure ? `it was terminated (${cause.message})` : (cause?.message ?? err.message));

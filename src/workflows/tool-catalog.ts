@@ -10,8 +10,6 @@ const { offeredTools } = proxyActivities<ReturnType<typeof createActivities>>({
   retry: { maximumAttempts: 1 },
 });
 
-export const AGENT_TOOL_CATALOG_WORKFLOW = 'agentToolCatalog';
-
 export async function agentToolCatalog(): Promise<OfferedTools> {
   return offeredTools();
 }

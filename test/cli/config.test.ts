@@ -142,4 +142,33 @@ describe('--config', () => {
       expect(exit.stderr.trim().split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
     });
   });
+  it('a tool whose input schema is not an object, a top-level await that never settles, a process.exit, an MCP server\'s unset ${VAR}: exit 2, one line', async () => {
+    const { cli, taskQueue } = session({ AGENT_CONFIG_LOAD_TIMEOUT: '1s' });
+    const stringSchema = await badConfig(
+      'string-schema.mjs',
+      "export default { tools: [{ name: 'echo', description: 'Echoes.', inputSchema: { type: 'string' }, execute: async (x) => String(x) }] };\n",
+    );
+    const hangs = await badConfig('hangs.mjs', 'await new Promise(() => {});\nexport default {};\n');
+    const exits = await badConfig('exits.mjs', 'process.exit(0);\nexport default {};\n');
+    const unsetVar = await badConfig(
+      'unset-var.mjs',
+      "export default { mcpServers: { files: { command: 'node', args: ['x.js'], env: { TOKEN: '${NO_SUCH_VAR_26}' } } } };\n",
+    );
+    const schema = /string-schema\.mjs: Tool "echo" has an input schema of type "string": the Messages API takes only an object schema/;
+    const cases: Array<[string[], RegExp]> = [
+      [['start', '--config', stringSchema, 'x'], schema],
+      [['run', '--scripted', '--config', stringSchema, 'x'], schema],
+      [['worker', '--scripted', '--config', stringSchema], schema],
+      [['start', '--config', hangs, 'x'], /hangs\.mjs did not finish loading within 1 s: a top-level await in it never settles/],
+      [['start', '--config', exits, 'x'], /exits\.mjs called process\.exit\(0\) while loading: a config file must export its config/],
+      [['worker', '--scripted', '--config', unsetVar], /mcpServers\.files\.env\.TOKEN refers to \$\{NO_SUCH_VAR_26\}, but the environment variable NO_SUCH_VAR_26 is not set/],
+      [['run', '--scripted', '--config', unsetVar, 'x'], /NO_SUCH_VAR_26 is not set on this worker/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli(args)));
+    results.forEach((exit, i) => {
+      expectUsageError(exit, cases[i][1]);
+      expect(exit.stderr.trim().split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+    });
+    expect((await client().workflow.count(`TaskQueue = "${taskQueue}"`)).count).toBe(0);
+  });
 });

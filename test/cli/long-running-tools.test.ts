@@ -99,6 +99,23 @@ describe('long-running tools from the CLI', () => {
     expect(exit.stderr).not.toMatch(/Temporal retries it/);
   });
 
+  it('logs a tool result too large for one payload once, as not retried, never as "Temporal retries it"', async () => {
+    const { cli } = session();
+    const config = path.join(dir, 'huge.mjs');
+    // An image passes the output limit whole (only text is cut): 2.5 MB of it is over one payload's limit.
+    await writeFile(
+      config,
+      "export default { tools: [{ name: 'huge', description: 'd', inputSchema: { type: 'object' }, execute: async () => [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(2_500_000) } }] }] };\n",
+    );
+    const script = await scriptFile([toolTurn('huge'), endTurn('Too big.')]);
+    const exit = await cli(['run', '--scripted', '--config', config, '--tools', 'huge', 'try it'], { AGENT_SCRIPT: script });
+    expectExit(exit, 0);
+    const lines = exit.stderr.split('\n').filter((l) => l.includes('over the 1800000-byte limit of one Temporal payload'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/runTool failed on attempt 1 of \d+: the result of tool "huge" is \d+ bytes, .*; not retried \(retrying cannot fix it\): the model gets the error/);
+    expect(exit.stderr).not.toMatch(/Temporal retries it/);
+  });
+
   it('refuses a bad timeout, heartbeat or retry policy when the tool is loaded: one line naming the tool and the field, exit 2', async () => {
     const { cli } = session();
     const write = async (name: string, tool: string) => {

@@ -1,8 +1,7 @@
 // The pure helpers behind the CLI's robustness: neutralising terminal control sequences, recognising a server
-// that cannot be reached (as opposed to one that answered with an error), and suggesting the nearest name.
+// that cannot be reached (as opposed to one that answered with an error).
 import { describe, expect, it } from 'vitest';
 import { isServerUnreachable } from '../../src/cli/outage.js';
-import { editDistance, nearest } from '../../src/cli/suggest.js';
 import { terminalSafe } from '../../src/cli/terminal-text.js';
 
 describe('terminalSafe', () => {
@@ -30,28 +29,5 @@ describe('isServerUnreachable', () => {
     expect(isServerUnreachable(grpc(3, 'bad request'))).toBe(false);
     expect(isServerUnreachable(new Error('the run failed'))).toBe(false);
     expect(isServerUnreachable('UNAVAILABLE')).toBe(false);
-  });
-});
-
-describe('nearest', () => {
-  const flags = ['json', 'model', 'max-steps', 'max-output-tokens', 'tools', 'task-file'];
-
-  it('suggests a name one or two edits away, or a unique prefix', () => {
-    expect(nearest('max-step', flags)).toBe('max-steps');
-    expect(nearest('tols', flags)).toBe('tools');
-    expect(nearest('mdoel', flags)).toBe('model');
-    expect(nearest('task', flags)).toBe('task-file');
-  });
-
-  it('suggests nothing for a word unlike any name, or too short to tell', () => {
-    expect(nearest('frobnicate', flags)).toBeUndefined();
-    expect(nearest('x', flags)).toBeUndefined();
-    expect(nearest('', flags)).toBeUndefined();
-  });
-
-  it('counts a swap of two neighbours as one edit', () => {
-    expect(editDistance('mdoel', 'model')).toBe(1);
-    expect(editDistance('abc', 'abc')).toBe(0);
-    expect(editDistance('', 'abc')).toBe(3);
   });
 });

@@ -3,6 +3,7 @@
 // what the live queries answered while the worker was up.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
@@ -27,6 +28,7 @@ import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { eventually, openTestEnv, useTestEnv, withAgent, type AgentHarness } from '../helpers/harness.js';
 
 const env = useTestEnv();
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface LiveAnswers {
   view: AgentStatusView;
@@ -186,6 +188,29 @@ describe('with encrypted payloads (a payload codec on the client)', () => {
     } finally {
       await encrypted.close();
     }
+  });
+});
+
+describe('a process that only reads runs', () => {
+  it('reads a closed run’s transcript with no worker state lines on its output (only warnings and errors would show)', async () => {
+    const id = await withAgent(env, { script: [reply([text('done')])] }, async (h) => {
+      const id = await h.start('a run to read from a client-only process');
+      await getAgentResult(h.env.client, id);
+      return id;
+    });
+    const script = `
+      import { Client, Connection } from '@temporalio/client';
+      import { getTranscript } from './dist/index.js';
+      const client = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS }) });
+      const messages = await getTranscript(client, ${JSON.stringify(id)});
+      console.log(JSON.stringify(messages.map((m) => m.role)));
+      await client.connection.close();`;
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress') },
+    });
+    expect(stdout.trim()).toBe('["user","assistant"]');
+    expect(stderr).not.toMatch(/INFO|Worker state changed/);
   });
 });
 

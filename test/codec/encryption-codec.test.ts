@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { EncryptionCodec } from '../../src/codec/encryption-codec.js';
+import { DecodedTooLargeError, EncryptionCodec, MAX_DECODED_PAYLOAD_BYTES } from '../../src/codec/encryption-codec.js';
 import { EncryptionKeyError, parseKeyRing } from '../../src/codec/keys.js';
 
 const key = () => randomBytes(32).toString('base64');
@@ -59,6 +59,24 @@ describe('EncryptionCodec', () => {
     await expect(none.decode([encrypted])).rejects.toThrow(
       new EncryptionKeyError(`this run's data is encrypted (key id "k1") and AGENT_ENCRYPTION_KEYS is not set here: set it to the keys the workers use`),
     );
+  });
+
+  it('refuses a payload that decompresses past MAX_DECODED_PAYLOAD_BYTES (a zip bomb) before taking the memory', async () => {
+    const codec = new EncryptionCodec(parseKeyRing(`k1:${randomBytes(32).toString('base64')}`));
+    const zeros = (n: number) => ({ metadata: { encoding: new Uint8Array(Buffer.from('binary/plain')) }, data: new Uint8Array(n) });
+    const [bomb] = await codec.encode([zeros(MAX_DECODED_PAYLOAD_BYTES + 1024)]);
+    expect(bomb.data!.length).toBeLessThan(100_000);
+    await expect(codec.decode([bomb])).rejects.toThrow(new DecodedTooLargeError(`a payload (key id "k1") decompresses to more than ${MAX_DECODED_PAYLOAD_BYTES} bytes: it was not written by this codec`));
+    const [fine] = await codec.encode([zeros(1024 * 1024)]);
+    expect((await codec.decode([fine]))[0].data).toHaveLength(1024 * 1024);
+  });
+
+  it('tells, once per key id, of the payloads it cannot read (a worker says so loudly)', async () => {
+    const heard: string[] = [];
+    const keyless = new EncryptionCodec(null, { onUnreadable: (id) => heard.push(id) });
+    const [k1, k2] = await Promise.all(['k1', 'k2'].map((id) => new EncryptionCodec(parseKeyRing(`${id}:${randomBytes(32).toString('base64')}`)).encode([defaultPayloadConverter.toPayload(id)])));
+    for (const p of [k1, k1, k2, k1]) await expect(keyless.decode(p)).rejects.toThrow(EncryptionKeyError);
+    expect(heard).toEqual(['k1', 'k2']);
   });
 
   it('names the variable when a key id is missing or a key is wrong, and detects a relabelled key id', async () => {

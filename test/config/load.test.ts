@@ -35,6 +35,40 @@ async function loadError(source: string): Promise<ConfigError> {
 }
 
 describe('loadConfig', () => {
+  it('refuses a config tool whose input schema is not an object, at load time', async () => {
+    const err = await loadError(
+      `export default { tools: [{ name: 'echo', description: 'Echoes.', inputSchema: { type: 'string' }, async execute(x) { return String(x); } }] };`,
+    );
+    expect(err.message).toMatch(/config-\d+\.mjs: Tool "echo" has an input schema of type "string": the Messages API takes only an object schema/);
+  });
+
+  it('refuses a config tool named like a tool of one of its MCP servers', async () => {
+    const err = await loadError(
+      `export default { tools: [{ name: 'files__read', description: 'Reads.', inputSchema: { type: 'object' }, async execute() { return ''; } }], mcpServers: { files: { command: 'node', args: ['x.js'] } } };`,
+    );
+    expect(err.message).toMatch(/the tool "files__read" takes a name of the MCP server "files" \(<server>__<tool> are its tools\): rename the tool/);
+  });
+
+  it('gives up on a config whose top-level await never settles, naming the file and the timeout', async () => {
+    process.env.AGENT_CONFIG_LOAD_TIMEOUT = '300ms';
+    try {
+      const err = await loadError('await new Promise(() => {});\nexport default {};');
+      expect(err.message).toMatch(/config-\d+\.mjs did not finish loading within 0\.3 s: a top-level await in it never settles/);
+    } finally {
+      delete process.env.AGENT_CONFIG_LOAD_TIMEOUT;
+    }
+  });
+
+  it('refuses a config that calls process.exit while loading, and leaves process.exit as it was', async () => {
+    const exit = process.exit;
+    const err = await loadError('process.exit(0);\nexport default {};');
+    expect(err.message).toMatch(/config-\d+\.mjs called process\.exit\(0\) while loading: a config file must export its config/);
+    expect(process.exit).toBe(exit);
+    // Swallowing the exit does not hide it.
+    const swallowed = await loadError('try { process.exit(3); } catch {}\nexport default {};');
+    expect(swallowed.message).toMatch(/called process\.exit\(3\) while loading/);
+  });
+
   it('loads a plain-object default export with its tools and MCP servers', async () => {
     const file = await configFile(
       `export default { tools: [${echoTool}], mcpServers: { files: { command: 'node', args: ['x.js'] }, api: { url: 'http://127.0.0.1:1/mcp' } } };`,

@@ -6,11 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import {
+  AGENT_WORKFLOW,
   approveToolCall,
   cancelRun,
   closeChatRun,
   completeToolCall,
+  defaultSettings,
   denyToolCall,
   getAgentResult,
   getStatus,
@@ -61,6 +64,8 @@ interface Scenario {
   modelOptions?: { compaction?: boolean; taskBudget?: boolean; contextWindow?: number };
   /** Sub-agents of the recording worker. */
   agents?: Record<string, SubAgentConfig>;
+  /** Start the run with a raw workflow start, around startAgent's settings check (as an older client would). */
+  startAround?: boolean;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -436,7 +441,28 @@ const SCENARIOS: Scenario[] = [
       expect(result).toMatchObject({ status: 'completed', text: 'Both answers are 42.' });
     },
   },
+  {
+    // Settings the check refuses (a negative heartbeat timeout), started around startAgent: the run fails at once.
+    name: 'invalid-settings',
+    script: [reply([text('never asked')])],
+    settings: { heartbeatTimeoutMs: -1 },
+    startAround: true,
+    proves: ({ events }) => {
+      expect(patchIds(events)).toContain('refuse-invalid-settings');
+      expect(has(events, 'activityTaskScheduledEventAttributes')).toBe(false);
+      const failed = events.at(-1)?.workflowExecutionFailedEventAttributes?.failure;
+      expect(failed?.applicationFailureInfo?.type).toBe('InvalidSettingsError');
+      expect(failed?.applicationFailureInfo?.nonRetryable).toBe(true);
+    },
+  },
 ];
+
+async function startAround(h: AgentHarness, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
+  const workflowId = `replay-${randomUUID()}`;
+  const input: AgentInput = { task, settings: defaultSettings({ tools: ['calculator'], ...settings }) };
+  await h.env.client.workflow.start(AGENT_WORKFLOW, { workflowId, taskQueue: h.taskQueue, args: [input] });
+  return workflowId;
+}
 
 // `RECORD_HISTORIES=1 npx vitest run test/durability/replay.test.ts` records the fixtures that are missing from
 // real runs; `RECORD_HISTORIES=overwrite` records them all again. Keep the old ones: they hold the paths that runs
@@ -446,7 +472,9 @@ describe.runIf(RECORD)('recording histories', () => {
   it.each(wanted)('records $name', async (scenario) => {
     mkdirSync(DIR, { recursive: true });
     await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents }, async (h) => {
-      const id = await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
+      const id = scenario.startAround
+        ? await startAround(h, `replay fixture: ${scenario.name}`, scenario.settings)
+        : await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);
       let history = await h.env.client.workflow.getHandle(id).fetchHistory();

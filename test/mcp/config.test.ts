@@ -31,3 +31,18 @@ describe('resolveMcpServers', () => {
     expect(() => resolveMcpServers({ s: { url: 'not a url' } }, {})).toThrow('mcpServers.s.url: "not a url" is not a URL');
   });
 });
+
+describe('mcpServerPolicy caps', () => {
+  it('defaults the listing caps and the stdio read limit, and takes whole numbers over them', () => {
+    const [byDefault, raised] = resolveMcpServers({ a: { command: 'x' }, b: { command: 'x', maxListPages: 5, maxTools: 20, maxMessageBytes: 64 << 20 } }, {});
+    expect(byDefault.policy).toMatchObject({ maxListPages: 100, maxTools: 1000, maxMessageBytes: 10 * 1024 * 1024 });
+    expect(raised.policy).toMatchObject({ maxListPages: 5, maxTools: 20, maxMessageBytes: 64 << 20 });
+  });
+
+  it('refuses a cap that is not a whole number of at least 1, naming the field', () => {
+    expect(() => resolveMcpServers({ s: { command: 'x', maxListPages: 0 } }, {})).toThrow(
+      'mcpServers.s.maxListPages: expected a whole number of at least 1, got 0 (default 100)',
+    );
+    expect(() => resolveMcpServers({ s: { command: 'x', maxTools: '5' as never } }, {})).toThrow(/mcpServers\.s\.maxTools: expected a whole number/);
+  });
+});

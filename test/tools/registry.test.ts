@@ -47,6 +47,20 @@ describe('createToolRegistry', () => {
     );
   });
 
+  it('rejects a tool with no execute, naming it and what is missing', () => {
+    const noExecute = { name: 'half', description: 'half a tool', inputSchema: { type: 'object' } } as unknown as AgentTool;
+    expect(() => createToolRegistry([noExecute])).toThrow(/^Tool "half" has no execute: write it with defineTool/);
+    expect(() => createToolRegistry([null as unknown as AgentTool])).toThrow(/^tools\[0\] is not a tool \(got null\)/);
+    expect(() => createToolRegistry(null as unknown as AgentTool[])).toThrow(/^tools must be an array of tools \(got null\)/);
+  });
+
+  it('rejects an input schema that is not an object schema (the Messages API answers 400 to it)', () => {
+    const str = fakeTool('echo', { type: 'string' } as unknown as AgentTool['inputSchema']);
+    const untyped = fakeTool('bare', { properties: {} } as unknown as AgentTool['inputSchema']);
+    expect(() => createToolRegistry([str])).toThrow(/^Tool "echo" has an input schema of type "string": the Messages API takes only an object schema/);
+    expect(() => createToolRegistry([untyped])).toThrow(/^Tool "bare" has an input schema of type \(none\)/);
+  });
+
   it('rejects two tools with the same name', () => {
     expect(() => createToolRegistry([fakeTool('dup'), fakeTool('dup')])).toThrow('Duplicate tool name "dup"');
   });

@@ -120,3 +120,45 @@ describe('tools whose schemas share an $id', () => {
     expect(validateToolInput(byName, { id: 1 })).toBe(`Invalid input for tool "by_name": must have required property 'name'`);
   });
 });
+
+describe('patterns run on a linear-time engine', () => {
+  const hostile = defineTool<{ s: string }>({
+    name: 'match',
+    description: 'test tool',
+    inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, required: ['s'] },
+    execute: async () => 'ok',
+  });
+
+  it('checks a pattern with nested quantifiers against a string that backtracks exponentially in well under a second', () => {
+    const started = performance.now();
+    // 28 a's and a "!": about 2^28 steps on a backtracking engine, seconds of a frozen event loop (32: minutes). Not more:
+    // should the engine ever backtrack again, this test must fail, not hang the suite.
+    expect(validateToolInput(hostile, { s: `${'a'.repeat(28)}!` })).toBe('Invalid input for tool "match": /s must match pattern "^(a+)+$"');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(validateToolInput(hostile, { s: 'aaaa' })).toBeNull();
+  });
+
+  it('keeps the JavaScript pattern syntax schemas use: classes, escapes, Unicode properties, patternProperties', () => {
+    const tool = defineTool<Record<string, string>>({
+      name: 'ids',
+      description: 'test tool',
+      inputSchema: {
+        type: 'object',
+        properties: { phone: { type: 'string', pattern: '^\\d{3}-\\d{4}$' }, word: { type: 'string', pattern: '^\\p{L}+$' } },
+        patternProperties: { '^x-[a-z]+$': { type: 'string' } },
+      },
+      execute: async () => 'ok',
+    });
+    expect(validateToolInput(tool, { phone: '555-1234', word: 'café', 'x-tag': 'a' })).toBeNull();
+    expect(validateToolInput(tool, { phone: '5551234' })).toMatch(/\/phone must match pattern/);
+    expect(validateToolInput(tool, { word: 'abc1' })).toMatch(/\/word must match pattern/);
+    expect(validateToolInput(tool, { 'x-tag': 1 })).toMatch(/\/x-tag must be string/);
+  });
+
+  it('refuses a schema whose pattern needs backtracking (lookaround, a backreference), naming the pattern', () => {
+    expect(validateJsonSchema({ type: 'string', pattern: '^(?=a)a+$' })).toMatch(
+      /^Invalid JSON Schema: pattern "\^\(\?=a\)a\+\$" cannot run on the linear-time regex engine \(.*\); patterns may not use lookaround or backreferences$/,
+    );
+    expect(validateJsonSchema({ type: 'string', pattern: '(a)\\1' })).toMatch(/cannot run on the linear-time regex engine/);
+  });
+});

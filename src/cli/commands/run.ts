@@ -1,29 +1,25 @@
 // `run "<task>"`: start a run (or attach to it with --id) and wait for it, with a worker in this process.
-// `start "<task>"`: start a run and print its id; a worker elsewhere runs it.
+// (`start` and `result`, which host no worker, are in start.ts: they load none of the worker's modules.)
 import { describeIfExists, getAgentResult, startAgent } from '../../client/index.js';
-import { DEFAULTS } from '../../core/policies.js';
 import type { AgentConfig } from '../../config/types.js';
-import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
+import { toolCatalog } from '../../config/tool-names.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, UsageError, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
-import { loadCliConfig } from '../config.js';
+import { loadCliConfig, requireMcpEnvironment } from '../config.js';
 import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
-import { sayWhenNoWorker } from '../worker-presence.js';
-import { needsWorkerCatalog, startCatalog } from '../worker-tools.js';
 import { installCliRuntime } from '../runtime.js';
-import { EXIT, exitCodeFor, exitWhenFlushed, printResult, printText } from '../output.js';
+import { EXIT, exitCodeFor, exitWhenFlushed, printResult } from '../output.js';
 import { throughOutage } from '../outage.js';
 import { readTask } from '../task.js';
 import { loadScript, openScriptedModel } from '../scripted.js';
-import { RUN_FLAGS, settingsFromFlags, START_FLAGS } from '../settings.js';
-import { openTemporal, withTemporal, type TemporalSession } from '../temporal.js';
+import { RUN_FLAGS, settingsFromFlags } from '../settings.js';
+import { taskQueue } from '../task-queue.js';
+import { openTemporal, type TemporalSession } from '../temporal.js';
 
-export function taskQueue(): string {
-  return process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
-}
+export { taskQueue };
 
 const RUN_USAGE = 'run "<task>" [options]  (or: run --task-file FILE, run - < task.txt, run --id ID to reattach)';
 
@@ -113,6 +109,7 @@ export interface WorkerRunOptions {
 export async function runWithWorker(options: WorkerRunOptions): Promise<number> {
   // The in-process worker's INFO lines would drown the run's own messages on stderr.
   installCliRuntime('WARN');
+  requireMcpEnvironment(options.config);
   const script = options.scripted ? await loadScript(options.config) : undefined;
   const temporal = await openTemporal({ allowEmbedded: true });
   const scripted = script
@@ -165,68 +162,6 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
     await scripted?.close();
   }
 }
-
-const START_USAGE = 'start "<task>" [options]  (or: start --task-file FILE, start - < task.txt)';
-
-export const start = defineCommand({
-  usage: START_USAGE,
-  description: `Start a run and print its workflow id alone (--json: {"workflowId","runId"}). No worker runs in this
-process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --scripted (that is the worker's).`,
-  flags: START_FLAGS,
-  examples: ['start "Summarise the open incidents" --max-steps 30', 'start --task-file task.md --id weekly-digest --json'],
-  async run({ flags, positionals }) {
-    const task = await readTask(positionals, flags['task-file'], START_USAGE);
-    const { config } = await loadCliConfig(flags.config);
-    const local = toolCatalog(config);
-    // Bad flags are exit 2 before any connection; tool names that only the workers can vouch for are checked
-    // once they have said what they offer.
-    const askWorkers = needsWorkerCatalog(flags.tools, local);
-    if (askWorkers) settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
-    const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
-    return withTemporal(async (temporal) => {
-      const settings = checked ?? (await settingsFromWorkers(flags, temporal, local));
-      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
-      if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
-      if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
-      else printText(`${started.workflowId}\n`);
-      return 0;
-    });
-  },
-});
-
-/** `start`'s settings, its tools checked against what the task queue's workers offer. */
-async function settingsFromWorkers(flags: Parsed<typeof START_FLAGS>['flags'], temporal: TemporalSession, local: ToolCatalog) {
-  const { catalog, hint } = await startCatalog(temporal.client, taskQueue(), local);
-  try {
-    return settingsFromFlags(flags, catalog);
-  } catch (err) {
-    throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
-  }
-}
-
-export const result = defineCommand({
-  usage: 'result <workflowId> [--json]',
-  description: `Wait for a run to end and print its result exactly as \`run\` does, with the same exit code. Through a
-server outage it keeps waiting and says so on stderr. A closed run needs no worker; a terminated or timed-out run
-reads as such (exit 1), with what its history holds and the operator's reason.`,
-  flags: { json: { type: 'boolean', help: 'print exactly one JSON document' } },
-  examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json'],
-  async run({ flags, positionals }) {
-    const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
-    return withTemporal(async (temporal) => {
-      // A run can take hours: say what is being waited for, rather than seem to hang.
-      const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
-      const running = description.status.name === 'RUNNING';
-      if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
-      const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
-      const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
-        getAgentResult(temporal.client, workflowId),
-      ).finally(stopCheck);
-      printResult(outcome, flags.json ?? false);
-      return exitCodeFor(outcome.status);
-    });
-  },
-});
 
 /** The seed example ("Search for the population of France and calculate what 15% of that number is"), end to
  * end: with ANTHROPIC_API_KEY it calls Claude; without, it says so and uses the scripted model. */

@@ -1,11 +1,13 @@
 // `worker`: runs the agent workflow and its activities until SIGINT/SIGTERM, then shuts down cleanly
 // (in-flight activities are finished or, after the grace time, left to be retried by another worker).
-import { DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, modelTaskQueue } from '../../core/policies.js';
+import { keyRingFromEnv } from '../../codec/keys.js';
+import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, modelTaskQueue } from '../../core/policies.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
+import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
-import { CONFIG_FLAG, loadCliConfig } from '../config.js';
+import { CONFIG_FLAG, loadCliConfig, requireMcpEnvironment } from '../config.js';
 import { logLine } from '../log.js';
 import { installCliRuntime } from '../runtime.js';
 import { loadScript, openScriptedModel } from '../scripted.js';
@@ -48,6 +50,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
   expectPositionals(positionals, [], USAGE);
   const sizing = sizingFromFlags(flags);
   const { config } = await loadCliConfig(flags.config);
+  requireMcpEnvironment(config);
   const model = modelConnectionFromEnv();
   if (!flags.scripted && !model.apiKey) {
     logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
@@ -65,7 +68,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
     await temporal.close();
     throw err;
   }) : undefined;
-  const taskQueue = process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue;
+  const taskQueue = taskQueueFromEnv();
   try {
     const { worker } = await createAgentWorker({
       connection: await temporal.workerConnection(),
@@ -83,6 +86,11 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       workerOptions: { shutdownGraceTime: '10s' },
     });
     logLine(`worker polling task queue "${taskQueue}" (model calls: "${modelTaskQueue(taskQueue)}") on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
+    // Runs encrypted with a key start on that key's queue: this worker polls the queue of each key it holds.
+    for (const id of keyRingFromEnv()?.byId.keys() ?? []) {
+      const queue = encryptedTaskQueue(taskQueue, id);
+      logLine(`runs encrypted with key id "${id}": task queue "${queue}" (model calls: "${modelTaskQueue(queue)}")`);
+    }
     logLine(`worker sizing: ${describeSizing(worker.options)}, ${flags['max-model-calls'] ?? DEFAULT_MODEL_CALL_SLOTS} model calls`);
     const running = worker.run();
     const stopWatchingCache = warnWhenCacheFull(worker, logLine);

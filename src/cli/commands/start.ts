@@ -1,0 +1,82 @@
+// `start "<task>"`: start a run and print its id; a worker elsewhere runs it. `result <id>`: wait for a run and print
+// its result. Neither hosts a worker, so this module imports nothing of the worker's (Temporal's worker package,
+// the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them.
+import { getAgentResult, startAgent } from '../../client/index.js';
+import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
+import { expectPositionals, UsageError, type Parsed } from '../args.js';
+import { defineCommand } from '../command.js';
+import { loadCliConfig } from '../config.js';
+import { logLine } from '../log.js';
+import { throughOutage } from '../outage.js';
+import { exitCodeFor, printResult, printText } from '../output.js';
+import { settingsFromFlags, START_FLAGS } from '../settings.js';
+import { readTask } from '../task.js';
+import { taskQueue } from '../task-queue.js';
+import { withTemporal, type TemporalSession } from '../temporal.js';
+import { sayWhenNoWorker } from '../worker-presence.js';
+import { needsWorkerCatalog, startCatalog } from '../worker-tools.js';
+
+export { taskQueue };
+
+const START_USAGE = 'start "<task>" [options]  (or: start --task-file FILE, start - < task.txt)';
+
+export const start = defineCommand({
+  usage: START_USAGE,
+  description: `Start a run and print its workflow id alone (--json: {"workflowId","runId"}). No worker runs in this
+process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --scripted (that is the worker's).`,
+  flags: START_FLAGS,
+  examples: ['start "Summarise the open incidents" --max-steps 30', 'start --task-file task.md --id weekly-digest --json'],
+  async run({ flags, positionals }) {
+    const task = await readTask(positionals, flags['task-file'], START_USAGE);
+    const { config } = await loadCliConfig(flags.config);
+    const local = toolCatalog(config);
+    // Bad flags are exit 2 before any connection; tool names that only the workers can vouch for are checked
+    // once they have said what they offer.
+    const askWorkers = needsWorkerCatalog(flags.tools, local);
+    if (askWorkers) settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
+    const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
+    return withTemporal(async (temporal) => {
+      const settings = checked ?? (await settingsFromWorkers(flags, temporal, local));
+      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
+      if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
+      if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
+      else printText(`${started.workflowId}\n`);
+      return 0;
+    }, { replays: false });
+  },
+});
+
+/** `start`'s settings, its tools checked against what the task queue's workers offer. */
+async function settingsFromWorkers(flags: Parsed<typeof START_FLAGS>['flags'], temporal: TemporalSession, local: ToolCatalog) {
+  const { catalog, hint } = await startCatalog(temporal.client, taskQueue(), local);
+  try {
+    return settingsFromFlags(flags, catalog);
+  } catch (err) {
+    throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
+  }
+}
+
+export const result = defineCommand({
+  usage: 'result <workflowId> [--json]',
+  description: `Wait for a run to end and print its result exactly as \`run\` does, with the same exit code. Through a
+server outage it keeps waiting and says so on stderr. A closed run needs no worker; a terminated or timed-out run
+reads as such (exit 1), with what its history holds and the operator's reason.`,
+  flags: { json: { type: 'boolean', help: 'print exactly one JSON document' } },
+  examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json'],
+  async run({ flags, positionals }) {
+    const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
+    return withTemporal(async (temporal) => {
+      // A run can take hours: say what is being waited for, rather than seem to hang.
+      const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
+      const running = description.status.name === 'RUNNING';
+      if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
+      const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
+      const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
+        getAgentResult(temporal.client, workflowId),
+      ).finally(stopCheck);
+      printResult(outcome, flags.json ?? false);
+      return exitCodeFor(outcome.status);
+    });
+  },
+});
+

@@ -1,0 +1,44 @@
+// An MCP server's `tools/list`, every page of it up to the server's caps: a server that pages forever (643,950
+// pages in 100 s, the worker's memory growing, no message) stops at `maxListPages`, one that offers too many tools
+// at `maxTools`, with a message saying which setting to raise.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerPolicy } from './config.js';
+
+export interface ListingLimits {
+  /** `mcpServers.<name>`, for the message. */
+  where: string;
+  policy: Pick<McpServerPolicy, 'maxListPages' | 'maxTools'>;
+  /** Each page's own timeout. */
+  pageTimeoutMs: number;
+}
+
+/** A listing stopped at a cap. */
+export class ListingCapError extends Error {
+  override name = 'ListingCapError';
+}
+
+export async function listAllTools(client: Client, limits: ListingLimits): Promise<McpTool[]> {
+  const { maxListPages, maxTools } = limits.policy;
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; ; ) {
+    if (pages === maxListPages) {
+      throw new ListingCapError(
+        `its tools/list did not end within ${maxListPages} pages (${tools.length} tools so far; a server that pages forever?): ` +
+          `if it really has more, raise ${limits.where}.maxListPages`,
+      );
+    }
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: limits.pageTimeoutMs });
+    pages++;
+    tools.push(...page.tools);
+    if (tools.length > maxTools) {
+      throw new ListingCapError(
+        `it offers more than ${maxTools} tools (${tools.length} in ${pages} page${pages === 1 ? '' : 's'}): ` +
+          `if it really has that many, raise ${limits.where}.maxTools`,
+      );
+    }
+    cursor = page.nextCursor;
+    if (!cursor) return tools;
+  }
+}

@@ -1,0 +1,51 @@
+// startAgent (and resumeAgent) check the settings before anything reaches the server: a bad value is an
+// InvalidSettingsError naming the field, and no workflow is started. A run started around the client (a raw
+// workflow start, an older client) with such settings fails at once with the same message, instead of hanging.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { AGENT_WORKFLOW, defaultSettings, getAgentResult, InvalidSettingsError, startAgent } from '../../src/client/index.js';
+import type { AgentInput, AgentSettings } from '../../src/core/types.js';
+import { reply, text } from '../../src/scripted/index.js';
+import { useTestEnv, withAgent } from '../helpers/harness.js';
+
+const env = useTestEnv();
+
+async function runsOn(taskQueue: string): Promise<number> {
+  return (await env.client.workflow.count(`TaskQueue = "${taskQueue}"`)).count;
+}
+
+describe('startAgent refuses bad settings before any workflow starts', () => {
+  it.each<[string, Record<string, unknown>]>([
+    ['heartbeatTimeoutMs', { heartbeatTimeoutMs: -1 }],
+    ['system', { system: 'p'.repeat(3_000_000) }],
+    ['maxSteps', { maxSteps: Number.NaN }],
+    ['budgetTokens', { budgetTokens: -1 }],
+    ['deadlineMs', { deadlineMs: 0 }],
+    ['maxToolOutputChars', { maxToolOutputChars: -1 }],
+    ['outputSchema', { outputSchema: { type: 'object', properties: { n: { type: 'numbr' } } } }],
+    ['summaryOn', { summaryOn: ['bogus'] }],
+    ['tools', { tools: null }],
+  ])('%s', async (field, overrides) => {
+    const taskQueue = `settings-${randomUUID()}`;
+    const settings = { ...defaultSettings(), ...overrides } as AgentSettings;
+    const err = await startAgent(env.client, { task: 'a task', settings, taskQueue }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidSettingsError);
+    expect((err as InvalidSettingsError).field).toBe(field);
+    expect((err as Error).message).toMatch(new RegExp(`^invalid settings: ${field} [^\\n]+$`));
+    expect(await runsOn(taskQueue)).toBe(0);
+  });
+});
+
+describe("the workflow's own check", () => {
+  it('a run started around the client with a negative heartbeat timeout fails at once, naming the field (not RUNNING for ever)', async () => {
+    await withAgent(env, { script: [reply([text('never asked')])] }, async (h) => {
+      const workflowId = `raw-bad-settings-${randomUUID()}`;
+      const input: AgentInput = { task: 'a task', settings: defaultSettings({ tools: ['calculator'], heartbeatTimeoutMs: -1 }) };
+      await env.client.workflow.start(AGENT_WORKFLOW, { workflowId, taskQueue: h.taskQueue, args: [input] });
+      const result = await getAgentResult(env.client, workflowId);
+      expect(result).toMatchObject({ status: 'failed', steps: 0 });
+      expect(result.error).toMatch(/invalid settings: heartbeatTimeoutMs must be a number of milliseconds >= 1000 \(got -1\)/);
+      expect(h.model.requests).toHaveLength(0);
+    });
+  });
+});
