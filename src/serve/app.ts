@@ -8,6 +8,7 @@ import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import {
   approveToolCall,
+  InvalidSettingsError,
   cancelRun,
   denyToolCall,
   getAgentResult,
@@ -246,6 +247,8 @@ function fail(c: Context, status: number, type: string, message: string, field?:
 
 function answerError(c: Context, err: unknown, log: (line: string) => void): Response {
   if (err instanceof RequestError) return fail(c, err.status, err.type, err.message, err.field);
+  // The library's settings check, should one reach it past the CLI's (its field is the AgentSettings key).
+  if (err instanceof InvalidSettingsError) return fail(c, 400, 'invalid_request', err.message, err.field);
   if (err instanceof WorkflowNotFoundError) return fail(c, 404, 'not_found', `no run with id "${c.req.param('id') ?? ''}"`);
   if (err instanceof WorkflowUpdateFailedError) return fail(c, 409, 'conflict', err.cause?.message ?? err.message);
   if (err instanceof RunNotResumableError) return fail(c, 409, 'conflict', err.message);
