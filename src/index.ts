@@ -9,6 +9,7 @@ export type { TranscriptStore } from './activities/transcript-store.js';
 export type { RecordedToolsStore } from './activities/recorded-tools.js';
 export type { ModelSettingsStore } from './activities/model-settings.js';
 export type { McpTools } from './mcp/index.js';
+export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serve/index.js';
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
 export {
   AGENT_WORKFLOW,

@@ -41,6 +41,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import('./commands/complete-tool.js')).completeTool,
   },
   resume: { summary: 'go on with a stopped, failed or cancelled run (worker in this process)', load: async () => (await import('./commands/steer.js')).resume },
+  serve: {
+    summary: 'the HTTP API: start, read, follow (Server-Sent Events) and steer runs over HTTP, with bearer tokens',
+    load: async () => (await import('./commands/serve.js')).serve,
+  },
   worker: { summary: 'run a worker until interrupted', load: async () => (await import('./commands/worker.js')).worker },
   server: { summary: 'the embedded Temporal dev server with its Web UI, in the foreground', load: async () => (await import('./commands/server.js')).server },
   'codec-server': {

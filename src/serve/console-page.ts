@@ -1,0 +1,48 @@
+// The web console's page and style, served by `serve` at `/` (its script is console-script.ts). Plain HTML, no
+// build step, nothing fetched from elsewhere; every value of a run is written as text, never as HTML.
+export const CONSOLE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>durable-agent</title>
+<style>
+  [hidden] { display: none !important; }
+  :root { font-family: system-ui, sans-serif; color: #1d1d1f; background: #fafafa; }
+  body { margin: 0 auto; max-width: 1100px; padding: 1rem; }
+  header { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; margin-bottom: 1rem; }
+  header h1 { font-size: 1.2rem; margin: 0; }
+  header a { color: inherit; }
+  table { border-collapse: collapse; width: 100%; background: #fff; }
+  th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #e5e5e5; font-size: .9rem; }
+  td.num { text-align: right; font-variant-numeric: tabular-nums; }
+  .status { font-weight: 600; }
+  .msg { background: #fff; border: 1px solid #e5e5e5; border-radius: 6px; padding: .6rem .8rem; margin: .5rem 0; white-space: pre-wrap; }
+  .msg.user { border-left: 4px solid #4a7bd0; }
+  .msg.assistant { border-left: 4px solid #3c9a5f; }
+  .msg .role { font-size: .75rem; color: #666; text-transform: uppercase; }
+  details { margin: .3rem 0; } pre { white-space: pre-wrap; word-break: break-word; margin: .3rem 0; font-size: .85rem; }
+  #approval { border: 2px solid #d08a1e; background: #fff8ec; padding: .6rem .8rem; border-radius: 6px; margin: .5rem 0; }
+  #streaming { color: #555; font-style: italic; white-space: pre-wrap; }
+  button, input, textarea { font: inherit; padding: .3rem .6rem; }
+  button:focus-visible, a:focus-visible, input:focus-visible { outline: 3px solid #4a7bd0; outline-offset: 2px; }
+  .row { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin: .5rem 0; }
+  .error { color: #b00020; }
+  @media (max-width: 640px) { th:nth-child(n+5), td:nth-child(n+5) { display: none; } }
+</style>
+</head>
+<body>
+<header>
+  <h1><a href="#/">durable-agent runs</a></h1>
+  <form id="token-form" class="row" hidden>
+    <label for="token">API token</label>
+    <input id="token" type="password" autocomplete="off" required>
+    <button type="submit">Use token</button>
+  </form>
+  <span id="error" class="error" role="alert"></span>
+</header>
+<main id="main" aria-live="polite"></main>
+<script src="console.js"></script>
+</body>
+</html>
+`;

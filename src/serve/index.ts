@@ -1,0 +1,113 @@
+// `serve()`: the HTTP API (src/serve/app.ts) on a port, over a client of the caller's. It runs no worker: runs
+// it starts are taken by the workers of its task queue, and any run, started by any path, can be read.
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@temporalio/client';
+import { createAdaptorServer } from '@hono/node-server';
+import { toolCatalog, type ToolCatalog } from '../config/tool-names.js';
+import { DEFAULTS } from '../core/policies.js';
+import type { AgentSettings } from '../core/types.js';
+import { settingsFromFlags } from '../cli/settings.js';
+import { needsWorkerCatalog, startCatalog } from '../cli/worker-tools.js';
+import { UsageError } from '../cli/args.js';
+import { createApi } from './app.js';
+import { tokensFromEnv, TOKEN_VARIABLES, type ApiTokens } from './auth.js';
+import { EventHub } from './events.js';
+import type { StartFlags } from './run-request.js';
+
+export type { ApiTokens } from './auth.js';
+
+export interface ServeOptions {
+  client: Client;
+  /** Default 8787; 0 for any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default: DURABLE_AGENT_API_TOKEN (operate) and DURABLE_AGENT_API_READ_TOKEN (read) from the environment. */
+  tokens?: ApiTokens;
+  /** Serve without auth: only with host 127.0.0.1. */
+  insecureNoAuth?: boolean;
+  /** Origins a browser may call the API from (CORS); none by default. */
+  allowOrigins?: string[];
+  /** Where runs started here are queued (default AGENT_TASK_QUEUE or the default queue). */
+  taskQueue?: string;
+  /** The tools this process knows of (a config file's), besides what the task queue's workers offer. */
+  catalog?: ToolCatalog;
+  bodyLimitBytes?: number;
+  /** How often a run with event subscribers is read (default 300 ms). */
+  eventsIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface ApiServer {
+  /** `http://host:port`. */
+  url: string;
+  port: number;
+  /** The event pollers (one per run followed). */
+  events: EventHub;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export async function serve(options: ServeOptions): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const tokens = checkAuth(host, options.tokens ?? tokensFromEnv(), options.insecureNoAuth);
+  const taskQueue = options.taskQueue ?? (process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue);
+  const local = options.catalog ?? toolCatalog({});
+  const hub = new EventHub(options.client, { intervalMs: options.eventsIntervalMs });
+  const app = createApi({
+    client: options.client,
+    taskQueue,
+    tokens,
+    allowOrigins: options.allowOrigins,
+    bodyLimitBytes: options.bodyLimitBytes,
+    hub,
+    log: options.log,
+    settings: (flags) => runSettings(options.client, taskQueue, local, flags),
+  });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8787, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}`,
+    port,
+    events: hub,
+    async close() {
+      hub.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+    },
+  };
+}
+
+/** The tokens to require, or undefined for none; a UsageError when that is not allowed. */
+export function checkAuth(host: string, tokens: ApiTokens | undefined, insecureNoAuth = false): ApiTokens | undefined {
+  if (!tokens && !insecureNoAuth) {
+    throw new UsageError(
+      `no API token: set ${TOKEN_VARIABLES.operate} (and optionally ${TOKEN_VARIABLES.read} for read-only callers), ` +
+        'or pass --insecure-no-auth to serve without auth on 127.0.0.1',
+    );
+  }
+  if (!tokens && !LOOPBACK.has(host)) {
+    throw new UsageError(`--insecure-no-auth is only allowed with --host 127.0.0.1 (got --host ${host}): set ${TOKEN_VARIABLES.operate} instead`);
+  }
+  return tokens;
+}
+
+/** `start`'s checks: this process's catalog when it can vouch for the tools, else the workers' answer. */
+async function runSettings(client: Client, taskQueue: string, local: ToolCatalog, flags: StartFlags): Promise<AgentSettings> {
+  if (!needsWorkerCatalog(flags.tools, local)) return settingsFromFlags(flags, local);
+  settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
+  const { catalog, hint } = await startCatalog(client, taskQueue, local);
+  try {
+    return settingsFromFlags(flags, catalog);
+  } catch (err) {
+    throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
+  }
+}

@@ -1,0 +1,123 @@
+// The OpenAPI 3.1 document served at /v1/openapi.json. Written here, next to the routes; a test checks that
+// the two name the same operations (test/serve/openapi.test.ts).
+import type { FlagSpec } from '../cli/args.js';
+import { RUN_EVENT_TYPES } from '../core/run-events.js';
+import { runRequestFields } from './run-request.js';
+
+const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((code) => [String(code), { description: ERROR_TEXT[code], ...json(ref('Error')) }]));
+const ERROR_TEXT: Record<number, string> = {
+  400: 'invalid request (the message names the field)',
+  401: 'no token, or a token this server does not accept',
+  403: 'a read token on a route that needs an operate token',
+  404: 'no run with this id',
+  409: 'the run is not in a state that allows it (no such call pending, not resumable)',
+  413: 'the body is over the limit',
+};
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'the workflow id' };
+const obj = (properties: Record<string, object>, required: string[] = []) => ({ type: 'object', additionalProperties: false, properties, required });
+
+function fieldSchema(spec: FlagSpec): object {
+  const base = { description: spec.help };
+  switch (spec.type) {
+    case 'boolean':
+      return { ...base, type: 'boolean' };
+    case 'int':
+      return { ...base, type: 'integer', ...(spec.min !== undefined ? { minimum: spec.min } : {}), ...(spec.max !== undefined ? { maximum: spec.max } : {}) };
+    case 'number':
+      return { ...base, type: 'number', ...(spec.min !== undefined ? { minimum: spec.min } : {}) };
+    case 'list':
+      return { ...base, type: 'array', items: { type: 'string' }, minItems: 1 };
+    case 'string':
+      return { ...base, type: 'string', ...(spec.choices ? { enum: [...spec.choices] } : {}) };
+  }
+}
+
+export function openApiDocument(): Record<string, unknown> {
+  const runRequest = obj(
+    {
+      task: { type: 'string', minLength: 1 },
+      id: { type: 'string', description: 'workflow id: a run with it already started is answered instead of starting another' },
+      ...Object.fromEntries(runRequestFields().map(([field, spec]) => [field, fieldSchema(spec)])),
+    },
+    ['task'],
+  );
+  const read = (summary: string, extra: object = {}) => ({
+    summary,
+    parameters: [idParam],
+    responses: { 200: { description: 'OK', ...json({ type: 'object' }) }, ...errors(401, 404) },
+    ...extra,
+  });
+  const operate = (summary: string, body: object | undefined, ok: number) => ({
+    summary,
+    parameters: [idParam],
+    ...(body ? { requestBody: { required: true, ...json(body) } } : {}),
+    responses: { [ok]: { description: 'OK', ...json({ type: 'object' }) }, ...errors(400, 401, 403, 404, 409, 413) },
+  });
+  return {
+    openapi: '3.1.0',
+    info: { title: 'durable-agent', version: '1', description: 'Start, watch and steer durable-agent runs (docs/http-api.md).' },
+    security: [{ bearer: [] }],
+    paths: {
+      '/v1/openapi.json': { get: { summary: 'this document', security: [], responses: { 200: { description: 'OK' } } } },
+      '/v1/runs': {
+        post: {
+          summary: 'start a run (idempotent with an Idempotency-Key header or an id)',
+          parameters: [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string', maxLength: 200 } }],
+          requestBody: { required: true, ...json(runRequest) },
+          responses: {
+            201: { description: 'started', ...json(ref('StartedRun')) },
+            200: { description: 'a run with this id or key exists: not started again', ...json(ref('StartedRun')) },
+            ...errors(400, 401, 403, 413),
+          },
+        },
+        get: {
+          summary: 'recent runs, newest first',
+          parameters: [
+            { name: 'status', in: 'query', schema: { type: 'string' } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+          ],
+          responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { runs: { type: 'array' } } }) }, ...errors(400, 401) },
+        },
+      },
+      '/v1/runs/{id}': { get: read('the status of a run (live from a worker, else from its history)') },
+      '/v1/runs/{id}/transcript': { get: read('the whole conversation: { messages }') },
+      '/v1/runs/{id}/result': {
+        get: read('the result of a run; 202 { running: true } while it runs, after waiting up to ?wait', {
+          parameters: [idParam, { name: 'wait', in: 'query', schema: { type: 'string', examples: ['30s'] } }],
+        }),
+      },
+      '/v1/runs/{id}/events': {
+        get: {
+          summary: `Server-Sent Events: ${RUN_EVENT_TYPES.join(', ')}; resumable with Last-Event-ID`,
+          parameters: [idParam, { name: 'Last-Event-ID', in: 'header', schema: { type: 'string' } }],
+          responses: { 200: { description: 'an event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors(400, 401, 404) },
+        },
+      },
+      '/v1/runs/{id}/approvals/{toolUseId}': {
+        post: {
+          ...operate('approve or deny a tool call waiting for a decision', obj({ decision: { enum: ['approve', 'deny'] }, reason: { type: 'string' } }, ['decision']), 200),
+          parameters: [idParam, { name: 'toolUseId', in: 'path', required: true, schema: { type: 'string' } }],
+        },
+      },
+      '/v1/runs/{id}/messages': { post: operate('a follow-up message for a running or chat run', obj({ text: { type: 'string', minLength: 1 } }, ['text']), 202) },
+      '/v1/runs/{id}/cancel': { post: operate('cancel a run: it ends as cancelled with its partial answer', undefined, 202) },
+      '/v1/runs/{id}/resume': {
+        post: operate(
+          'go on with a stopped, failed or cancelled run',
+          obj({ moreSteps: { type: 'integer', minimum: 1 }, moreBudgetTokens: { type: 'integer', minimum: 1 }, deadline: { type: 'string' } }),
+          201,
+        ),
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        Error: obj({ error: obj({ type: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } }, ['type', 'message']) }, ['error']),
+        StartedRun: obj({ workflowId: { type: 'string' }, runId: { type: 'string' }, attached: { type: 'boolean' } }, ['workflowId', 'runId', 'attached']),
+      },
+    },
+  };
+}

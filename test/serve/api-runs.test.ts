@@ -1,0 +1,75 @@
+// Runs over the HTTP API with a real worker: an idempotent start, reading a run, and steering it (deny, a
+// follow-up, cancel, resume).
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { reply, text } from '../../src/scripted/index.js';
+import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { readEvents } from './sse.js';
+import { auth, calc, call, openApi } from './api-helpers.js';
+
+const env = useTestEnv();
+
+describe('runs over HTTP', () => {
+  it('a run started twice with one Idempotency-Key starts once; status, transcript and result read it', async () => {
+    await withAgent(env, { script: [calc('toolu_a'), reply([text('It is 4.')])] }, async (h) => {
+      const api = await openApi(env, h.taskQueue);
+      try {
+        const key = { ...auth(), 'idempotency-key': `key-${randomUUID()}` };
+        const body = { task: 'two plus two', tools: ['calculator'], maxSteps: 5 };
+        const [a, b] = await Promise.all([call(api, 'POST', '/v1/runs', body, key), call(api, 'POST', '/v1/runs', body, key)]);
+        expect([a.status, b.status].sort()).toEqual([200, 201]);
+        expect(a.json?.workflowId).toBe(b.json?.workflowId);
+        expect(a.json?.runId).toBe(b.json?.runId);
+        const id = a.json!.workflowId as string;
+        const result = await call(api, 'GET', `/v1/runs/${id}/result?wait=30s`);
+        expect(result).toMatchObject({ status: 200, json: { status: 'completed', text: 'It is 4.', toolCalls: 1 } });
+        // Once: the scripted model answered exactly the run's two turns.
+        expect(h.model.requests.filter((r) => r.status === 200)).toHaveLength(2);
+        const again = await call(api, 'POST', '/v1/runs', body, key);
+        expect(again).toMatchObject({ status: 200, json: { workflowId: id, attached: true } });
+        expect((await call(api, 'GET', `/v1/runs/${id}/transcript`)).json?.messages).toHaveLength(4);
+        expect((await call(api, 'GET', `/v1/runs/${id}`)).json).toMatchObject({ view: { status: 'completed', steps: 2 } });
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+
+  it('steering over HTTP: deny with a reason, a follow-up, cancel, then resume to completion', async () => {
+    // The scripted model answers by the turn of the conversation: both runs get these two turns.
+    const script = [calc('toolu_d'), reply([text('Done.')])];
+    await withAgent(env, { script }, async (h) => {
+      const api = await openApi(env, h.taskQueue);
+      try {
+        const body = { task: 'two plus two', tools: ['calculator'], approve: ['calculator'] };
+        const denied = (await call(api, 'POST', '/v1/runs', body)).json!.workflowId as string;
+        await readEvents(`${api.url}/v1/runs/${denied}/events`, auth(), (es) => es.some((e) => e.event === 'approval_needed'));
+        const bad = await call(api, 'POST', `/v1/runs/${denied}/approvals/toolu_nope`, { decision: 'deny', reason: 'no' });
+        expect(bad).toMatchObject({ status: 409, json: { error: { type: 'conflict', message: expect.stringMatching(/no tool call toolu_nope is waiting/) } } });
+        expect((await call(api, 'POST', `/v1/runs/${denied}/approvals/toolu_d`, { decision: 'deny', reason: 'not today' })).json).toEqual({
+          toolUseId: 'toolu_d',
+          approved: false,
+        });
+        expect((await call(api, 'GET', `/v1/runs/${denied}/result?wait=30s`)).json).toMatchObject({ status: 'completed', toolCalls: 0 });
+
+        const cancelled = (await call(api, 'POST', '/v1/runs', body)).json!.workflowId as string;
+        await readEvents(`${api.url}/v1/runs/${cancelled}/events`, auth(), (es) => es.some((e) => e.event === 'approval_needed'));
+        expect(await call(api, 'POST', `/v1/runs/${cancelled}/messages`, { text: 'take your time' })).toMatchObject({ status: 202 });
+        expect((await call(api, 'POST', `/v1/runs/${cancelled}/resume`, {})).status).toBe(409); // still running
+        expect((await call(api, 'POST', `/v1/runs/${cancelled}/cancel`)).status).toBe(202);
+        expect((await call(api, 'GET', `/v1/runs/${cancelled}/result?wait=30s`)).json).toMatchObject({ status: 'cancelled' });
+        expect(await call(api, 'POST', `/v1/runs/${cancelled}/resume`, { moreSteps: 3, approve: true })).toMatchObject({
+          status: 400,
+          json: { error: { field: 'approve' } },
+        });
+        expect((await call(api, 'POST', `/v1/runs/${cancelled}/resume`, { moreSteps: 3 })).status).toBe(201);
+        // The resumed run goes on from its transcript: the model's next turn ends it.
+        expect((await call(api, 'GET', `/v1/runs/${cancelled}/result?wait=30s`)).json).toMatchObject({ status: 'completed', text: 'Done.', runsUsed: 2 });
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+});
