@@ -144,6 +144,10 @@ export function contextWindowTokens(_model: string): number {
   return 200_000;
 }
 
+/** The guards after which a summary call can be made: budget and deadline stop because the money or the time ran
+ * out, so there is nothing left to spend on one. */
+export const SUMMARY_GUARDS: readonly GuardName[] = Object.freeze(['max_steps', 'repetition', 'error_streak']);
+
 export const DEFAULTS = deepFreeze({
   model: 'claude-sonnet-5-5',
   maxSteps: 20,
@@ -151,7 +155,7 @@ export const DEFAULTS = deepFreeze({
   taskQueue: 'durable-agent',
   /** The guards after which a last, tool-less model call asks for a summary (budget and deadline have no
    * reserve for one by default: the money or the time is what ran out). */
-  summaryOn: ['max_steps', 'repetition', 'error_streak'] as readonly GuardName[],
+  summaryOn: SUMMARY_GUARDS,
   promptCaching: true,
   /** Older tool results are cleared from requests once a prompt reaches this many tokens (most Claude
    * context windows hold 200k). */

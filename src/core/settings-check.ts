@@ -4,12 +4,11 @@
 // A JSON Schema is compiled by the caller's `compileSchema` (Ajv, outside the workflow sandbox).
 import type { AgentSettings } from './durable-state.js';
 import { EFFORTS, SERVER_TOOL_NAMES, type GuardName } from './durable-state.js';
-import { contextWindowTokens, MIN_COMPACT_AT_TOKENS } from './policies.js';
+import { contextWindowTokens, MIN_COMPACT_AT_TOKENS, SUMMARY_GUARDS } from './policies.js';
+
+export { SUMMARY_GUARDS };
 import { utf8Bytes } from './run-state.js';
 
-/** The guards after which a summary call can be made: budget and deadline stop because the money or the time ran
- * out, so there is nothing left to spend on one. */
-export const SUMMARY_GUARDS: readonly GuardName[] = ['max_steps', 'repetition', 'error_streak'];
 
 /** A run's input (task and settings) is one Temporal payload: the server refuses one over 2 MiB
  * (limit.blobSize.error), and the rest of the input needs some room. */

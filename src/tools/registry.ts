@@ -1,5 +1,6 @@
 // The tools a worker can run, looked up by name. The workflow carries only tool names; the worker resolves
 // them here, so a tool's code can change without touching running workflows' history.
+import { API_TOOL_NAME } from '../core/tool-names.js';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { calculator } from './calculator.js';
 import { toolCallPolicy } from './policy.js';
@@ -13,7 +14,6 @@ export const builtinTools: AnyAgentTool[] = [calculator, webSearch];
 
 // The Messages API's rule for tool names; checking it here turns a 400 on the first model call into a
 // startup error that names the tool.
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export interface ToolRegistry {
   get(name: string): AnyAgentTool | undefined;
@@ -29,7 +29,7 @@ export function createToolRegistry(tools: AnyAgentTool[] = builtinTools): ToolRe
   for (const [i, tool] of tools.entries()) {
     const shape = toolShapeProblem(tool, `tools[${i}]`);
     if (shape) throw new Error(shape);
-    if (!TOOL_NAME.test(tool.name)) {
+    if (!API_TOOL_NAME.test(tool.name)) {
       throw new Error(`Invalid tool name "${tool.name}": use 1 to 64 letters, digits, "_" or "-"`);
     }
     if (byName.has(tool.name)) throw new Error(`Duplicate tool name "${tool.name}": tool names must be unique`);
