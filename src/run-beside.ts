@@ -2,11 +2,11 @@
 // together.
 import type { Worker } from '@temporalio/worker';
 
-export /** Runs `worker` (through `next`) and `companions` beside it: the worker starts at once (a caller that stops it
+/** Runs `worker` (through `next`) and `companions` beside it: the worker starts at once (a caller that stops it
  * right away, runUntil whose function fails fast, must find it running, or its shutdown is lost and it runs
  * forever); each companion runs once created, until the worker ends; a companion that fails to start or stops
  * stops the worker (without it the worker would take runs it cannot finish). */
-async function runBeside(worker: Worker, next: (w: Worker) => Promise<void>, companions: Array<Promise<Worker>>): Promise<void> {
+export async function runBeside(worker: Worker, next: (w: Worker) => Promise<void>, companions: Array<Promise<Worker>>): Promise<void> {
   if (companions.length === 0) return next(worker);
   let mainEnded = false;
   const runs: Array<Promise<void> | undefined> = companions.map(() => undefined);
@@ -16,7 +16,12 @@ async function runBeside(worker: Worker, next: (w: Worker) => Promise<void>, com
   const started = companions.map((companion, i) =>
     companion.then(
       (w) => {
-        if (!mainEnded) runs[i] = w.run().finally(stopMain);
+        if (mainEnded) return;
+        const run = w.run().finally(stopMain);
+        // Rethrown below, once the main worker has ended; until then a rejection must not go unhandled (it would
+        // crash the process before the error could come back through the caller).
+        run.catch(() => undefined);
+        runs[i] = run;
       },
       (err: unknown) => {
         stopMain();
@@ -37,7 +42,9 @@ async function runBeside(worker: Worker, next: (w: Worker) => Promise<void>, com
         if (w && !runs[i]) await w.runUntil(Promise.resolve()).catch(() => undefined);
       }),
     );
-    for (const run of runs) await run;
+    const ended = await Promise.allSettled(runs);
+    const failed = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
   for (const s of started) await s;
 }

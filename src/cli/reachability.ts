@@ -1,8 +1,9 @@
 // Is the Temporal server there? Asked by every command before it connects. One gRPC round trip with a fixed 3 s
 // deadline said "down" for a healthy server whenever the machine was busy: 100 `start`s at once on 2 cores, 78 of
 // them exited 2. So: nothing listening on the port is "down" at once (the embedded server can start); something
-// listening gets round trips with growing deadlines until PROBE_BUDGET_MS is spent (or, when it answers at once but
-// not as a Temporal server, three of them).
+// listening gets round trips with growing deadlines until PROBE_BUDGET_MS is spent. A server that answers with a
+// refusal (UNAUTHENTICATED, PERMISSION_DENIED, UNIMPLEMENTED: a wrong API key or TLS setting, another gRPC service)
+// is there: the command goes on, and its own first call reports that refusal, instead of 30 s and "does not answer".
 import net from 'node:net';
 import { Connection } from '@temporalio/client';
 import type { ReachOptions } from '../devserver/dev-server.js';
@@ -36,6 +37,9 @@ export async function probeServer(address: string, options: ProbeOptions = {}): 
   }
 }
 
+/** gRPC statuses that only a live server sends: PERMISSION_DENIED, UNIMPLEMENTED, UNAUTHENTICATED. */
+const ANSWERED_WITH_A_REFUSAL = new Set([7, 12, 16]);
+
 /** One GetSystemInfo round trip with a deadline, on a connection of its own: gRPC would otherwise hand the next
  * attempt the same stuck connection (its subchannels are shared by every channel to an address). */
 async function answers(address: string, timeoutMs: number, reach: ReachOptions): Promise<boolean> {
@@ -50,8 +54,8 @@ async function answers(address: string, timeoutMs: number, reach: ReachOptions):
     const c = connection;
     await c.withDeadline(Date.now() + timeoutMs, () => c.workflowService.getSystemInfo({}));
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    return ANSWERED_WITH_A_REFUSAL.has((err as { code?: number }).code ?? -1);
   } finally {
     await connection?.close().catch(() => {});
   }

@@ -4,10 +4,10 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { resumedRun, type ResumeLimits } from '../core/resume.js';
-import { checkAgentInput } from '../core/settings-check.js';
+import { checkAgentSettings } from '../core/settings-check.js';
+import { defaultSettings } from '../core/settings.js';
 import { oneLine } from '../core/transcript.js';
 import type { AgentInput } from '../core/types.js';
-import { validateJsonSchema } from '../tools/validate.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { readRunFromHistory } from './history.js';
@@ -38,7 +38,9 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   // Read from the closed run's history: no worker needs to be up to resume it.
   const ended = await readRunFromHistory(client, workflowId, description.runId);
   const { task, settings, carried } = resumedRun(input, ended, previous, options, Date.now());
-  checkAgentInput(input.task, settings, { compileSchema: validateJsonSchema });
+  // Only what resume changes is checked: the old run's other settings were accepted when it started (by the rules
+  // of its day), and no resume option could change them.
+  checkAgentSettings({ ...defaultSettings(), maxSteps: settings.maxSteps, budgetTokens: settings.budgetTokens, deadlineMs: settings.deadlineMs });
   const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
     taskQueue: runTaskQueue(client, options.taskQueue),

@@ -1,6 +1,6 @@
-// The one check of AgentSettings: the CLI (settingsFromFlags), the library (startAgent), the workflow's own input
-// check and the worker (sub-agent definitions) all ask `settingsProblem`, so a bad value is refused before a run
-// starts, with a message that names the field. Pure and free of Node built-ins: the workflow bundle imports it.
+// The one check of AgentSettings: the CLI (settingsFromFlags), the library (startAgent), `serve` (through the CLI's
+// flags) and the workflow's own input check all ask `settingsProblem`, so a bad value is refused before a run
+// starts, with a message that names the field (a sub-agent's settings are checked when its child run starts). Pure and free of Node built-ins: the workflow bundle imports it.
 // A JSON Schema is compiled by the caller's `compileSchema` (Ajv, outside the workflow sandbox).
 import type { AgentSettings } from './durable-state.js';
 import { EFFORTS, SERVER_TOOL_NAMES, type GuardName } from './durable-state.js';

@@ -22,6 +22,8 @@ import {
   type ResumeOptions,
 } from '../client/index.js';
 import { parseDuration } from '../core/duration.js';
+import { EncryptionKeyError } from '../codec/keys.js';
+import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import type { AgentSettings } from '../core/types.js';
 import { parseEventId } from '../core/run-events.js';
 import { authorize, type ApiTokens } from './auth.js';
@@ -70,6 +72,22 @@ export function createApi(options: ApiOptions): Hono {
     }
     await next();
   });
+  if (!options.tokens) {
+    // No token (--insecure-no-auth, loopback only): any web page the user visits could otherwise POST here (a
+    // text/plain form needs no CORS preflight) or, through DNS rebinding, read runs. So a request must name this
+    // machine as its Host, and a POST must say it sends JSON (which a page can only do after a preflight).
+    app.use('*', async (c, next) => {
+      const host = (c.req.header('host') ?? '').replace(/:\d+$/, '');
+      if (!LOOPBACK_HOSTS.has(host)) return fail(c, 403, 'forbidden', `without a token, requests must be for a loopback host (got Host "${host.slice(0, 60)}")`);
+      if (c.req.method === 'POST' && !/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+        return fail(c, 415, 'unsupported_media_type', 'a POST must send Content-Type: application/json');
+      }
+      await next();
+    });
+  }
+  // A run route answers for agent runs only: not for the team's other workflows in the namespace.
+  app.use('/v1/runs/:id/*', agentRunsOnly(client));
+  app.use('/v1/runs/:id', agentRunsOnly(client));
   app.use(
     '*',
     bodyLimit({
@@ -126,6 +144,8 @@ export function createApi(options: ApiOptions): Hono {
     if (waitMs === 0) return c.json({ workflowId: id, running: true }, 202);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), waitMs);
+    // A caller that hangs up ends the long poll too.
+    c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
     try {
       return c.json(await client.withAbortSignal(controller.signal, () => getAgentResult(client, id)));
     } catch (err) {
@@ -207,6 +227,17 @@ export function createApi(options: ApiOptions): Hono {
   return app;
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+function agentRunsOnly(client: Client) {
+  return async (c: Context, next: () => Promise<void>) => {
+    if (c.req.method === 'OPTIONS') return next();
+    const description = await client.workflow.getHandle(runId(c)).describe();
+    if (description.type !== AGENT_WORKFLOW) return fail(c, 404, 'not_found', `no run with id "${c.req.param('id') ?? ''}" (that workflow is not an agent run)`);
+    await next();
+  };
+}
+
 function runId(c: Context): string {
   const id = c.req.param('id') ?? '';
   if (!/^[\w.:@-]{1,255}$/.test(id)) throw new RequestError(`the run id "${id.slice(0, 60)}" is not a workflow id`, 'id', 404, 'not_found');
@@ -252,6 +283,8 @@ function answerError(c: Context, err: unknown, log: (line: string) => void): Res
   if (err instanceof WorkflowNotFoundError) return fail(c, 404, 'not_found', `no run with id "${c.req.param('id') ?? ''}"`);
   if (err instanceof WorkflowUpdateFailedError) return fail(c, 409, 'conflict', err.cause?.message ?? err.message);
   if (err instanceof RunNotResumableError) return fail(c, 409, 'conflict', err.message);
+  // This server cannot read the run (no key, or not that key id): say which key, not "internal".
+  if (err instanceof EncryptionKeyError) return fail(c, 409, 'encryption_key', err.message.split('\n')[0]);
   const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
   log(`serve: ${c.req.method} ${c.req.path}: ${first}`);
   return fail(c, 500, 'internal', `the request failed: ${first.slice(0, 300)}`);

@@ -80,15 +80,16 @@ class RunFeed {
   }
 
   add(afterId: string | undefined, listener: Listener, done: Done): () => void {
-    clearTimeout(this.#linger);
     // After `afterId` only, replayed or new: a feed started for this subscriber reads the transcript from the
     // beginning.
     const after: Listener = afterId === undefined ? listener : (e) => void (compareEventIds(e.id, afterId) > 0 && listener(e));
     for (const e of this.events) after(e);
     if (this.#ended || this.#stopped) {
+      // The linger timer (if any) still runs: an ended feed nobody listens to must still leave the hub.
       done();
       return () => {};
     }
+    clearTimeout(this.#linger);
     this.#listeners.set(after, done);
     if (!this.#running && !this.#ended) {
       this.#running = true;

@@ -68,7 +68,10 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 8787, host, () => resolve());
+    server.listen(options.port ?? 8787, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const port = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;

@@ -7,12 +7,15 @@ import { START_FLAGS } from '../cli/settings.js';
 import { checkTaskSize } from '../cli/task.js';
 import { nearestName as nearest } from '../core/suggest.js';
 
-/** Flags that name a file on the machine that runs `start`: not something an HTTP caller may point at. */
+/** Flags a body may not carry as flags: those that name a file on the machine that runs `serve` (task-file,
+ * config, prices, output-schema: not something an HTTP caller may point at), and json and id, which the API has
+ * its own way of saying (the answer is JSON; `id` is a field of the body, checked apart). */
 const NOT_OVER_HTTP = new Set(['json', 'task-file', 'config', 'prices', 'output-schema', 'id']);
 
 export type StartFlags = Parsed<typeof START_FLAGS>['flags'];
 
-/** An invalid request: answered 400 with `{ error: { type: 'invalid_request', message, field } }`. */
+/** A request refused: answered with its status (400 by default; 404, 413, ...) and
+ * `{ error: { type, message, field } }`. */
 export class RequestError extends Error {
   override name = 'RequestError';
   constructor(

@@ -353,9 +353,10 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
       s.cli(['list', '--status', 'stopped', '--limit', '1000', '--json']),
     ]);
     expectExit(human, 0);
-    expect(human.stdout.split('\n')[0]).toMatch(/^WORKFLOW ID +STATUS +STEPS +TOKENS +COST +STOP REASON +GUARD +STARTED$/);
+    expect(human.stdout.split('\n')[0]).toMatch(/^WORKFLOW ID +STATUS +STEPS +TOKENS +COST +STOP REASON +GUARD +STARTED( +PARENT)?$/);
     const row = human.stdout.split('\n').find((l) => l.startsWith(`${id} `));
-    expect(row).toMatch(new RegExp(`^${id} +completed +2 +[\\d,]+ +\\$\\d+\\.\\d{4} +end_turn +— +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ$`));
+    // Other test files' runs share the namespace: a sub-agent's child among them adds a PARENT column (— for this run).
+    expect(row).toMatch(new RegExp(`^${id} +completed +2 +[\\d,]+ +\\$\\d+\\.\\d{4} +end_turn +— +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ( +—)?$`));
     expectExit(stopped, 0);
     expect(jsonOf<RunSummary[]>(stopped).some((r) => r.workflowId === id)).toBe(false);
   });

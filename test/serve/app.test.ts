@@ -9,6 +9,7 @@ const client = {} as Client;
 const post = (settings: () => Promise<never>) =>
   createApi({ client, hub: new EventHub(client), taskQueue: 'q', settings, log: () => {} }).request('/v1/runs', {
     method: 'POST',
+    headers: { host: '127.0.0.1:8787', 'content-type': 'application/json' },
     body: JSON.stringify({ task: 'x' }),
   });
 
@@ -25,5 +26,24 @@ describe('createApi error answers', () => {
     const r = await post(() => Promise.reject(new Error('the server went away\n    at secret (/srv/app.js:1:1)')));
     expect(r.status).toBe(500);
     expect(await r.json()).toEqual({ error: { type: 'internal', message: 'the request failed: the server went away' } });
+  });
+});
+
+describe('createApi without a token (--insecure-no-auth, loopback)', () => {
+  const api = (c: Client = client) => createApi({ client: c, hub: new EventHub(c), taskQueue: 'q', settings: () => Promise.reject(new Error('unused')), log: () => {} });
+
+  it('refuses a request for a host other than this machine (DNS rebinding) and a POST that is not JSON (a cross-site form)', async () => {
+    const rebound = await api().request('/v1/runs', { headers: { host: 'attacker.example:8787' } });
+    expect(rebound.status).toBe(403);
+    expect((await rebound.json()).error.message).toMatch(/loopback host \(got Host "attacker.example"\)/);
+    const form = await api().request('/v1/runs', { method: 'POST', headers: { host: '127.0.0.1:8787', 'content-type': 'text/plain' }, body: '{"task":"x"}' });
+    expect(form.status).toBe(415);
+  });
+
+  it('answers 404 for a workflow of the namespace that is not an agent run', async () => {
+    const teamWorkflow = { workflow: { getHandle: () => ({ describe: async () => ({ type: 'invoiceWorkflow', status: { name: 'COMPLETED' } }) }) } } as unknown as Client;
+    const r = await api(teamWorkflow).request('/v1/runs/invoice-42/result', { headers: { host: 'localhost:8787' } });
+    expect(r.status).toBe(404);
+    expect((await r.json()).error.message).toMatch(/not an agent run/);
   });
 });
