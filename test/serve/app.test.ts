@@ -35,7 +35,7 @@ describe('createApi without a token (--insecure-no-auth, loopback)', () => {
   it('refuses a request for a host other than this machine (DNS rebinding) and a POST that is not JSON (a cross-site form)', async () => {
     const rebound = await api().request('/v1/runs', { headers: { host: 'attacker.example:8787' } });
     expect(rebound.status).toBe(403);
-    expect((await rebound.json()).error.message).toMatch(/loopback host \(got Host "attacker.example"\)/);
+    expect(((await rebound.json()) as { error: { message: string } }).error.message).toMatch(/loopback host \(got Host "attacker.example"\)/);
     const form = await api().request('/v1/runs', { method: 'POST', headers: { host: '127.0.0.1:8787', 'content-type': 'text/plain' }, body: '{"task":"x"}' });
     expect(form.status).toBe(415);
   });
@@ -44,6 +44,6 @@ describe('createApi without a token (--insecure-no-auth, loopback)', () => {
     const teamWorkflow = { workflow: { getHandle: () => ({ describe: async () => ({ type: 'invoiceWorkflow', status: { name: 'COMPLETED' } }) }) } } as unknown as Client;
     const r = await api(teamWorkflow).request('/v1/runs/invoice-42/result', { headers: { host: 'localhost:8787' } });
     expect(r.status).toBe(404);
-    expect((await r.json()).error.message).toMatch(/not an agent run/);
+    expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(/not an agent run/);
   });
 });
