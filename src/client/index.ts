@@ -12,6 +12,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { DEFAULTS, encryptedTaskQueue } from '../core/policies.js';
 import { checkAgentInput } from '../core/settings-check.js';
 import { validateJsonSchema } from '../tools/validate.js';
+import { agentResult } from '../core/result.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, RunStatus } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
@@ -114,21 +115,20 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
           ? (run?.endedByServer?.reason ?? 'the run timed out')
           : (cause?.message ?? err.message);
     const view = run?.view;
-    return {
+    return agentResult({
       workflowId,
       runId,
       status,
       stopReason: view?.stopReason ?? null,
       guard: view?.guard ?? null,
       text: view?.lastText ?? '',
-      partial: true,
       steps: view?.steps ?? 0,
       toolCalls: view?.toolCalls ?? 0,
       usage: view?.usage ?? { ...ZERO_USAGE },
       costUsd: view?.costUsd ?? null,
       error: status === 'cancelled' ? null : why,
-      ...(view && view.runsUsed > 1 ? { runsUsed: view.runsUsed } : {}),
-    };
+      runsUsed: view?.runsUsed ?? 1,
+    });
   }
 }
 

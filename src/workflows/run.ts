@@ -1,6 +1,7 @@
 // One agent run inside the workflow: its state, the live view of it (query, UI details, search attributes),
 // and the steps the loop is made of (a model call, a turn's tool calls, a follow-up, a final summary).
 // The loop itself (agent.ts) decides what happens next; this class does each step and keeps its state private.
+import { agentResult } from '../core/result.js';
 import {
   ActivityFailure,
   condition,
@@ -131,23 +132,22 @@ export class AgentRun {
     this.#inFlight.clear();
     this.publish();
     const { loop } = this.state;
-    return {
+    return agentResult({
       workflowId: this.workflowId,
       runId: this.runId,
       status: o.status,
       stopReason: this.state.stopReason,
       guard: o.guard,
       text: o.text ?? lastAssistantText(this.messages),
-      partial: o.status !== 'completed',
-      ...(o.output !== undefined ? { output: o.output } : {}),
+      output: o.output,
       steps: loop.steps,
       toolCalls: loop.toolCalls,
       usage: loop.usage,
       costUsd: loop.costUsd,
       error: o.error,
-      ...(this.state.runsUsed > 1 ? { runsUsed: this.state.runsUsed } : {}),
-      ...(this.input.resumedFrom ? { resumedFrom: this.input.resumedFrom } : {}),
-    };
+      runsUsed: this.state.runsUsed,
+      resumedFrom: this.input.resumedFrom,
+    });
   }
 
   /** Ends the run as stopped without a guard (max_tokens, refusal, context window), the transcript closed. */
