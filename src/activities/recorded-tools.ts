@@ -8,39 +8,38 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { mayBeMcpTool, splitMcpName, toolNameMatches } from '../core/tool-names.js';
 import type { RecordedTools } from '../core/types.js';
+import { DigestCache } from './digest-cache.js';
 
 export type ReadRecordedTools = (run: { workflowId: string; runId: string }) => Promise<RecordedTools | null>;
 
 export class RecordedToolsStore {
-  readonly stats = { cacheHits: 0, queries: 0 };
-  readonly #byDigest = new Map<string, RecordedTools>();
+  readonly #cache: DigestCache<RecordedTools>;
 
   constructor(
     private readonly query: ReadRecordedTools,
-    private readonly maxEntries = 64,
-  ) {}
+    maxEntries = 64,
+  ) {
+    this.#cache = new DigestCache(maxEntries);
+  }
+
+  get stats(): { cacheHits: number; queries: number } {
+    return this.#cache.stats;
+  }
 
   /** Kept when this worker produced them (describeTools), so its model calls need no query. */
   remember(recorded: RecordedTools): void {
-    this.#byDigest.delete(recorded.digest);
-    this.#byDigest.set(recorded.digest, recorded);
-    while (this.#byDigest.size > this.maxEntries) this.#byDigest.delete(this.#byDigest.keys().next().value!);
+    this.#cache.remember(recorded.digest, recorded);
   }
 
-  async read(digest: string, run: { workflowId: string; runId: string }): Promise<RecordedTools> {
-    const cached = this.#byDigest.get(digest);
-    if (cached) {
-      this.stats.cacheHits++;
-      return cached;
-    }
-    this.stats.queries++;
-    const recorded = await this.query(run);
-    if (!recorded || recorded.digest !== digest) {
-      // A bug rather than bad luck: the workflow answers with what it recorded, and the digest came from it.
-      throw new Error(`run ${run.workflowId} answered with tool definitions ${recorded?.digest ?? '(none)'}, expected ${digest}`);
-    }
-    this.remember(recorded);
-    return recorded;
+  read(digest: string, run: { workflowId: string; runId: string }): Promise<RecordedTools> {
+    return this.#cache.read(digest, async () => {
+      const recorded = await this.query(run);
+      if (!recorded || recorded.digest !== digest) {
+        // A bug rather than bad luck: the workflow answers with what it recorded, and the digest came from it.
+        throw new Error(`run ${run.workflowId} answered with tool definitions ${recorded?.digest ?? '(none)'}, expected ${digest}`);
+      }
+      return recorded;
+    });
   }
 }
 
