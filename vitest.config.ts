@@ -22,9 +22,11 @@ const unitFiles = testFiles('test').filter((file) => !NEEDS_SERVER_OR_PROCESS.te
 export default defineConfig({
   test: {
     pool: 'forks',
-    // Two files at a time on a 2-core machine (vitest's default there is one): most integration files spend
-    // their time waiting on timers, heartbeats and child processes, not on the CPU.
-    maxWorkers: 2,
+    // One file at a time. Two at a time took the suite from 17 to 12 minutes, but in one of three clean runs the
+    // shared dev server (Temporal CLI 1.5.1, SQLite in memory) then locked up: after a cancelled task-queue update
+    // every query failed with SQLITE_INTERRUPT ("interrupted (9)"), and 25 tests failed with it. Likely the
+    // modernc.org/sqlite bug that temporalio/temporal#9198 upgraded past; try two again with a CLI that has it.
+    maxWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 180_000,
     projects: [
