@@ -16,6 +16,7 @@ import type { ModelConnection } from '../../src/activities/index.js';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import type { DataConverter } from '@temporalio/common';
+import { testServerAddress } from './test-server.js';
 
 export interface TestEnv {
   client: Client;
@@ -28,7 +29,7 @@ export interface TestEnv {
 
 /** A client with the project's data converter: by default from the environment, like the CLI's. */
 export async function openTestEnv(dataConverter: DataConverter = agentDataConverter()): Promise<TestEnv> {
-  const address = inject('temporalAddress');
+  const address = testServerAddress();
   const connection = await NativeConnection.connect({ address });
   const client = new Client({ connection: await Connection.connect({ address }), dataConverter });
   return {
