@@ -51,19 +51,27 @@ function argumentsFor(schema) {
 async function main() {
   const mcpServers = { server: serverConfig() };
   const store = new MemoryMcpTokenStore();
-  if (mcpServers.server.oauth) {
+  const login = async () => {
     const [server] = resolveMcpServers(mcpServers);
     const { tools } = await mcpLogin(server, store, { onAuthorizationUrl: browse, timeoutMs: 20_000 });
     log(`mcp login: authorized, ${tools} tools`);
-  }
+  };
+  if (mcpServers.server.oauth) await login();
   const mcp = await connectMcpServers(mcpServers, { tokenStore: store, log });
   try {
     const session = mcp.session('server');
     for (const tool of session.tools()) {
-      const result = await session.call(tool.name, argumentsFor(tool.inputSchema), {
-        signal: AbortSignal.timeout(20_000),
-        idempotencyKey: `conformance/${tool.name}`,
-      });
+      const call = () => session.call(tool.name, argumentsFor(tool.inputSchema), { signal: AbortSignal.timeout(20_000), idempotencyKey: `conformance/${tool.name}` });
+      let result;
+      try {
+        result = await call();
+      } catch (err) {
+        // What the model would read, and what its operator does: log in again (a step-up asks for the larger scope).
+        if (!(mcpServers.server.oauth && err instanceof Error && err.message.includes('durable-agent mcp login'))) throw err;
+        log(`${err.message}: logging in again`);
+        await login();
+        result = await call();
+      }
       log(`${tool.name}: ${JSON.stringify(result.content).slice(0, 200)}`);
     }
   } finally {

@@ -4,7 +4,7 @@
 // tokens land in the token store the workers read.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { formatDuration } from '../core/duration.js';
@@ -45,22 +45,35 @@ export async function mcpLogin(server: ResolvedMcpServer, store: McpTokenStore, 
       redirectUrl: redirect.url,
       onAuthorizationUrl: options.onAuthorizationUrl,
     });
-    const transport = new StreamableHTTPClientTransport(server.url, { authProvider: provider, requestInit: { headers: server.config.headers ?? {} } });
-    let tools = await listTools(transport).catch((err: unknown) => {
-      if (err instanceof UnauthorizedError) return undefined; // sent to the browser: wait for the redirect
-      throw err;
-    });
-    if (tools === undefined) {
-      const timeoutMs = options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
-      const { code, state } = await redirect.next(timeoutMs);
+    const transport = () => new StreamableHTTPClientTransport(server.url, { authProvider: provider, requestInit: { headers: server.config.headers ?? {} } });
+    const codeFromBrowser = async (): Promise<string> => {
+      const { code, state } = await redirect.next(options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS);
       if (provider.lastState !== undefined && state !== provider.lastState) {
         throw new McpLoginError('the redirect came back with another state than the one sent (a stale or forged redirect): run mcp login again');
       }
-      await transport.finishAuth(code);
-      tools = await listTools(new StreamableHTTPClientTransport(server.url, { authProvider: provider, requestInit: { headers: server.config.headers ?? {} } }));
+      return code;
+    };
+    let tools: number | undefined;
+    const stepUp = (await store.load(server.name))?.scopeWanted;
+    if (stepUp) {
+      // A worker met a server that wants more scope: ask for that scope now (auth() takes it over the server's hints).
+      if ((await auth(provider, { serverUrl: server.url, scope: stepUp })) === 'REDIRECT') {
+        await auth(provider, { serverUrl: server.url, authorizationCode: await codeFromBrowser() });
+      }
+    } else {
+      // The server's own 401 starts it: its WWW-Authenticate names the metadata and the scope.
+      const first = transport();
+      tools = await listTools(first).catch((err: unknown) => {
+        if (err instanceof UnauthorizedError) return undefined; // sent to the browser: wait for the redirect
+        throw err;
+      });
+      if (tools === undefined) await first.finishAuth(await codeFromBrowser());
     }
-    const record = await store.load(server.name);
-    if (!record?.tokens) throw new McpLoginError(`MCP server "${server.name}" answered without asking for authorization: no tokens were stored`);
+    tools ??= await listTools(transport());
+    const stored = await store.load(server.name);
+    if (!stored?.tokens) throw new McpLoginError(`MCP server "${server.name}" answered without asking for authorization: no tokens were stored`);
+    const { scopeWanted: _done, ...record } = stored;
+    await store.save(server.name, record);
     return { record, tools };
   } finally {
     await redirect.close();
@@ -72,9 +85,12 @@ export async function mcpLogin(server: ResolvedMcpServer, store: McpTokenStore, 
 async function forgetTokens(name: string, url: string, redirectUrl: string, store: McpTokenStore): Promise<void> {
   const record = await store.load(name);
   if (!record) return;
-  const sameClient = record.url === url && record.redirectUrl === redirectUrl;
-  const { tokens: _t, expiresAt: _e, ...rest } = record;
-  await store.save(name, sameClient ? rest : { url, savedAt: Date.now() });
+  if (record.url !== url) {
+    await store.save(name, { url, savedAt: Date.now() });
+    return;
+  }
+  const { tokens: _t, expiresAt: _e, clientInformation, ...rest } = record;
+  await store.save(name, { ...rest, ...(record.redirectUrl === redirectUrl && clientInformation ? { clientInformation } : {}) });
 }
 
 async function listTools(transport: StreamableHTTPClientTransport): Promise<number> {

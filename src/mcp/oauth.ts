@@ -114,8 +114,17 @@ export class StoreOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    if (!this.interactive) throw new McpLoginRequired(this.server, 'refused its stored authorization and it could not be refreshed');
-    await this.interactive.onAuthorizationUrl(authorizationUrl);
+    if (this.interactive) return this.interactive.onAuthorizationUrl(authorizationUrl);
+    // A worker cannot send anyone to a browser. The scope auth() wanted is kept for the next `mcp login`: when it is
+    // more than the tokens have, the server asked for a step-up, and the login must ask for it too.
+    const wanted = authorizationUrl.searchParams.get('scope') ?? undefined;
+    const had = this.#record?.tokens?.scope;
+    if (wanted) await this.#change((record) => ({ ...record, scopeWanted: wanted }));
+    const has = new Set((had ?? '').split(' '));
+    if (wanted && had !== undefined && !wanted.split(' ').every((scope) => has.has(scope))) {
+      throw new McpLoginRequired(this.server, `asks for the scope "${wanted}", more than its login gave ("${had}")`);
+    }
+    throw new McpLoginRequired(this.server, 'refused its stored authorization and it could not be refreshed');
   }
 
   saveCodeVerifier(codeVerifier: string): void {

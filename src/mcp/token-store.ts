@@ -18,6 +18,8 @@ export interface McpAuthRecord {
   expiresAt?: number;
   clientInformation?: OAuthClientInformationMixed;
   discoveryState?: OAuthDiscoveryState;
+  /** The scope the server asked for when a worker last needed a person (a step-up): the next `mcp login` asks for it. */
+  scopeWanted?: string;
   /** The loopback redirect URI the client was registered with. */
   redirectUrl?: string;
   /** When the tokens were last written (epoch ms). */
