@@ -89,7 +89,7 @@ export class McpSession {
     tokenStore?: McpTokenStore,
   ) {
     this.name = server.name;
-    this.#auth = workerAuthProvider(server, tokenStore ?? defaultMcpTokenStore());
+    this.#auth = workerAuthProvider(server, () => tokenStore ?? defaultMcpTokenStore());
   }
 
   /** Connects and lists the tools; throws a message naming the server when that fails. */

@@ -179,10 +179,11 @@ export class StoreOAuthProvider implements OAuthClientProvider {
 }
 
 /** The auth provider a worker's session to `server` uses, or undefined when its config asks for none. */
-export function workerAuthProvider(server: ResolvedMcpServer, store: McpTokenStore): OAuthClientProvider | undefined {
+export function workerAuthProvider(server: ResolvedMcpServer, store: () => McpTokenStore): OAuthClientProvider | undefined {
   if (server.kind !== 'http') return undefined;
   const { oauth, clientCredentials: cc } = server.config;
-  if (oauth) return new StoreOAuthProvider(server.name, server.url, oauth === true ? {} : oauth, store);
+  // The store is opened only for a server that uses it (opening reads AGENT_ENCRYPTION_KEYS).
+  if (oauth) return new StoreOAuthProvider(server.name, server.url, oauth === true ? {} : oauth, store());
   if (!cc) return undefined;
   const common = { clientId: cc.clientId, clientName: 'durable-agent', ...(cc.scope ? { scope: cc.scope } : {}), ...(cc.issuer ? { expectedIssuer: cc.issuer } : {}) };
   if (cc.privateKey) return new PrivateKeyJwtProvider({ ...common, privateKey: cc.privateKey, algorithm: cc.algorithm ?? 'RS256' });

@@ -87,7 +87,9 @@ describe('the auth provider of a server entry', () => {
       },
       { CRM_SECRET: 'shh', KEY: 'pem' },
     );
-    const [docs, crm, jwt, plain] = servers.map((s) => workerAuthProvider(s, store));
+    let opened = 0;
+    const [docs, crm, jwt, plain] = servers.map((s) => workerAuthProvider(s, () => (opened++, store)));
+    expect(opened).toBe(1); // only the oauth server reads the token store
     expect(docs).toBeInstanceOf(StoreOAuthProvider);
     expect(crm?.constructor.name).toBe('ClientCredentialsProvider');
     expect(jwt?.constructor.name).toBe('PrivateKeyJwtProvider');

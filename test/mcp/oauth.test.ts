@@ -102,6 +102,22 @@ describe('OAuth for streamable-HTTP MCP servers', () => {
     for (const token of oauth.issued.slice(0, -2)) expect(plain).not.toContain(token);
   });
 
+  it('mcp refuses an unknown action or server and a server without oauth, in one line, exit 2', async () => {
+    const other = path.join(dir, 'other.config.mjs');
+    await writeFile(other, `export default { mcpServers: { docs: { url: ${JSON.stringify(oauth.url)}, oauth: true }, plain: { url: ${JSON.stringify(oauth.url)} } } };\n`);
+    const session = cli.session({ AGENT_MCP_TOKENS: path.join(dir, 'unused.json') });
+    const cases: Array<[string[], string]> = [
+      [['mcp', 'logon', 'docs'], 'error: unknown action "logon": give login, logout or status'],
+      [['mcp', 'login', 'doc'], 'error: no MCP server "doc" in the config (did you mean docs?) (servers: docs, plain)'],
+      [['mcp', 'login', 'plain'], 'error: mcpServers.plain has no "oauth" in its config: add oauth: true to log in with OAuth'],
+    ];
+    for (const [args, line] of cases) {
+      const exit = await session.cli([...args, '--config', other]);
+      expectExit(exit, 2);
+      expect(exit.stderr).toContain(line);
+    }
+  });
+
   it('encrypts the store with AGENT_ENCRYPTION_KEYS, and an undecryptable store is one line, exit 2', async () => {
     const key = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
     await rm(tokens, { force: true });
