@@ -211,3 +211,27 @@ export function authorizationFailureText(server: ResolvedMcpServer, err: unknown
   }
   return `MCP server "${server.name}": ${what}; someone must run \`durable-agent mcp login ${server.name}\` again`;
 }
+
+/** How long the answer to one refresh token's request is reused: a refresh token is good once (rotation), so a second
+ * request with it (a call that read the tokens just before another refreshed them) gets the first one's answer. */
+const REFRESH_REUSE_MS = 30_000;
+
+/** A fetch for an OAuth server's session in which concurrent refreshes with the same refresh token are one request.
+ * Without it, two calls that meet an expired token at once both refresh; with rotating refresh tokens the second is
+ * refused (invalid_grant), and the SDK then drops the tokens the first just got. */
+export function coalescedRefreshFetch(base: typeof fetch = fetch): typeof fetch {
+  const answers = new Map<string, Promise<Response>>();
+  return async (input, init) => {
+    const body = init?.body;
+    if (init?.method !== 'POST' || !(body instanceof URLSearchParams) || body.get('grant_type') !== 'refresh_token') return base(input, init);
+    const key = `${input instanceof Request ? input.url : String(input)}\n${body.get('refresh_token')}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = base(input, init);
+      answers.set(key, answer);
+      const forget = () => setTimeout(() => answers.delete(key), REFRESH_REUSE_MS).unref();
+      answer.then(forget, () => answers.delete(key));
+    }
+    return (await answer).clone();
+  };
+}

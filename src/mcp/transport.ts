@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ResolvedMcpServer } from './config.js';
+import { coalescedRefreshFetch } from './oauth.js';
 
 export function openTransport(
   server: ResolvedMcpServer,
@@ -15,7 +16,7 @@ export function openTransport(
   if (server.kind === 'http') {
     return new StreamableHTTPClientTransport(server.url, {
       requestInit: { headers: server.config.headers ?? {} },
-      ...(authProvider ? { authProvider } : {}),
+      ...(authProvider ? { authProvider, fetch: coalescedRefreshFetch() } : {}),
     });
   }
   const { command, args, env, cwd } = server.config;

@@ -2,7 +2,7 @@
 // headless worker does where auth() would send a person to a browser.
 import { describe, expect, it } from 'vitest';
 import { resolveMcpServers } from '../../src/mcp/config.js';
-import { authorizationFailureText, McpLoginRequired, StoreOAuthProvider, workerAuthProvider } from '../../src/mcp/oauth.js';
+import { authorizationFailureText, coalescedRefreshFetch, McpLoginRequired, StoreOAuthProvider, workerAuthProvider } from '../../src/mcp/oauth.js';
 import { MemoryMcpTokenStore } from '../../src/mcp/token-store.js';
 
 const url = new URL('https://mcp.example.com/mcp');
@@ -108,5 +108,25 @@ describe('the auth provider of a server entry', () => {
       'mcpServers.s.clientCredentials.clientSecret refers to ${NOPE}, but the environment variable NOPE is not set on this worker; set it',
     );
     expect(() => resolveMcpServers({ s: { url: u, oauth: { redirectPort: 70_000 } } }, {})).toThrow('mcpServers.s.oauth.redirectPort: expected a port number');
+  });
+});
+
+describe('coalescedRefreshFetch', () => {
+  it('sends concurrent refreshes with one refresh token as one request, and everything else as it is', async () => {
+    const sent: string[] = [];
+    const base = (async (_url: unknown, init?: RequestInit) => {
+      sent.push(String(init?.body));
+      await new Promise((r) => setTimeout(r, 20));
+      return new Response(JSON.stringify({ access_token: `a${sent.length}`, token_type: 'Bearer' }), { status: 200 });
+    }) as typeof fetch;
+    const f = coalescedRefreshFetch(base);
+    const refresh = () => f('https://as.example.com/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'r1' }) });
+    const answers = await Promise.all([refresh(), refresh(), refresh()]);
+    expect(await Promise.all(answers.map((r) => r.json()))).toEqual([1, 2, 3].map(() => ({ access_token: 'a1', token_type: 'Bearer' })));
+    expect((await (await refresh()).json()) as unknown).toEqual({ access_token: 'a1', token_type: 'Bearer' }); // just after: the same answer
+    await f('https://as.example.com/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'r2' }) });
+    await f('https://mcp.example.com/mcp', { method: 'POST', body: '{}' });
+    await f('https://mcp.example.com/mcp', { method: 'POST', body: '{}' });
+    expect(sent).toEqual(['grant_type=refresh_token&refresh_token=r1', 'grant_type=refresh_token&refresh_token=r2', '{}', '{}']);
   });
 });

@@ -49,7 +49,8 @@ async function login(extra: Record<string, string> = {}): Promise<string> {
 
 const lastLine = (s: string) => s.trim().split('\n').pop();
 
-const whoami: Script = [reply([toolUse('docs__whoami', {})]), reply([text('done')])];
+const whoamiTwice: Script = [reply([toolUse('docs__whoami', {}), toolUse('docs__whoami', {})]), reply([text('done')])];
+const bothSay = (requests: Array<{ body: unknown }>) => lastToolResults(requests).map((r) => [r.content, r.is_error ?? false]);
 
 describe('OAuth for streamable-HTTP MCP servers', () => {
   it('mcp login stores tokens (mode 0600) that a worker uses; an expired token is refreshed and a revoked one is an is_error asking for mcp login', { timeout: 90_000 }, async () => {
@@ -58,19 +59,21 @@ describe('OAuth for streamable-HTTP MCP servers', () => {
 
     const store = new FileMcpTokenStore(tokens);
     const mcpServers = { docs: { url: oauth.url, oauth: true as const } };
-    await withAgent(env, { script: [...whoami, ...whoami, ...whoami], mcpServers, mcpTokenStore: store }, async (h) => {
+    // Every run (the script answers by turn) calls the tool twice at once: the two calls meet an expired token together.
+    await withAgent(env, { script: whoamiTwice, mcpServers, mcpTokenStore: store }, async (h) => {
       // 1. The tokens from the login reach the protected tool.
       const first = await startRun(h, 'who am I', { tools: ['docs__*'] });
       expect(await getAgentResult(env.client, first)).toMatchObject({ status: 'completed' });
-      expect(lastToolResults(h.model.requests)[0]).toMatchObject({ content: 'hello, registered client' });
-      expect(oauth.calls).toHaveLength(1);
+      expect(bothSay(h.model.requests)).toEqual([['hello, registered client', false], ['hello, registered client', false]]);
+      expect(oauth.calls).toHaveLength(2);
 
-      // 2. Expired: the worker refreshes with the refresh token, writes the new tokens back, and the call succeeds.
+      // 2. Expired: the worker refreshes with the refresh token, once for both calls (it rotates: a second refresh with
+      // it would be refused), writes the new tokens back, and both calls succeed.
       const before = (await store.load('docs'))!.tokens!.access_token;
       oauth.expireAccessTokens();
       const second = await startRun(h, 'who am I now', { tools: ['docs__*'] });
       expect(await getAgentResult(env.client, second)).toMatchObject({ status: 'completed' });
-      expect(lastToolResults(h.model.requests)[0]).toMatchObject({ content: 'hello, registered client' });
+      expect(bothSay(h.model.requests)).toEqual([['hello, registered client', false], ['hello, registered client', false]]);
       expect(oauth.refreshes).toBe(1);
       expect((await store.load('docs'))!.tokens!.access_token).not.toBe(before);
 
@@ -78,9 +81,10 @@ describe('OAuth for streamable-HTTP MCP servers', () => {
       oauth.revokeAll();
       const third = await startRun(h, 'who am I after revocation', { tools: ['docs__*'] });
       expect(await getAgentResult(env.client, third)).toMatchObject({ status: 'completed' });
-      const result = lastToolResults(h.model.requests)[0];
-      expect(result.is_error).toBe(true);
-      expect(result.content).toMatch(/MCP server "docs" .*run `durable-agent mcp login docs` again/);
+      for (const result of lastToolResults(h.model.requests)) {
+        expect(result.is_error).toBe(true);
+        expect(result.content).toMatch(/MCP server "docs" .*run `durable-agent mcp login docs` again/);
+      }
       const history = await env.client.workflow.getHandle(third).fetchHistory();
       const attempts = (history.events ?? []).flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
       expect(attempts.every((a) => a === 1)).toBe(true);
