@@ -32,6 +32,8 @@ export interface OAuthFixture {
   /** Every access and refresh token handed out (to search history and logs for). */
   issued: string[];
   refreshes: number;
+  /** Dynamic client registrations. */
+  registrations: number;
   /** Tool calls that reached the tool, with the client id of their token. */
   calls: string[];
   /** Makes every access token handed out so far expired (the refresh tokens stay good). */
@@ -50,6 +52,7 @@ export async function startOAuthFixture(options: { accessTtlMs?: number } = {}):
   const fixture: Omit<OAuthFixture, 'url' | 'stop'> = {
     issued: [],
     refreshes: 0,
+    registrations: 0,
     calls: [],
     expireAccessTokens: () => {
       for (const token of access.values()) token.expiresAt = Date.now() - 1000;
@@ -73,6 +76,7 @@ export async function startOAuthFixture(options: { accessTtlMs?: number } = {}):
     registerClient: (client) => {
       const full = { ...client, client_id: `client-${randomUUID()}`, client_id_issued_at: Math.floor(Date.now() / 1000) } as OAuthClientInformationFull;
       clients.set(full.client_id, full);
+      fixture.registrations++;
       return full;
     },
   };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAgentResult } from '../../src/client/index.js';
-import { FileMcpTokenStore } from '../../src/mcp/index.js';
+import { connectMcpServers, FileMcpTokenStore, MemoryMcpTokenStore } from '../../src/mcp/index.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { expectExit, useCli } from '../helpers/cli.js';
 import { lastToolResults, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
@@ -104,6 +104,14 @@ describe('OAuth for streamable-HTTP MCP servers', () => {
     expect(await login()).toMatch(/^Authorized MCP server "docs"/);
     const plain = await readFile(tokens, 'utf8');
     for (const token of oauth.issued.slice(0, -2)) expect(plain).not.toContain(token);
+  });
+
+  it('a worker with no tokens for an oauth server does not start, and registers no client of its own', async () => {
+    const registered = oauth.registrations;
+    await expect(connectMcpServers({ docs: { url: oauth.url, oauth: true } }, { tokenStore: new MemoryMcpTokenStore(), log: () => {} })).rejects.toThrow(
+      `MCP server "docs" (${oauth.url}) did not start: MCP server "docs" (${oauth.url}) is not authorized yet (no tokens in memory): someone must run \`durable-agent mcp login docs\` again`,
+    );
+    expect(oauth.registrations).toBe(registered);
   });
 
   it('mcp refuses an unknown action or server and a server without oauth, in one line, exit 2', async () => {
