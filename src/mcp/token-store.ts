@@ -45,6 +45,9 @@ export const DEFAULT_MCP_TOKEN_FILE = '.durable-agent/mcp-tokens.json';
 /** Another place for the file store (`AGENT_MCP_TOKENS=/secrets/mcp-tokens.json`). */
 export const MCP_TOKENS_VARIABLE = 'AGENT_MCP_TOKENS';
 
+const LOCK_POLL_MS = 10;
+const STALE_LOCK_MS = 10_000;
+
 interface StoreFile {
   version: 1;
   servers: Record<string, McpAuthRecord>;
@@ -96,14 +99,40 @@ export class FileMcpTokenStore implements McpTokenStore {
   }
 
   #update(change: (servers: Record<string, McpAuthRecord>) => boolean): Promise<boolean> {
-    const next = this.#queue.then(async () => {
-      const state = await this.#read();
-      if (!change(state.servers)) return false;
-      await this.#write(state);
-      return true;
-    });
+    // One writer at a time in this process (the queue) and across processes (a lock folder beside the file): each
+    // write is a read-modify-write, and two workers refreshing two servers' tokens at once must not lose one.
+    const next = this.#queue.then(() =>
+      this.#locked(async () => {
+        const state = await this.#read();
+        if (!change(state.servers)) return false;
+        await this.#write(state);
+        return true;
+      }),
+    );
     this.#queue = next.catch(() => undefined);
     return next;
+  }
+
+  async #locked<T>(fn: () => Promise<T>): Promise<T> {
+    const lock = `${this.#file}.lock`;
+    await mkdir(path.dirname(this.#file), { recursive: true, mode: 0o700 });
+    for (let waited = 0; ; waited += LOCK_POLL_MS) {
+      try {
+        await mkdir(lock);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new McpTokenStoreError(`the MCP token store ${this.where} cannot be locked (${(err as NodeJS.ErrnoException).code}): check the folder's owner and mode`);
+        // A lock left by a process that died while writing is taken over once it is old.
+        const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+        if (age > STALE_LOCK_MS || waited > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
+        else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
   }
 
   async #read(): Promise<StoreFile> {

@@ -1,6 +1,6 @@
 // The MCP OAuth token store: a file of mode 0600, written whole (renamed into place), encrypted with
 // AGENT_ENCRYPTION_KEYS when set, and one clear line when it cannot be read, is not a store, or does not decrypt.
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -29,6 +29,17 @@ describe('FileMcpTokenStore', () => {
     expect(await store.delete('docs')).toBe(true);
     expect(await store.delete('docs')).toBe(false);
     expect(Object.keys(await store.list())).toEqual(['crm']);
+  });
+
+  it('loses no server when several processes write at once (a lock beside the file), and takes over a stale lock', async () => {
+    const file = path.join(dir, 'mcp-tokens.json');
+    // Separate store objects stand for separate processes: they share nothing but the file.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => new FileMcpTokenStore(file, { env: {} }).save(`s${i}`, record)));
+    expect(Object.keys(await new FileMcpTokenStore(file, { env: {} }).list())).toHaveLength(20);
+    await mkdir(`${file}.lock`);
+    await utimes(`${file}.lock`, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await new FileMcpTokenStore(file, { env: {} }).save('late', record);
+    expect(await new FileMcpTokenStore(file, { env: {} }).load('late')).toEqual(record);
   });
 
   it('encrypts with the first key of AGENT_ENCRYPTION_KEYS and reads back with any listed key', async () => {
