@@ -64,7 +64,8 @@ export {
   type TypedToolDefinition,
 } from './tools/types.js';
 export { toolContext, type LocalToolContext } from './tools/context.js';
-export { IDEMPOTENCY_META_KEY } from './mcp/index.js';
+export { IDEMPOTENCY_META_KEY, FileMcpTokenStore, MemoryMcpTokenStore, McpTokenStoreError, McpLoginRequired } from './mcp/index.js';
+export type { McpAuthRecord, McpTokenStore } from './mcp/index.js';
 export { AGENT_WORKER_SIZING, DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';
 export type {
   AgentInput,

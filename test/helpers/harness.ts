@@ -93,6 +93,8 @@ export async function withAgent<T>(
     /** Timeouts of the model connection (response start, stream idle). */
     modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
     mcpServers?: Record<string, McpServerConfig>;
+    /** Where `oauth` MCP servers' tokens are (default: the file store). */
+    mcpTokenStore?: AgentWorkerOptions['mcpTokenStore'];
     /** Sub-agents of the worker (`agent__<name>` tools). */
     agents?: Record<string, SubAgentConfig>;
     taskQueue?: string;
@@ -120,6 +122,7 @@ export async function withAgent<T>(
     maxModelCalls: options.maxModelCalls,
     dataConverter: env.dataConverter,
     mcpServers: options.mcpServers,
+    ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),
     agents: options.agents,
     workerOptions: options.workerOptions,
   });
