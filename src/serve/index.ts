@@ -9,6 +9,7 @@ import type { AgentSettings } from '../core/types.js';
 import { settingsFromFlags } from '../cli/settings.js';
 import { needsWorkerCatalog, startCatalog } from '../cli/worker-tools.js';
 import { UsageError } from '../cli/args.js';
+import { webhookUrlProblem } from '../core/webhooks.js';
 import { createApi } from './app.js';
 import { tokensFromEnv, TOKEN_VARIABLES, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
@@ -35,6 +36,8 @@ export interface ServeOptions {
   bodyLimitBytes?: number;
   /** How often a run with event subscribers is read (default 300 ms). */
   eventsIntervalMs?: number;
+  /** Webhook URLs every run started here gets, besides the `webhook` of its request (`serve --webhook`). */
+  webhooks?: string[];
   log?: (line: string) => void;
 }
 
@@ -54,6 +57,7 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
   const tokens = checkAuth(host, options.tokens ?? tokensFromEnv(), options.insecureNoAuth);
   const taskQueue = options.taskQueue ?? (process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue);
   const local = options.catalog ?? toolCatalog({});
+  const webhooks = checkWebhooks(options.webhooks);
   const hub = new EventHub(options.client, { intervalMs: options.eventsIntervalMs });
   const app = createApi({
     client: options.client,
@@ -63,7 +67,7 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
     bodyLimitBytes: options.bodyLimitBytes,
     hub,
     log: options.log,
-    settings: (flags) => runSettings(options.client, taskQueue, local, flags),
+    settings: (flags) => runSettings(options.client, taskQueue, local, withWebhooks(flags, webhooks)),
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 });
   await new Promise<void>((resolve, reject) => {
@@ -101,6 +105,20 @@ export function checkAuth(host: string, tokens: ApiTokens | undefined, insecureN
     throw new UsageError(`--insecure-no-auth is only allowed with --host 127.0.0.1 (got --host ${host}): set ${TOKEN_VARIABLES.operate} instead`);
   }
   return tokens;
+}
+
+function checkWebhooks(urls: string[] = []): string[] {
+  for (const url of urls) {
+    const problem = webhookUrlProblem(url);
+    if (problem) throw new UsageError(`--webhook ${problem}`);
+  }
+  return urls;
+}
+
+/** The request's webhooks after the server's (each URL once). */
+function withWebhooks(flags: StartFlags, webhooks: string[]): StartFlags {
+  if (webhooks.length === 0) return flags;
+  return { ...flags, webhook: [...new Set([...webhooks, ...(flags.webhook ?? [])])] };
 }
 
 /** `start`'s checks: this process's catalog when it can vouch for the tools, else the workers' answer. */

@@ -14,11 +14,17 @@ const SERVE_FLAGS = {
   port: { type: 'int', min: 0, max: 65_535, help: 'port to listen on (default 8787; 0 for any free one)' },
   host: { type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
   'allow-origin': { type: 'list', value: 'URL,...', help: 'origins a browser may call the API from (CORS); none by default' },
+  webhook: {
+    type: 'list',
+    repeatable: true,
+    value: 'URL',
+    help: "every run started here also POSTs its events to URL (signed with the workers' $DURABLE_AGENT_WEBHOOK_SECRET); repeatable",
+  },
   'insecure-no-auth': { type: 'boolean', help: 'serve without a token: only with --host 127.0.0.1, for a machine of your own' },
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
-const USAGE = 'serve [--port N] [--host 127.0.0.1] [--allow-origin URL] [--insecure-no-auth] [--config FILE]';
+const USAGE = 'serve [--port N] [--host 127.0.0.1] [--allow-origin URL] [--webhook URL]... [--insecure-no-auth] [--config FILE]';
 
 export const serve = defineCommand({
   usage: USAGE,
@@ -45,6 +51,7 @@ async function serveCommand({ flags, positionals }: Parsed<typeof SERVE_FLAGS>):
       port: flags.port,
       host: flags.host,
       allowOrigins: flags['allow-origin'],
+      webhooks: flags.webhook,
       insecureNoAuth: flags['insecure-no-auth'],
       catalog: toolCatalog(config),
       log: logLine,
