@@ -38,6 +38,8 @@ export interface ServeOptions {
   eventsIntervalMs?: number;
   /** Webhook URLs every run started here gets, besides the `webhook` of its request (`serve --webhook`). */
   webhooks?: string[];
+  /** The Temporal Web UI's address, for the console's link to a run (default: $TEMPORAL_UI_URL; none: no link). */
+  temporalUi?: string;
   log?: (line: string) => void;
 }
 
@@ -66,6 +68,7 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
     allowOrigins: options.allowOrigins,
     bodyLimitBytes: options.bodyLimitBytes,
     hub,
+    temporalUi: options.temporalUi ?? (process.env.TEMPORAL_UI_URL || undefined),
     log: options.log,
     settings: (flags) => runSettings(options.client, taskQueue, local, withWebhooks(flags, webhooks)),
   });

@@ -20,6 +20,7 @@ const SERVE_FLAGS = {
     value: 'URL',
     help: "every run started here also POSTs its events to URL (signed with the workers' $DURABLE_AGENT_WEBHOOK_SECRET); repeatable",
   },
+  'temporal-ui': { type: 'string', value: 'URL', help: "the Temporal Web UI's address, for the console's link to a run (default $TEMPORAL_UI_URL)" },
   'insecure-no-auth': { type: 'boolean', help: 'serve without a token: only with --host 127.0.0.1, for a machine of your own' },
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
@@ -52,6 +53,7 @@ async function serveCommand({ flags, positionals }: Parsed<typeof SERVE_FLAGS>):
       host: flags.host,
       allowOrigins: flags['allow-origin'],
       webhooks: flags.webhook,
+      temporalUi: flags['temporal-ui'],
       insecureNoAuth: flags['insecure-no-auth'],
       catalog: toolCatalog(config),
       log: logLine,
