@@ -110,7 +110,8 @@ export function checkAuth(host: string, tokens: ApiTokens | undefined, insecureN
   return tokens;
 }
 
-function checkWebhooks(urls: string[] = []): string[] {
+/** The server's webhook URLs, checked: a UsageError naming the first bad one. */
+export function checkWebhooks(urls: string[] = []): string[] {
   for (const url of urls) {
     const problem = webhookUrlProblem(url);
     if (problem) throw new UsageError(`--webhook ${problem}`);

@@ -1,7 +1,7 @@
 // `serve`: the HTTP API (docs/http-api.md) in the foreground, until SIGINT or SIGTERM. No worker: runs it starts
 // are taken by the workers of the task queue.
 import { toolCatalog } from '../../config/tool-names.js';
-import { checkAuth, serve as startApi } from '../../serve/index.js';
+import { checkAuth, checkWebhooks, serve as startApi } from '../../serve/index.js';
 import { tokensFromEnv } from '../../serve/auth.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -43,6 +43,7 @@ async function serveCommand({ flags, positionals }: Parsed<typeof SERVE_FLAGS>):
   expectPositionals(positionals, [], USAGE);
   // A missing token is exit 2 before any connection is made.
   checkAuth(flags.host ?? '127.0.0.1', tokensFromEnv(), flags['insecure-no-auth']);
+  checkWebhooks(flags.webhook);
   const { config } = await loadCliConfig(flags.config);
   installCliRuntime('WARN');
   const temporal = await openTemporal({ allowEmbedded: false });
