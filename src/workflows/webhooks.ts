@@ -1,5 +1,6 @@
 // A run's webhooks from the workflow's side: each event the run emits becomes one `deliverWebhook` activity per URL,
-// scheduled in a non-cancellable scope (a cancelled run still tells its webhooks it was cancelled) and retried with
+// scheduled in a non-cancellable scope (a cancelled run still tells its webhooks it was cancelled), one at a time per
+// URL (in the order the run emitted them), and retried with
 // backoff for hours; the run closes only once every delivery has settled (an activity does not outlive its
 // workflow). Only runs with webhooks schedule anything (behind the `webhooks` patch), so other runs' histories are
 // unchanged.
@@ -18,6 +19,9 @@ export const WEBHOOKS = 'webhooks';
 export class Webhooks {
   readonly #sent = new Set<string>();
   readonly #deliveries: Array<Promise<unknown>> = [];
+  /** The last delivery to each URL: the next one starts once it has settled, so a receiver gets a run's events in
+   * the order the run emitted them. */
+  readonly #tails = new Map<string, { delivered: Promise<void>; settled: boolean }>();
 
   constructor(
     private readonly urls: readonly string[],
@@ -32,17 +36,28 @@ export class Webhooks {
     if (this.#sent.has(event.id)) return;
     this.#sent.add(event.id);
     for (const url of this.urls) {
-      const delivery = CancellationScope.nonCancellable(() =>
-        deliverWebhook.executeWithOptions(
-          {
-            ...WEBHOOK_DELIVERY_OPTIONS,
-            ...(this.heartbeatTimeoutMs ? { heartbeatTimeout: this.heartbeatTimeoutMs } : {}),
-            summary: oneLine(`webhook ${type} → ${hostOf(url)}`, 200),
-          },
-          [{ url, event }],
-        ),
-      ).catch((err: unknown) => log.warn(`The ${type} webhook to ${hostOf(url)} was not delivered: ${err instanceof Error ? err.message : String(err)}`));
-      this.#deliveries.push(delivery);
+      const start = () =>
+        CancellationScope.nonCancellable(() =>
+          deliverWebhook.executeWithOptions(
+            {
+              ...WEBHOOK_DELIVERY_OPTIONS,
+              ...(this.heartbeatTimeoutMs ? { heartbeatTimeout: this.heartbeatTimeoutMs } : {}),
+              summary: oneLine(`webhook ${type} → ${hostOf(url)}`, 200),
+            },
+            [{ url, event }],
+          ),
+        );
+      // Scheduled now when nothing is pending for this URL, else once the delivery before it has settled.
+      const previous = this.#tails.get(url);
+      const tail = { delivered: Promise.resolve(), settled: false };
+      tail.delivered = (previous && !previous.settled ? previous.delivered.then(start) : start())
+        .then(
+          () => undefined,
+          (err: unknown) => log.warn(`The ${type} webhook to ${hostOf(url)} was not delivered: ${err instanceof Error ? err.message : String(err)}`),
+        )
+        .finally(() => (tail.settled = true));
+      this.#tails.set(url, tail);
+      this.#deliveries.push(tail.delivered);
     }
   }
 

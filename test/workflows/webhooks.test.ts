@@ -69,8 +69,8 @@ describe('webhooks', () => {
     }
   });
 
-  it('sends guard.fired before run.stopped when a guard stops the run', async () => {
-    const receiver = await startWebhookReceiver();
+  it('sends guard.fired then run.stopped when a guard stops the run, in that order even when the first needs a retry', async () => {
+    const receiver = await startWebhookReceiver((n) => (n === 1 ? 500 : 200));
     try {
       const loop = [reply([toolUse('calculator', { expression: '1 + 1' })]), reply([toolUse('calculator', { expression: '2 + 2' })])];
       await withAgent(env, { script: loop }, async (h) => {
@@ -78,7 +78,8 @@ describe('webhooks', () => {
         const result = await getAgentResult(env.client, id);
         expect(result.guard).toBe('max_steps');
         const events = receiver.deliveries.map(verified);
-        expect(events.map((e) => e.type)).toEqual(['guard.fired', 'run.stopped']);
+        // One URL gets a run's events one at a time: run.stopped waits for guard.fired's second attempt.
+        expect(events.map((e) => e.type)).toEqual(['guard.fired', 'guard.fired', 'run.stopped']);
         expect(events[0].data).toMatchObject({ guard: 'max_steps' });
       });
     } finally {
