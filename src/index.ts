@@ -10,6 +10,8 @@ export type { RecordedToolsStore } from './activities/recorded-tools.js';
 export type { ModelSettingsStore } from './activities/model-settings.js';
 export type { McpTools } from './mcp/index.js';
 export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serve/index.js';
+export { signWebhook, verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions } from './webhooks/signature.js';
+export { WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_SECRET_VARIABLE } from './core/webhooks.js';
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
 export {
   AGENT_WORKFLOW,
@@ -83,6 +85,8 @@ export type {
   ToolCallView,
   ToolOutcome,
   Usage,
+  WebhookEvent,
+  WebhookEventType,
 } from './core/types.js';
 export type { ModelConnection } from './activities/index.js';
 // The type of a config file's `scriptedModel` (the functions that build scripts are in durable-agent/testing).

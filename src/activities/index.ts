@@ -7,6 +7,7 @@ import { createCallModel, type ModelConnection } from './model.js';
 import type { ModelSettingsStore } from './model-settings.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
 import { createRunTool } from './tool.js';
+import { createDeliverWebhook } from './webhook.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 export type { ModelConnection } from './model.js';
@@ -41,6 +42,8 @@ export function createActivities(deps: ActivityDeps) {
     }),
     runTool: createRunTool({ tools: deps.tools }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
+    /** One signed webhook delivery of a run's event (the secret from this worker's environment). */
+    deliverWebhook: createDeliverWebhook(),
     /** What this worker offers (the agentToolCatalog workflow: a CLI's `start` checks its tool names with it). */
     offeredTools: async (): Promise<OfferedTools> => {
       const mcpTools = deps.mcp?.toolNames() ?? [];

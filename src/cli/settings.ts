@@ -49,6 +49,12 @@ export const START_FLAGS = {
     help: "compact the conversation (server-side) once a prompt reaches N tokens (default 150000; 5000 to the model's window)",
   },
   'no-compaction': { type: 'boolean', help: 'no compaction: the run stops when the conversation outgrows the context window' },
+  webhook: {
+    type: 'list',
+    repeatable: true,
+    value: 'URL',
+    help: 'POST the run\'s events (run.completed, approval.needed, ...) to URL, signed with $DURABLE_AGENT_WEBHOOK_SECRET; repeatable',
+  },
   ...SERVER_TOOL_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
@@ -122,6 +128,7 @@ export function settingsFromFlags(
     compactAt,
     compaction: flags['no-compaction'] ? false : undefined,
     serverTools,
+    webhooks: flags.webhook,
   });
   // The library's own check (src/core/settings-check.ts), in the words of the flags.
   try {
@@ -155,6 +162,7 @@ const FLAG_OF: Record<string, string> = {
   contextClearAtTokens: '--context-clear-at',
   compactAt: '--compact-at',
   maxAgentDepth: '--max-agent-depth',
+  webhooks: '--webhook',
   model: '--model',
 };
 
