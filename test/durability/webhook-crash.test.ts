@@ -46,8 +46,9 @@ describe('a worker killed with SIGKILL during a webhook delivery', () => {
     };
     try {
       const first = await startWorker();
-      // A short heartbeat timeout: the killed worker's delivery is retried within seconds.
-      const settings = defaultSettings({ tools: ['calculator'], heartbeatTimeoutMs: 2_000, webhooks: [receiver.url] });
+      // A short heartbeat timeout: the killed worker's delivery is retried within seconds. Not shorter: on a loaded
+      // machine a live worker's heartbeat can come 2 s late, and that timeout would be one more (legitimate) retry.
+      const settings = defaultSettings({ tools: ['calculator'], heartbeatTimeoutMs: 5_000, webhooks: [receiver.url] });
       const { workflowId } = await startAgent(env.client, { task: 'say done', settings, taskQueue });
       await eventually(async () => receiver.deliveries.length, (n) => n === 1, 20_000);
       await sigkill(first);
