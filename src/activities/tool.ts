@@ -8,7 +8,7 @@ import type { ToolCallInput, ToolCallProgress, ToolOutcome } from '../core/types
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { submitAnswerTool } from '../core/finish-tool.js';
-import { isCompleteLater, type AnyAgentTool, type ToolContext } from '../tools/types.js';
+import { isCompleteLater, isNeedsInput, type AnyAgentTool, type ToolContext } from '../tools/types.js';
 import { encodeCompletionToken } from './completion-token.js';
 import { startHeartbeat } from './heartbeat.js';
 import { assertFitsInHistory, limitToolOutput } from './payload-limit.js';
@@ -30,6 +30,11 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
       assertFitsInHistory(limited, `result of tool "${input.name}"`);
       return limited;
     } catch (err) {
+      // A question for a person (an MCP elicitation): the run holds it and makes the call again with the answer.
+      if (isNeedsInput(err) && input.elicitation) {
+        const { question } = err;
+        return { isError: false, content: '', question: { ...question, id: `${input.toolUseId}/${question.index + 1}`, toolUseId: input.toolUseId } };
+      }
       if (isCompleteLater(err)) completeLater(ctx, registry.get(input.name), progress);
       throw err;
     } finally {
@@ -68,6 +73,7 @@ function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgr
     completeLater(): never {
       throw new CompleteLater();
     },
+    ...(input.elicitation ? { elicitation: input.elicitation } : {}),
   };
 }
 

@@ -6,16 +6,21 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createHash } from 'node:crypto';
 import {
+  ElicitRequestSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
+  type ElicitRequest,
+  type ElicitResult,
   type CallToolResult,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { coalesced, type Coalesced } from '../core/coalesce.js';
 import { formatDuration } from '../core/duration.js';
-import { ToolError } from '../tools/types.js';
+import { defaultsAnswer, recordedAnswer, type ElicitationAnswer } from '../core/elicitation.js';
+import { NeedsInput, ToolError } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
 import {
   invalidAnswerText,
@@ -54,6 +59,19 @@ export interface McpCallOptions {
   deadline?: number;
   /** Where the server's progress notifications go (the tool call's `context.progress`). */
   progress?: (message: string, fraction?: number) => void;
+  /** The run holds questions (see ToolContext.elicitation): the answers recorded for this call so far. */
+  elicitation?: { answers: ElicitationAnswer[] };
+}
+
+/** A call in flight on a session, for its server's elicitation requests. */
+interface InFlightCall {
+  client: Client;
+  tool: string;
+  elicitation?: { answers: ElicitationAnswer[] };
+  /** Elicitations of this attempt so far. */
+  asked: number;
+  /** Stops the call at a question that needs a person. */
+  ask(question: NeedsInput['question']): void;
 }
 
 /** The first wait before a call is made again on a new session, doubled each time up to RECONNECT_MAX_WAIT_MS,
@@ -76,6 +94,7 @@ export class McpSession {
   #refresh: Coalesced | undefined;
   /** `tools/list` listings started so far (each of one or more pages). */
   listings = 0;
+  readonly #calls = new Set<InFlightCall>();
 
   constructor(
     private readonly server: ResolvedMcpServer,
@@ -157,12 +176,26 @@ export class McpSession {
     const giveUp = new AbortController();
     const left = options.deadline !== undefined ? options.deadline - Date.now() : undefined;
     const timer = left !== undefined ? setTimeout(() => giveUp.abort(), Math.max(0, left - Math.min(1000, left / 10))) : undefined;
+    // A question for a person stops the call (the run holds it; the call is made again with the answer).
+    const asking = new AbortController();
+    let question: NeedsInput['question'] | undefined;
+    const call: InFlightCall = {
+      client,
+      tool,
+      ...(options.elicitation ? { elicitation: options.elicitation } : {}),
+      asked: 0,
+      ask(q) {
+        question = q;
+        asking.abort();
+      },
+    };
+    this.#calls.add(call);
     try {
       const result = await client.callTool(
         { name: tool, arguments: (args ?? {}) as Record<string, unknown>, _meta: { [IDEMPOTENCY_META_KEY]: options.idempotencyKey } },
         undefined,
         {
-          signal: timer ? AbortSignal.any([signal, giveUp.signal]) : signal,
+          signal: AbortSignal.any([signal, giveUp.signal, asking.signal]),
           timeout: CALL_TIMEOUT_MS,
           // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's
           // own progress (status, watch, the UI).
@@ -171,6 +204,7 @@ export class McpSession {
       );
       return result as CallToolResult;
     } catch (err) {
+      if (question) throw new NeedsInput(question);
       if (signal.aborted) {
         // Timed out: the server never answered. Whatever holds it up (a hung process, a wedged session) would
         // hold up the retry too, so the retry gets a new session (and process).
@@ -205,7 +239,50 @@ export class McpSession {
       throw new McpServerUnavailable(this.name, err);
     } finally {
       clearTimeout(timer);
+      this.#calls.delete(call);
     }
+  }
+
+  /** A server's `elicitation/create` (form mode: the client declares no other). Answered at once by the server's
+   * policy (`decline`, `accept-defaults`), by the answer recorded for it (a repeated request after the run asked),
+   * or else it stops its call with the question (NeedsInput), which the run holds until someone answers. */
+  #elicit(client: Client, request: ElicitRequest): ElicitResult {
+    const params = request.params as { message: string; requestedSchema?: Record<string, unknown> };
+    const schema = params.requestedSchema ?? { type: 'object', properties: {} };
+    const { elicitation: policy, elicitationTimeoutMs } = this.server.policy;
+    if (policy === 'decline') {
+      this.log(`MCP server "${this.name}" asked "${oneLine(params.message)}": declined (mcpServers.${this.name}.elicitation: decline)`);
+      return { action: 'decline' };
+    }
+    if (policy === 'accept-defaults') {
+      const answer = defaultsAnswer(schema);
+      this.log(`MCP server "${this.name}" asked "${oneLine(params.message)}": ${answer.action === 'accept' ? 'accepted with its defaults' : 'declined (its defaults do not fill every required field)'}`);
+      return answer as ElicitResult;
+    }
+    const calls = [...this.#calls].filter((c) => c.client === client);
+    if (calls.length !== 1) {
+      this.log(`MCP server "${this.name}" asked "${oneLine(params.message)}" while ${calls.length} calls were in flight on its session: which call asks cannot be told, so it is declined`);
+      return { action: 'decline' };
+    }
+    const [call] = calls;
+    if (!call.elicitation) {
+      this.log(`MCP server "${this.name}" asked "${oneLine(params.message)}" during "${call.tool}": declined (the run started before this worker version could hold questions)`);
+      return { action: 'decline' };
+    }
+    const index = call.asked++;
+    const key = createHash('sha256').update(JSON.stringify([params.message, schema])).digest('hex').slice(0, 32);
+    const recorded = recordedAnswer(call.elicitation.answers, index, key);
+    if (recorded) return { action: recorded.action, ...(recorded.content ? { content: recorded.content as ElicitResult['content'] } : {}) };
+    call.ask({
+      index,
+      key,
+      server: this.name,
+      message: params.message,
+      requestedSchema: schema,
+      ...(elicitationTimeoutMs !== undefined ? { timeoutMs: elicitationTimeoutMs } : {}),
+    });
+    // The call has been cancelled: the server's tool handler stops; the call is made again with the answer.
+    throw new McpError(ErrorCode.InternalError, 'the question was handed to the run; the call will be made again with its answer');
   }
 
   /** Drops a session that failed a call without failing itself, saying so: the next call opens a new one. */
@@ -235,7 +312,12 @@ export class McpSession {
   async #open(): Promise<Client> {
     if (this.#closed) throw new Error('the worker is shutting down');
     // Output schemas are checked with the same linear-time patterns as input schemas (output-validator.ts).
-    const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: linearOutputValidator });
+    // Form-mode elicitation, with the schema's defaults applied to accepted answers (SEP-1034).
+    const client = new Client(
+      { name: 'durable-agent', version: '0.1.0' },
+      { capabilities: { elicitation: { form: { applyDefaults: true } } }, jsonSchemaValidator: linearOutputValidator },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request) => Promise.resolve(this.#elicit(client, request)));
     const transport = openTransport(this.server, this.log);
     client.onclose = () => {
       if (this.#client === client) this.#client = undefined;
@@ -296,6 +378,10 @@ export class McpSession {
     this.#dropped.add(client);
     void closeClient(client);
   }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').slice(0, 200);
 }
 
 /** What a progress notification says: its message, else `3/10` (or `3`). */

@@ -154,8 +154,14 @@ function mcpAgentTool(session: McpSession, tool: McpTool, name: string): AnyAgen
     description: tool.description ?? tool.title ?? `The "${tool.name}" tool of the MCP server "${session.name}".`,
     inputSchema: inputSchemaOf(tool),
     ...(timeout !== undefined ? { timeout } : {}),
-    async execute(input, { signal, idempotencyKey, progress, deadline }) {
-      const result = await session.call(tool.name, input, { signal, idempotencyKey, progress, ...(deadline !== undefined ? { deadline } : {}) });
+    async execute(input, { signal, idempotencyKey, progress, deadline, elicitation }) {
+      const result = await session.call(tool.name, input, {
+        signal,
+        idempotencyKey,
+        progress,
+        ...(deadline !== undefined ? { deadline } : {}),
+        ...(elicitation ? { elicitation } : {}),
+      });
       const content = toolResultContent(result);
       if (!result.isError) return content;
       if (typeof content !== 'string') throw new ToolError(`MCP server "${session.name}" reported an error`, { content });
