@@ -6,20 +6,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createHash } from 'node:crypto';
 import {
   ElicitRequestSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
-  type ElicitRequest,
-  type ElicitResult,
   type CallToolResult,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { coalesced, type Coalesced } from '../core/coalesce.js';
 import { formatDuration } from '../core/duration.js';
-import { defaultsAnswer, recordedAnswer, type ElicitationAnswer } from '../core/elicitation.js';
+import type { ElicitationAnswer } from '../core/elicitation.js';
 import { NeedsInput, ToolError } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
 import {
@@ -35,6 +32,7 @@ import {
 } from './errors.js';
 
 export { McpBadAnswer, McpNoAnswer, McpServerUnavailable };
+import { answerElicitation, type InFlightCall } from './elicitation.js';
 import { listAllTools, type ListingLimits } from './listing.js';
 import { linearOutputValidator } from './output-validator.js';
 import { closeClient, openTransport } from './transport.js';
@@ -63,16 +61,6 @@ export interface McpCallOptions {
   elicitation?: { answers: ElicitationAnswer[] };
 }
 
-/** A call in flight on a session, for its server's elicitation requests. */
-interface InFlightCall {
-  client: Client;
-  tool: string;
-  elicitation?: { answers: ElicitationAnswer[] };
-  /** Elicitations of this attempt so far. */
-  asked: number;
-  /** Stops the call at a question that needs a person. */
-  ask(question: NeedsInput['question']): void;
-}
 
 /** The first wait before a call is made again on a new session, doubled each time up to RECONNECT_MAX_WAIT_MS,
  * for as long as the server's `reconnectFor` allows. */
@@ -243,48 +231,6 @@ export class McpSession {
     }
   }
 
-  /** A server's `elicitation/create` (form mode: the client declares no other). Answered at once by the server's
-   * policy (`decline`, `accept-defaults`), by the answer recorded for it (a repeated request after the run asked),
-   * or else it stops its call with the question (NeedsInput), which the run holds until someone answers. */
-  #elicit(client: Client, request: ElicitRequest): ElicitResult {
-    const params = request.params as { message: string; requestedSchema?: Record<string, unknown> };
-    const schema = params.requestedSchema ?? { type: 'object', properties: {} };
-    const { elicitation: policy, elicitationTimeoutMs } = this.server.policy;
-    if (policy === 'decline') {
-      this.log(`MCP server "${this.name}" asked "${oneLine(params.message)}": declined (mcpServers.${this.name}.elicitation: decline)`);
-      return { action: 'decline' };
-    }
-    if (policy === 'accept-defaults') {
-      const answer = defaultsAnswer(schema);
-      this.log(`MCP server "${this.name}" asked "${oneLine(params.message)}": ${answer.action === 'accept' ? 'accepted with its defaults' : 'declined (its defaults do not fill every required field)'}`);
-      return answer as ElicitResult;
-    }
-    const calls = [...this.#calls].filter((c) => c.client === client);
-    if (calls.length !== 1) {
-      this.log(`MCP server "${this.name}" asked "${oneLine(params.message)}" while ${calls.length} calls were in flight on its session: which call asks cannot be told, so it is declined`);
-      return { action: 'decline' };
-    }
-    const [call] = calls;
-    if (!call.elicitation) {
-      this.log(`MCP server "${this.name}" asked "${oneLine(params.message)}" during "${call.tool}": declined (the run started before this worker version could hold questions)`);
-      return { action: 'decline' };
-    }
-    const index = call.asked++;
-    const key = createHash('sha256').update(JSON.stringify([params.message, schema])).digest('hex').slice(0, 32);
-    const recorded = recordedAnswer(call.elicitation.answers, index, key);
-    if (recorded) return { action: recorded.action, ...(recorded.content ? { content: recorded.content as ElicitResult['content'] } : {}) };
-    call.ask({
-      index,
-      key,
-      server: this.name,
-      message: params.message,
-      requestedSchema: schema,
-      ...(elicitationTimeoutMs !== undefined ? { timeoutMs: elicitationTimeoutMs } : {}),
-    });
-    // The call has been cancelled: the server's tool handler stops; the call is made again with the answer.
-    throw new McpError(ErrorCode.InternalError, 'the question was handed to the run; the call will be made again with its answer');
-  }
-
   /** Drops a session that failed a call without failing itself, saying so: the next call opens a new one. */
   #recycle(client: Client, what: string): void {
     if (this.#dropped.has(client)) return;
@@ -317,7 +263,9 @@ export class McpSession {
       { name: 'durable-agent', version: '0.1.0' },
       { capabilities: { elicitation: { form: { applyDefaults: true } } }, jsonSchemaValidator: linearOutputValidator },
     );
-    client.setRequestHandler(ElicitRequestSchema, (request) => Promise.resolve(this.#elicit(client, request)));
+    client.setRequestHandler(ElicitRequestSchema, (request) =>
+      Promise.resolve(answerElicitation({ name: this.name, policy: this.server.policy, log: this.log }, [...this.#calls].filter((c) => c.client === client), request)),
+    );
     const transport = openTransport(this.server, this.log);
     client.onclose = () => {
       if (this.#client === client) this.#client = undefined;
@@ -378,10 +326,6 @@ export class McpSession {
     this.#dropped.add(client);
     void closeClient(client);
   }
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').slice(0, 200);
 }
 
 /** What a progress notification says: its message, else `3/10` (or `3`). */
