@@ -16,7 +16,9 @@ import { assertFitsInHistory, limitToolOutput } from './payload-limit.js';
 export function createRunTool(deps: { tools: ToolRegistry }) {
   return async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
     const ctx = Context.current();
-    const progress: ToolCallProgress = { toolUseId: input.toolUseId };
+    // An MCP task an earlier attempt started is in its last heartbeat: this attempt resumes it (and keeps it).
+    const earlier = (ctx.info.heartbeatDetails as ToolCallProgress | undefined)?.mcpTaskId;
+    const progress: ToolCallProgress = { toolUseId: input.toolUseId, ...(typeof earlier === 'string' ? { mcpTaskId: earlier } : {}) };
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
     // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
     const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
@@ -74,6 +76,13 @@ function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgr
       throw new CompleteLater();
     },
     ...(input.elicitation ? { elicitation: input.elicitation } : {}),
+    mcpTask: {
+      ...(progress.mcpTaskId ? { resume: progress.mcpTaskId } : {}),
+      started(taskId) {
+        progress.mcpTaskId = taskId;
+        ctx.heartbeat(progress);
+      },
+    },
   };
 }
 

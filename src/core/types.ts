@@ -85,6 +85,8 @@ export interface ToolCallProgress {
   reportedAt?: number;
   /** Since when (epoch ms) the call waits for its completion from outside (`context.completeLater()`). */
   waitingSince?: number;
+  /** The MCP task the call runs as (`execution.taskSupport`): a retry resumes it. */
+  mcpTaskId?: string;
 }
 
 export interface AgentStatusView {

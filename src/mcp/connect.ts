@@ -34,6 +34,7 @@ import {
 export { McpBadAnswer, McpNoAnswer, McpServerUnavailable };
 import { answerElicitation, type InFlightCall } from './elicitation.js';
 import { listAllTools, type ListingLimits } from './listing.js';
+import { callsAsTask, callToolAsTask, cancelTask, type TaskCall } from './tasks.js';
 import { linearOutputValidator } from './output-validator.js';
 import { closeClient, openTransport } from './transport.js';
 
@@ -57,6 +58,8 @@ export interface McpCallOptions {
   deadline?: number;
   /** Where the server's progress notifications go (the tool call's `context.progress`). */
   progress?: (message: string, fraction?: number) => void;
+  /** For a tool with `execution.taskSupport`: the task an earlier attempt started, and where a new task's id goes. */
+  task?: TaskCall;
   /** The run holds questions (see ToolContext.elicitation): the answers recorded for this call so far. */
   elicitation?: { answers: ElicitationAnswer[] };
 }
@@ -115,6 +118,11 @@ export class McpSession {
   /** Its `callTimeout`, `toolTimeouts`, `reconnectFor` and caps. */
   get policy(): ResolvedMcpServer['policy'] {
     return this.server.policy;
+  }
+
+  /** Whether the server (its current session) takes tools/call as a task. */
+  takesTasks(): boolean {
+    return !!this.#client?.getServerCapabilities()?.tasks?.requests?.tools?.call;
   }
 
   /** The pid of a stdio server's process while it runs. */
@@ -178,18 +186,23 @@ export class McpSession {
       },
     };
     this.#calls.add(call);
+    let taskId = options.task?.resume;
     try {
-      const result = await client.callTool(
-        { name: tool, arguments: (args ?? {}) as Record<string, unknown>, _meta: { [IDEMPOTENCY_META_KEY]: options.idempotencyKey } },
-        undefined,
-        {
-          signal: AbortSignal.any([signal, giveUp.signal, asking.signal]),
-          timeout: CALL_TIMEOUT_MS,
-          // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's
-          // own progress (status, watch, the UI).
-          ...(progress ? { onprogress: (p) => progress(progressText(p), p.total ? p.progress / p.total : undefined) } : {}),
-        },
-      );
+      const callSignal = AbortSignal.any([signal, giveUp.signal, asking.signal]);
+      const meta = { [IDEMPOTENCY_META_KEY]: options.idempotencyKey };
+      const toolArgs = (args ?? {}) as Record<string, unknown>;
+      if (options.task && callsAsTask(client, this.#tools.find((t) => t.name === tool))) {
+        const task = options.task;
+        const taskCall = { resume: task.resume, started: (id: string) => ((taskId = id), task.started(id)) };
+        return await callToolAsTask(client, tool, toolArgs, taskCall, { signal: callSignal, timeout: CALL_TIMEOUT_MS, meta, progress, log: this.log, server: this.name });
+      }
+      const result = await client.callTool({ name: tool, arguments: toolArgs, _meta: meta }, undefined, {
+        signal: callSignal,
+        timeout: CALL_TIMEOUT_MS,
+        // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's
+        // own progress (status, watch, the UI).
+        ...(progress ? { onprogress: (p) => progress(progressText(p), p.total ? p.progress / p.total : undefined) } : {}),
+      });
       return result as CallToolResult;
     } catch (err) {
       if (question) throw new NeedsInput(question);
@@ -197,6 +210,9 @@ export class McpSession {
         // Timed out: the server never answered. Whatever holds it up (a hung process, a wedged session) would
         // hold up the retry too, so the retry gets a new session (and process).
         if (timedOut(signal.reason)) this.#recycle(client, `"${tool}" got no answer within its timeout`);
+        // The run no longer wants the result: its task stops too. (A timed-out attempt, or a worker shutting down,
+        // leaves it running for the retry.)
+        else if (taskId && signal.reason instanceof Error && signal.reason.message === 'CANCELLED') await cancelTask(client, taskId);
         // The SDK has already sent notifications/cancelled; Temporal needs its own cancellation back.
         throw signal.reason;
       }

@@ -43,6 +43,9 @@ export interface ToolContext {
   /** Set when the run can hold questions for a person (MCP elicitation): the answers recorded for this call so far,
    * in the order they were asked. A tool throws `NeedsInput` to ask a new one; the call is made again with its answer. */
   elicitation?: { answers: ElicitationAnswer[] };
+  /** For a tool that runs as an MCP task: the task an earlier attempt of this call started (from its last heartbeat),
+   * and `started(taskId)`, which keeps a new task's id in the call's heartbeat details for the next attempt. */
+  mcpTask?: { resume?: string; started(taskId: string): void };
 }
 
 /** Thrown by a tool (an MCP tool whose server elicits) when the call needs a person's answer first: the run holds the
