@@ -312,7 +312,9 @@ export class McpSession {
     const refresh = coalesced(async () => {
       if (this.#client !== client) return;
       try {
+        const before = this.#tools.map((t) => t.name);
         this.#tools = await this.#list(client);
+        this.log(`MCP server "${this.name}": its tool list changed (notifications/tools/list_changed): ${listChange(before, this.#tools.map((t) => t.name))}; runs that start from now on get it, runs in flight keep the definitions they recorded`);
       } catch (err) {
         this.log(`MCP server "${this.name}": listing its tools again failed: ${messageOf(err)}; its ${this.#tools.length} tools listed before are kept`);
       }
@@ -342,6 +344,14 @@ export class McpSession {
     this.#dropped.add(client);
     void closeClient(client);
   }
+}
+
+/** `5 tools (added: b; removed: a)`, or `5 tools, the same names`. */
+function listChange(before: string[], after: string[]): string {
+  const added = after.filter((n) => !before.includes(n));
+  const removed = before.filter((n) => !after.includes(n));
+  const changes = [added.length ? `added: ${added.join(', ')}` : '', removed.length ? `removed: ${removed.join(', ')}` : ''].filter(Boolean);
+  return `${after.length} tools (${changes.join('; ') || 'the same names'})`;
 }
 
 /** What a progress notification says: its message, else `3/10` (or `3`). */
