@@ -193,7 +193,12 @@ export class McpSession {
       const toolArgs = (args ?? {}) as Record<string, unknown>;
       if (options.task && callsAsTask(client, this.#tools.find((t) => t.name === tool))) {
         const task = options.task;
-        const taskCall = { resume: task.resume, started: (id: string) => ((taskId = id), task.started(id)) };
+        // A reconnect within this attempt (the server was away) resumes the task too.
+        const started = (id: string) => {
+          taskId = task.resume = id;
+          task.started(id);
+        };
+        const taskCall = { resume: task.resume, started };
         return await callToolAsTask(client, tool, toolArgs, taskCall, { signal: callSignal, timeout: CALL_TIMEOUT_MS, meta, progress, log: this.log, server: this.name });
       }
       const result = await client.callTool({ name: tool, arguments: toolArgs, _meta: meta }, undefined, {

@@ -69,6 +69,11 @@ describe('an MCP elicitation as a durable question', () => {
       const unknown = await cli(['answer', workflowId, 'toolu_nope/1', '--json', '{"region": "eu"}']);
       expect(unknown.code).toBe(2);
       expect(unknown.stderr.trim()).toBe(`error: no question toolu_nope/1 is waiting for an answer (pending: ${question.id})`);
+      const neither = await cli(['answer', workflowId]);
+      expect([neither.code, neither.stderr.split('\n')[0]]).toEqual([2, "error: give exactly one of --json '{...}', --decline, --cancel"]);
+      const notJson = await cli(['answer', workflowId, '--json', '{region: eu}']);
+      expect(notJson.code).toBe(2);
+      expect(notJson.stderr).toMatch(/^error: --json is not valid JSON \(.*\); write an object like '\{"name": "Ada"\}'\n$/);
       expect((await getStatus(env.client, workflowId)).view?.pendingQuestions?.map((q) => q.id)).toEqual([question.id]);
 
       // The count is left out: the schema's default (SEP-1034) fills it.
