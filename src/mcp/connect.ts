@@ -12,6 +12,7 @@ import {
   McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type Progress,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { coalesced, type Coalesced } from '../core/coalesce.js';
@@ -191,6 +192,9 @@ export class McpSession {
       const callSignal = AbortSignal.any([signal, giveUp.signal, asking.signal]);
       const meta = { [IDEMPOTENCY_META_KEY]: options.idempotencyKey };
       const toolArgs = (args ?? {}) as Record<string, unknown>;
+      // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's own
+      // progress (status, watch, the UI); for a task, until the task ends.
+      const onprogress = progress ? (p: Progress) => progress(progressText(p), p.total ? p.progress / p.total : undefined) : undefined;
       if (options.task && callsAsTask(client, this.#tools.find((t) => t.name === tool))) {
         const task = options.task;
         // A reconnect within this attempt (the server was away) resumes the task too.
@@ -199,14 +203,13 @@ export class McpSession {
           task.started(id);
         };
         const taskCall = { resume: task.resume, started };
-        return await callToolAsTask(client, tool, toolArgs, taskCall, { signal: callSignal, timeout: CALL_TIMEOUT_MS, meta, progress, log: this.log, server: this.name });
+        const taskOptions = { signal: callSignal, timeout: CALL_TIMEOUT_MS, meta, progress, onprogress, log: this.log, server: this.name };
+        return await callToolAsTask(client, tool, toolArgs, taskCall, taskOptions);
       }
       const result = await client.callTool({ name: tool, arguments: toolArgs, _meta: meta }, undefined, {
         signal: callSignal,
         timeout: CALL_TIMEOUT_MS,
-        // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's
-        // own progress (status, watch, the UI).
-        ...(progress ? { onprogress: (p) => progress(progressText(p), p.total ? p.progress / p.total : undefined) } : {}),
+        ...(onprogress ? { onprogress } : {}),
       });
       return result as CallToolResult;
     } catch (err) {

@@ -3,7 +3,7 @@
 // attempt that a crash or a lost worker cut short resumes the same task on the next attempt, on any worker, instead of
 // starting the work again.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /** How often a task is polled when its server suggests no `pollInterval`. */
 const DEFAULT_POLL_MS = 1000;
@@ -22,6 +22,8 @@ export interface TaskCallOptions {
   timeout: number;
   meta: Record<string, unknown>;
   progress?: (message: string, fraction?: number) => void;
+  /** The server's progress notifications (the request then carries a progressToken), for the task's lifetime. */
+  onprogress?: (progress: Progress) => void;
   log(message: string): void;
   server: string;
 }
@@ -56,6 +58,7 @@ export async function callToolAsTask(
       signal,
       timeout,
       task: {},
+      ...(options.onprogress ? { onprogress: options.onprogress } : {}),
     });
     taskId = created.task.taskId;
     task.started(taskId);
