@@ -36,6 +36,7 @@ export { McpBadAnswer, McpNoAnswer, McpServerUnavailable };
 import { answerElicitation, type InFlightCall } from './elicitation.js';
 import { listAllTools, type ListingLimits } from './listing.js';
 import { callsAsTask, callToolAsTask, cancelTask, type TaskCall } from './tasks.js';
+import { abortableSleep, formatBytes, listChange, progressText } from './text.js';
 import { linearOutputValidator } from './output-validator.js';
 import { closeClient, openTransport } from './transport.js';
 
@@ -352,36 +353,4 @@ export class McpSession {
     this.#dropped.add(client);
     void closeClient(client);
   }
-}
-
-/** `5 tools (added: b; removed: a)`, or `5 tools, the same names`. */
-function listChange(before: string[], after: string[]): string {
-  const added = after.filter((n) => !before.includes(n));
-  const removed = before.filter((n) => !after.includes(n));
-  const changes = [added.length ? `added: ${added.join(', ')}` : '', removed.length ? `removed: ${removed.join(', ')}` : ''].filter(Boolean);
-  return `${after.length} tools (${changes.join('; ') || 'the same names'})`;
-}
-
-/** What a progress notification says: its message, else `3/10` (or `3`). */
-function progressText(p: { progress: number; total?: number; message?: string }): string {
-  return p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress));
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes.toLocaleString('en-US')} bytes`;
 }

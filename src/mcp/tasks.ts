@@ -3,6 +3,7 @@
 // attempt that a crash or a lost worker cut short resumes the same task on the next attempt, on any worker, instead of
 // starting the work again.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { abortableSleep } from './text.js';
 import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /** How often a task is polled when its server suggests no `pollInterval`. */
@@ -73,26 +74,11 @@ export async function callToolAsTask(
     if (status.status === 'cancelled') {
       return { isError: true, content: [{ type: 'text', text: `the MCP task ${taskId} of "${name}" was cancelled on the server` }] };
     }
-    await sleep(Math.min(MAX_POLL_MS, status.pollInterval ?? DEFAULT_POLL_MS), signal);
+    await abortableSleep(Math.min(MAX_POLL_MS, status.pollInterval ?? DEFAULT_POLL_MS), signal);
   }
 }
 
 /** Cancels a task on the server (best effort, bounded): the run that asked for it was cancelled. */
 export async function cancelTask(client: Client, taskId: string): Promise<void> {
   await client.experimental.tasks.cancelTask(taskId, { timeout: 5000 }).catch(() => undefined);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
