@@ -59,6 +59,11 @@ describe('an MCP elicitation as a durable question', () => {
       expect(offline.view?.pendingQuestions?.map((q) => q.id)).toEqual([question.id]);
 
       workers.push(await startWorkerProcess(WORKER, workerEnv));
+      const shown = await cli(['status', workflowId]);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain(`${question.id} from MCP server "fx" (${question.toolUseId}): Which region should backup run in?`);
+      expect(shown.stdout).toContain('  schema: {"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}');
+      expect(shown.stdout).toContain(`  answer with: answer ${workflowId} ${question.id} --json '{...}'  |  --decline  |  --cancel`);
       const bad = await cli(['answer', workflowId, question.id, '--json', '{"region": "mars"}']);
       expect(bad.code).toBe(2);
       expect(bad.stderr.trim()).toBe(`error: the answer to ${question.id} does not match the requested schema: "region" must be one of "eu", "us", not "mars"`);

@@ -39,4 +39,17 @@ describe('MCP elicitation policies', () => {
       expect(timedOut.content).toBe('not run: the user chose cancel');
     });
   });
+
+  it('ends a question nobody answers with the run, at its deadline, and shows nothing pending afterwards', { timeout: 60_000 }, async () => {
+    const script: Script = (req) =>
+      req.tool_choice?.type === 'none' ? reply([text('no answer came')]) : reply([toolUse('fx__ask', { job: 'late' })]);
+    await withAgent(env, { script, mcpServers: { fx: stdioFixture({ args: ['--elicit'] }) } }, async (h) => {
+      const id = await startRun(h, 'ask and wait', { tools: ['fx__*'], deadlineMs: 4000 });
+      await eventually(() => getStatus(env.client, id), (s) => (s.view?.pendingQuestions?.length ?? 0) === 1, 20_000);
+      const result = await getAgentResult(env.client, id);
+      expect(result).toMatchObject({ status: 'stopped', guard: 'deadline' });
+      const after = await getStatus(env.client, id);
+      expect(after.view?.pendingQuestions).toBeUndefined();
+    });
+  });
 });
