@@ -13,6 +13,7 @@ export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serv
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
 export {
   AGENT_WORKFLOW,
+  answerElicitation,
   approveToolCall,
   cancelRun,
   checkAgentSettings,
@@ -73,6 +74,9 @@ export type {
   AgentStatusView,
   ApprovalAck,
   ChildRunRecord,
+  ElicitationAck,
+  ElicitationQuestion,
+  ElicitationReply,
   GuardName,
   ModelCallProgress,
   RunStatus,
