@@ -15,6 +15,7 @@ export { WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_SECRET_VARIABLE } from '.
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
 export {
   AGENT_WORKFLOW,
+  answerElicitation,
   approveToolCall,
   cancelRun,
   checkAgentSettings,
@@ -76,6 +77,9 @@ export type {
   AgentStatusView,
   ApprovalAck,
   ChildRunRecord,
+  ElicitationAck,
+  ElicitationQuestion,
+  ElicitationReply,
   GuardName,
   ModelCallProgress,
   RunStatus,

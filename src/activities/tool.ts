@@ -8,7 +8,7 @@ import type { ToolCallInput, ToolCallProgress, ToolOutcome } from '../core/types
 import { executeTool } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { submitAnswerTool } from '../core/finish-tool.js';
-import { isCompleteLater, type AnyAgentTool, type ToolContext } from '../tools/types.js';
+import { isCompleteLater, isNeedsInput, type AnyAgentTool, type ToolContext } from '../tools/types.js';
 import { encodeCompletionToken } from './completion-token.js';
 import { startHeartbeat } from './heartbeat.js';
 import { assertFitsInHistory, limitToolOutput } from './payload-limit.js';
@@ -16,7 +16,9 @@ import { assertFitsInHistory, limitToolOutput } from './payload-limit.js';
 export function createRunTool(deps: { tools: ToolRegistry }) {
   return async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
     const ctx = Context.current();
-    const progress: ToolCallProgress = { toolUseId: input.toolUseId };
+    // An MCP task an earlier attempt started is in its last heartbeat: this attempt resumes it (and keeps it).
+    const earlier = (ctx.info.heartbeatDetails as ToolCallProgress | undefined)?.mcpTaskId;
+    const progress: ToolCallProgress = { toolUseId: input.toolUseId, ...(typeof earlier === 'string' ? { mcpTaskId: earlier } : {}) };
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
     // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
     const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
@@ -30,6 +32,11 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
       assertFitsInHistory(limited, `result of tool "${input.name}"`);
       return limited;
     } catch (err) {
+      // A question for a person (an MCP elicitation): the run holds it and makes the call again with the answer.
+      if (isNeedsInput(err) && input.elicitation) {
+        const { question } = err;
+        return { isError: false, content: '', question: { ...question, id: `${input.toolUseId}/${question.index + 1}`, toolUseId: input.toolUseId } };
+      }
       if (isCompleteLater(err)) completeLater(ctx, registry.get(input.name), progress);
       throw err;
     } finally {
@@ -67,6 +74,14 @@ function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgr
     },
     completeLater(): never {
       throw new CompleteLater();
+    },
+    ...(input.elicitation ? { elicitation: input.elicitation } : {}),
+    mcpTask: {
+      ...(progress.mcpTaskId ? { resume: progress.mcpTaskId } : {}),
+      started(taskId) {
+        progress.mcpTaskId = taskId;
+        ctx.heartbeat(progress);
+      },
     },
   };
 }

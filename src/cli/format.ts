@@ -73,6 +73,7 @@ export function toolCallProgressText(call: ToolCallInFlight | undefined, view: T
     const pct = call.progress.fraction !== undefined ? ` (${Math.round(call.progress.fraction * 100)}%)` : '';
     parts.push(`"${oneLine(call.progress.message, 160)}"${pct}`);
   }
+  if (call?.mcpTaskId) parts.push(`MCP task ${call.mcpTaskId}`);
   if (call && call.attempt > 1 && call.lastFailure) parts.push(`previous attempt ended: ${oneLine(call.lastFailure, 120)}`);
   return parts.join(' · ');
 }

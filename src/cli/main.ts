@@ -33,6 +33,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   list: { summary: 'recent runs, with their status, steps, tokens and cost', load: async () => (await import('./commands/inspect.js')).list },
   approve: { summary: 'approve a tool call waiting for a decision', load: async () => (await import('./commands/steer.js')).approve },
   deny: { summary: 'deny a tool call waiting for a decision (the model gets the reason)', load: async () => (await import('./commands/steer.js')).deny },
+  answer: { summary: "answer an MCP server's question (elicitation) a run waits on", load: async () => (await import('./commands/answer.js')).answer },
   send: { summary: 'a follow-up message for a running or chat run', load: async () => (await import('./commands/steer.js')).send },
   close: { summary: 'end a chat run', load: async () => (await import('./commands/steer.js')).close },
   cancel: { summary: 'cancel a run: it ends as cancelled with its partial answer', load: async () => (await import('./commands/steer.js')).cancel },

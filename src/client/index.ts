@@ -27,7 +27,7 @@ export { getTurnUsage, type TurnUsage } from './turns.js';
 export { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
 export { toolCallsInFlight, type ToolCallInFlight } from './tool-progress.js';
 export { completeToolCall, ToolCompletionError, type CompletedToolCall } from './complete-tool.js';
-export { approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
+export { answerElicitation, approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
 export { defaultSettings } from '../core/settings.js';
 export { checkAgentSettings, InvalidSettingsError, settingsProblem } from '../core/settings-check.js';
 

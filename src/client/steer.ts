@@ -1,7 +1,7 @@
 // Stepping in while a run runs: approve or deny a tool call, send a follow-up, close a chat, cancel.
 import type { Client } from '@temporalio/client';
-import type { ApprovalAck } from '../core/types.js';
-import { closeChat, decideToolCall, sendMessage } from '../workflows/definitions.js';
+import type { ApprovalAck, ElicitationAck, ElicitationReply } from '../core/types.js';
+import { answerElicitation as answerUpdate, closeChat, decideToolCall, sendMessage } from '../workflows/definitions.js';
 
 /** Approves a tool call waiting for a decision (the only one pending, when `toolUseId` is omitted). */
 export function approveToolCall(client: Client, workflowId: string, toolUseId?: string): Promise<ApprovalAck> {
@@ -13,6 +13,13 @@ export function denyToolCall(client: Client, workflowId: string, toolUseId?: str
   return client.workflow
     .getHandle(workflowId)
     .executeUpdate(decideToolCall, { args: [{ toolUseId, approve: false, reason }] });
+}
+
+/** Answers an MCP server's question (the only one pending, when `elicitationId` is omitted): `accept` with content
+ * (checked against the requested schema, its defaults applied), `decline` or `cancel`. A refused answer throws
+ * `WorkflowUpdateFailedError` naming the problem; the question stays pending. */
+export function answerElicitation(client: Client, workflowId: string, reply: ElicitationReply): Promise<ElicitationAck> {
+  return client.workflow.getHandle(workflowId).executeUpdate(answerUpdate, { args: [reply] });
 }
 
 /** Adds a user message to a running run (taken at the next turn boundary) or to a chat run waiting for one. */

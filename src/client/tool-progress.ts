@@ -23,6 +23,8 @@ export interface ToolCallInFlight {
   waitingForCompletionSince?: Date;
   /** Why the previous attempt ended (a timeout, a crash noticed by the heartbeat timeout, an error). */
   lastFailure?: string;
+  /** The MCP task the call runs as: a retry resumes it. */
+  mcpTaskId?: string;
 }
 
 export async function toolCallsInFlight(client: Client, description: WorkflowExecutionDescription): Promise<ToolCallInFlight[]> {
@@ -48,6 +50,7 @@ export async function toolCallsInFlight(client: Client, description: WorkflowExe
         : {}),
       ...(details?.waitingSince !== undefined ? { waitingForCompletionSince: new Date(details.waitingSince) } : {}),
       ...(a.lastFailure ? { lastFailure: a.lastFailure } : {}),
+      ...(typeof details?.mcpTaskId === 'string' ? { mcpTaskId: details.mcpTaskId } : {}),
     };
   });
 }

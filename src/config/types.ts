@@ -21,6 +21,12 @@ export interface McpCallPolicy {
   /** The largest message a stdio server may send, in bytes (default 10 MiB, the MCP SDK's own read limit): a tool
    * result over it fails saying so. */
   maxMessageBytes?: number;
+  /** What a server's `elicitation/create` (a question for the user during a call) gets: `ask` (default) makes it a
+   * pending question of the run, answered with `durable-agent answer`; `decline` declines it at once;
+   * `accept-defaults` accepts it with the schema's defaults (declined when they do not fill every required field). */
+  elicitation?: 'ask' | 'decline' | 'accept-defaults';
+  /** How long a question waits for its answer before it is answered `cancel` (default: until the run's deadline). */
+  elicitationTimeout?: Duration;
 }
 
 /** An MCP server spawned by the worker and spoken to over stdio. */

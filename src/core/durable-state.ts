@@ -399,6 +399,32 @@ export interface ToolCallInput {
   outputSchema?: Record<string, unknown>;
   /** Output longer than this many characters is truncated with a note to the model. */
   maxOutputChars?: number;
+  /** Set by runs that hold MCP elicitations as questions (the `mcp-elicitation` patch): the answers recorded so far
+   * for this call, in the order the server asked; a call without it has its elicitations declined. */
+  elicitation?: { answers: ElicitationAnswer[] };
+}
+
+/** An MCP server's `elicitation/create` during a tool call (form mode), held by the run as a pending question. */
+export interface ElicitationQuestion {
+  /** `<toolUseId>/<n>`: the call's n-th question (1-based). */
+  id: string;
+  toolUseId: string;
+  /** Which of the call's elicitations it is (0-based): where its answer goes in `answers`. */
+  index: number;
+  /** A hash of the message and schema: a repeated request with the same key gets the recorded answer. */
+  key: string;
+  server: string;
+  message: string;
+  requestedSchema: Record<string, unknown>;
+  /** The server's `elicitationTimeout`: after it the question is answered `cancel`. */
+  timeoutMs?: number;
+}
+
+/** An answer to an elicitation, recorded by the run and given to the server's repeated request. */
+export interface ElicitationAnswer {
+  key: string;
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
 }
 
 /** A content block a tool_result may hold besides text: the Messages API takes text, images and documents
@@ -410,6 +436,8 @@ export type ToolResultContentBlock = Exclude<NonNullable<ToolResultBlockParam['c
 export interface ToolOutcome {
   content: string | ToolResultContentBlock[];
   isError: boolean;
+  /** The call stopped at an MCP elicitation that needs a person: the run asks, then makes the call again with the answer. */
+  question?: ElicitationQuestion;
 }
 
 /** The MCP tool definitions a run uses, fixed when it starts: the `describeTools` activity's result (its

@@ -16,6 +16,9 @@ export function progressDetails(view: AgentStatusView, now: number): string {
   if (view.pendingApprovals.length > 0) {
     lines.push(`awaiting approval: ${view.pendingApprovals.map((c) => `${c.name} (${c.toolUseId})`).join(', ')}`);
   }
+  for (const q of view.pendingQuestions ?? []) {
+    lines.push(`question ${q.id} from MCP server "${q.server}": ${q.message} (\`answer\`) · schema: \`${JSON.stringify(q.requestedSchema).slice(0, 2000)}\``);
+  }
   if (view.waitingForMessage) lines.push('waiting for the next message (`send`), or `close`');
   if (view.runsUsed > 1) lines.push(`runs used: ${view.runsUsed} (continue-as-new)`);
   return lines.join('\n\n');

@@ -9,7 +9,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ChildRunRecord, CompactionRecord, GuardName, RunStatus, Usage } from './durable-state.js';
+import type { ChildRunRecord, CompactionRecord, ElicitationQuestion, GuardName, RunStatus, Usage } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 export type {
@@ -21,6 +21,8 @@ export type {
   CompactionRecord,
   ChildRunRecord,
   DescribeToolsInput,
+  ElicitationAnswer,
+  ElicitationQuestion,
   Effort,
   GuardName,
   LoopState,
@@ -63,7 +65,7 @@ export const STOP_REASONS = [
 ] as const satisfies readonly StopReason[];
 
 /** The live state of a run, answered by the `agentStatus` query. */
-export type AgentStatusValue = 'running' | 'awaiting_approval' | RunStatus;
+export type AgentStatusValue = 'running' | 'awaiting_approval' | 'awaiting_input' | RunStatus;
 
 export interface ToolCallView {
   toolUseId: string;
@@ -87,6 +89,8 @@ export interface ToolCallProgress {
   reportedAt?: number;
   /** Since when (epoch ms) the call waits for its completion from outside (`context.completeLater()`). */
   waitingSince?: number;
+  /** The MCP task the call runs as (`execution.taskSupport`): a retry resumes it. */
+  mcpTaskId?: string;
 }
 
 export interface AgentStatusView {
@@ -103,6 +107,8 @@ export interface AgentStatusView {
   inFlight: ToolCallView[];
   /** Tool calls waiting for `approve` / `deny`. */
   pendingApprovals: ToolCallView[];
+  /** MCP servers' questions (elicitations) waiting for `answer` (absent when none ever waited). */
+  pendingQuestions?: ElicitationQuestion[];
   lastText: string;
   messages: number;
   deadlineAt: number | null;
@@ -133,6 +139,22 @@ export interface ApprovalDecision {
 export interface ApprovalAck {
   toolUseId: string;
   approved: boolean;
+}
+
+/** An answer to an MCP server's question (the `answerElicitation` update). */
+export interface ElicitationReply {
+  /** Which pending question (`<toolUseId>/<n>`); may be omitted when exactly one is pending. */
+  elicitationId?: string;
+  action: 'accept' | 'decline' | 'cancel';
+  /** For `accept`: the fields, checked against the requested schema (its defaults fill those left out). */
+  content?: Record<string, unknown>;
+}
+
+export interface ElicitationAck {
+  elicitationId: string;
+  action: 'accept' | 'decline' | 'cancel';
+  /** The content the server gets, defaults applied. */
+  content?: Record<string, unknown>;
 }
 
 /** One page of a transcript, as served by the `transcriptPage` query. */

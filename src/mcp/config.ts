@@ -2,6 +2,7 @@
 // worker's environment, so a typo or a missing secret is one clear startup error and secrets stay out of the
 // config file (and, since the config never enters a workflow, out of history).
 import type { McpCallPolicy, McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from '../config/types.js';
+import { ELICITATION_POLICIES, type ElicitationPolicy } from '../core/elicitation.js';
 import { MCP_SEPARATOR } from '../core/tool-names.js';
 import { durationMs } from '../tools/policy.js';
 
@@ -19,6 +20,8 @@ export interface McpServerPolicy {
   maxListPages: number;
   maxTools: number;
   maxMessageBytes: number;
+  elicitation: ElicitationPolicy;
+  elicitationTimeoutMs?: number;
 }
 
 /** How long a call waits for an unreachable server when its config says nothing (`reconnectFor`). */
@@ -38,7 +41,15 @@ export function mcpServerPolicy(name: string, config: McpCallPolicy): McpServerP
     maxListPages: positiveInteger(config.maxListPages, `${where}.maxListPages`, DEFAULT_MCP_MAX_LIST_PAGES),
     maxTools: positiveInteger(config.maxTools, `${where}.maxTools`, DEFAULT_MCP_MAX_TOOLS),
     maxMessageBytes: positiveInteger(config.maxMessageBytes, `${where}.maxMessageBytes`, DEFAULT_MCP_MAX_MESSAGE_BYTES),
+    elicitation: 'ask',
   };
+  if (config.elicitation !== undefined) {
+    if (!ELICITATION_POLICIES.includes(config.elicitation)) {
+      throw new Error(`${where}.elicitation: expected one of ${ELICITATION_POLICIES.join(', ')}, got ${JSON.stringify(config.elicitation)}`);
+    }
+    policy.elicitation = config.elicitation;
+  }
+  if (config.elicitationTimeout !== undefined) policy.elicitationTimeoutMs = durationMs(config.elicitationTimeout, `${where}.elicitationTimeout`);
   if (config.callTimeout !== undefined) policy.callTimeoutMs = durationMs(config.callTimeout, `${where}.callTimeout`);
   if (config.toolTimeouts !== undefined) {
     if (typeof config.toolTimeouts !== 'object' || config.toolTimeouts === null || Array.isArray(config.toolTimeouts)) {

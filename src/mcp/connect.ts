@@ -8,15 +8,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  ElicitRequestSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type Progress,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { coalesced, type Coalesced } from '../core/coalesce.js';
 import { formatDuration } from '../core/duration.js';
-import { ToolError } from '../tools/types.js';
+import type { ElicitationAnswer } from '../core/elicitation.js';
+import { NeedsInput, ToolError } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
 import {
   invalidAnswerText,
@@ -31,8 +34,11 @@ import {
 } from './errors.js';
 
 export { McpBadAnswer, McpNoAnswer, McpServerUnavailable };
+import { answerElicitation, type InFlightCall } from './elicitation.js';
 import { listAllTools, type ListingLimits } from './listing.js';
 import { authorizationFailureText, isAuthorizationFailure, McpLoginRequired, StoreOAuthProvider, workerAuthProvider } from './oauth.js';
+import { callsAsTask, callToolAsTask, cancelTask, type TaskCall } from './tasks.js';
+import { abortableSleep, formatBytes, listChange, progressText } from './text.js';
 import { linearOutputValidator } from './output-validator.js';
 import { defaultMcpTokenStore, type McpTokenStore } from './token-store.js';
 import { closeClient, openTransport } from './transport.js';
@@ -57,7 +63,12 @@ export interface McpCallOptions {
   deadline?: number;
   /** Where the server's progress notifications go (the tool call's `context.progress`). */
   progress?: (message: string, fraction?: number) => void;
+  /** For a tool with `execution.taskSupport`: the task an earlier attempt started, and where a new task's id goes. */
+  task?: TaskCall;
+  /** The run holds questions (see ToolContext.elicitation): the answers recorded for this call so far. */
+  elicitation?: { answers: ElicitationAnswer[] };
 }
+
 
 /** The first wait before a call is made again on a new session, doubled each time up to RECONNECT_MAX_WAIT_MS,
  * for as long as the server's `reconnectFor` allows. */
@@ -79,6 +90,7 @@ export class McpSession {
   #refresh: Coalesced | undefined;
   /** `tools/list` listings started so far (each of one or more pages). */
   listings = 0;
+  readonly #calls = new Set<InFlightCall>();
 
   /** OAuth (tokens from the store) or client credentials, when the server's config asks for them. */
   readonly #auth: OAuthClientProvider | undefined;
@@ -119,6 +131,11 @@ export class McpSession {
   /** Its `callTimeout`, `toolTimeouts`, `reconnectFor` and caps. */
   get policy(): ResolvedMcpServer['policy'] {
     return this.server.policy;
+  }
+
+  /** Whether the server (its current session) takes tools/call as a task. */
+  takesTasks(): boolean {
+    return !!this.#client?.getServerCapabilities()?.tasks?.requests?.tools?.call;
   }
 
   /** The pid of a stdio server's process while it runs. */
@@ -169,24 +186,54 @@ export class McpSession {
     const giveUp = new AbortController();
     const left = options.deadline !== undefined ? options.deadline - Date.now() : undefined;
     const timer = left !== undefined ? setTimeout(() => giveUp.abort(), Math.max(0, left - Math.min(1000, left / 10))) : undefined;
+    // A question for a person stops the call (the run holds it; the call is made again with the answer).
+    const asking = new AbortController();
+    let question: NeedsInput['question'] | undefined;
+    const call: InFlightCall = {
+      client,
+      tool,
+      ...(options.elicitation ? { elicitation: options.elicitation } : {}),
+      asked: 0,
+      ask(q) {
+        question = q;
+        asking.abort();
+      },
+    };
+    this.#calls.add(call);
+    let taskId = options.task?.resume;
     try {
-      const result = await client.callTool(
-        { name: tool, arguments: (args ?? {}) as Record<string, unknown>, _meta: { [IDEMPOTENCY_META_KEY]: options.idempotencyKey } },
-        undefined,
-        {
-          signal: timer ? AbortSignal.any([signal, giveUp.signal]) : signal,
-          timeout: CALL_TIMEOUT_MS,
-          // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's
-          // own progress (status, watch, the UI).
-          ...(progress ? { onprogress: (p) => progress(progressText(p), p.total ? p.progress / p.total : undefined) } : {}),
-        },
-      );
+      const callSignal = AbortSignal.any([signal, giveUp.signal, asking.signal]);
+      const meta = { [IDEMPOTENCY_META_KEY]: options.idempotencyKey };
+      const toolArgs = (args ?? {}) as Record<string, unknown>;
+      // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's own
+      // progress (status, watch, the UI); for a task, until the task ends.
+      const onprogress = progress ? (p: Progress) => progress(progressText(p), p.total ? p.progress / p.total : undefined) : undefined;
+      if (options.task && callsAsTask(client, this.#tools.find((t) => t.name === tool))) {
+        const task = options.task;
+        // A reconnect within this attempt (the server was away) resumes the task too.
+        const started = (id: string) => {
+          taskId = task.resume = id;
+          task.started(id);
+        };
+        const taskCall = { resume: task.resume, started };
+        const taskOptions = { signal: callSignal, timeout: CALL_TIMEOUT_MS, meta, progress, onprogress, log: this.log, server: this.name };
+        return await callToolAsTask(client, tool, toolArgs, taskCall, taskOptions);
+      }
+      const result = await client.callTool({ name: tool, arguments: toolArgs, _meta: meta }, undefined, {
+        signal: callSignal,
+        timeout: CALL_TIMEOUT_MS,
+        ...(onprogress ? { onprogress } : {}),
+      });
       return result as CallToolResult;
     } catch (err) {
+      if (question) throw new NeedsInput(question);
       if (signal.aborted) {
         // Timed out: the server never answered. Whatever holds it up (a hung process, a wedged session) would
         // hold up the retry too, so the retry gets a new session (and process).
         if (timedOut(signal.reason)) this.#recycle(client, `"${tool}" got no answer within its timeout`);
+        // The run no longer wants the result: its task stops too. (A timed-out attempt, or a worker shutting down,
+        // leaves it running for the retry.)
+        else if (taskId && signal.reason instanceof Error && signal.reason.message === 'CANCELLED') await cancelTask(client, taskId);
         // The SDK has already sent notifications/cancelled; Temporal needs its own cancellation back.
         throw signal.reason;
       }
@@ -223,6 +270,7 @@ export class McpSession {
       throw new McpServerUnavailable(this.name, err);
     } finally {
       clearTimeout(timer);
+      this.#calls.delete(call);
     }
   }
 
@@ -253,7 +301,14 @@ export class McpSession {
   async #open(): Promise<Client> {
     if (this.#closed) throw new Error('the worker is shutting down');
     // Output schemas are checked with the same linear-time patterns as input schemas (output-validator.ts).
-    const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: linearOutputValidator });
+    // Form-mode elicitation, with the schema's defaults applied to accepted answers (SEP-1034).
+    const client = new Client(
+      { name: 'durable-agent', version: '0.1.0' },
+      { capabilities: { elicitation: { form: { applyDefaults: true } } }, jsonSchemaValidator: linearOutputValidator },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request) =>
+      Promise.resolve(answerElicitation({ name: this.name, policy: this.server.policy, log: this.log }, [...this.#calls].filter((c) => c.client === client), request)),
+    );
     if (this.#auth instanceof StoreOAuthProvider) await this.#auth.requireTokens();
     const transport = openTransport(this.server, this.log, this.#auth);
     client.onclose = () => {
@@ -285,7 +340,9 @@ export class McpSession {
     const refresh = coalesced(async () => {
       if (this.#client !== client) return;
       try {
+        const before = this.#tools.map((t) => t.name);
         this.#tools = await this.#list(client);
+        this.log(`MCP server "${this.name}": its tool list changed (notifications/tools/list_changed): ${listChange(before, this.#tools.map((t) => t.name))}; runs that start from now on get it, runs in flight keep the definitions they recorded`);
       } catch (err) {
         this.log(`MCP server "${this.name}": listing its tools again failed: ${messageOf(err)}; its ${this.#tools.length} tools listed before are kept`);
       }
@@ -315,28 +372,4 @@ export class McpSession {
     this.#dropped.add(client);
     void closeClient(client);
   }
-}
-
-/** What a progress notification says: its message, else `3/10` (or `3`). */
-function progressText(p: { progress: number; total?: number; message?: string }): string {
-  return p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress));
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes.toLocaleString('en-US')} bytes`;
 }

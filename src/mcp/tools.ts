@@ -109,9 +109,9 @@ function agentTools(
   const tools = new Map<string, AnyAgentTool>();
   for (const tool of listing) {
     const name = `${session.name}${MCP_SEPARATOR}${tool.name}`;
-    if (tool.execution?.taskSupport === 'required') {
-      // Every call to it would fail: the server runs it only as an MCP task, which this client does not do yet.
-      log(`MCP server "${session.name}": its tool "${tool.name}" requires task-based execution (execution.taskSupport: "required"), which durable-agent does not support yet; the tool is left out`);
+    if (tool.execution?.taskSupport === 'required' && !session.takesTasks()) {
+      // Every call to it would fail: it runs only as an MCP task, and the server does not take task calls.
+      log(`MCP server "${session.name}": its tool "${tool.name}" requires task-based execution (execution.taskSupport: "required"), but the server does not declare the tasks capability for tools/call; the tool is left out`);
       continue;
     }
     const problem = nameProblem(session.name, tool.name, name);
@@ -158,8 +158,15 @@ function mcpAgentTool(session: McpSession, tool: McpTool, name: string): AnyAgen
     description: tool.description ?? tool.title ?? `The "${tool.name}" tool of the MCP server "${session.name}".`,
     inputSchema: inputSchemaOf(tool),
     ...(timeout !== undefined ? { timeout } : {}),
-    async execute(input, { signal, idempotencyKey, progress, deadline }) {
-      const result = await session.call(tool.name, input, { signal, idempotencyKey, progress, ...(deadline !== undefined ? { deadline } : {}) });
+    async execute(input, { signal, idempotencyKey, progress, deadline, elicitation, mcpTask }) {
+      const result = await session.call(tool.name, input, {
+        signal,
+        idempotencyKey,
+        progress,
+        ...(deadline !== undefined ? { deadline } : {}),
+        ...(elicitation ? { elicitation } : {}),
+        ...(mcpTask ? { task: mcpTask } : {}),
+      });
       const content = toolResultContent(result);
       if (!result.isError) return content;
       if (typeof content !== 'string') throw new ToolError(`MCP server "${session.name}" reported an error`, { content });

@@ -1,7 +1,7 @@
 // What a tool is: a plain async function with a name, a description and a JSON Schema for its input.
 // No Temporal imports here: the worker wraps each call in an activity (retries, heartbeats, cancellation).
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { ToolResultContentBlock } from '../core/types.js';
+import type { ElicitationAnswer, ElicitationQuestion, ToolResultContentBlock } from '../core/types.js';
 
 export type { ToolResultContentBlock };
 
@@ -40,6 +40,26 @@ export interface ToolContext {
    * then holds no worker slot and needs no heartbeat: it waits, across worker restarts, until its `timeout`. Only
    * for a tool defined with `completesLater: true`. */
   completeLater(): never;
+  /** Set when the run can hold questions for a person (MCP elicitation): the answers recorded for this call so far,
+   * in the order they were asked. A tool throws `NeedsInput` to ask a new one; the call is made again with its answer. */
+  elicitation?: { answers: ElicitationAnswer[] };
+  /** For a tool that runs as an MCP task: the task an earlier attempt of this call started (from its last heartbeat),
+   * and `started(taskId)`, which keeps a new task's id in the call's heartbeat details for the next attempt. */
+  mcpTask?: { resume?: string; started(taskId: string): void };
+}
+
+/** Thrown by a tool (an MCP tool whose server elicits) when the call needs a person's answer first: the run holds the
+ * question, and makes the call again with the answer among `context.elicitation.answers`. */
+export class NeedsInput extends Error {
+  override name = 'NeedsInput';
+  constructor(readonly question: Omit<ElicitationQuestion, 'id' | 'toolUseId'>) {
+    super(`the call needs an answer: ${question.message}`);
+  }
+}
+
+/** Whether `err` is a `NeedsInput` (by name too: another copy of this package may have thrown it). */
+export function isNeedsInput(err: unknown): err is NeedsInput {
+  return err instanceof Error && err.name === 'NeedsInput' && 'question' in err;
 }
 
 /** A duration: milliseconds, or a string such as `'90s'`, `'10m'`, `'2h'`, `'1h30m'`. */

@@ -21,7 +21,7 @@ import { fitForContinueAsNew, MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-s
 import { InvalidSettingsError, settingsProblem } from '../core/settings-check.js';
 import { textOf, toolUseBlocks, transcriptPage as pageOf } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ModelReply } from '../core/types.js';
-import { AGENT_RUN_FAILED, agentStatus, closeChat, decideToolCall, modelSettings, runState, sendMessage, subAgentReport, toolDefinitions, transcriptPage } from './definitions.js';
+import { AGENT_RUN_FAILED, agentStatus, answerElicitation, closeChat, decideToolCall, modelSettings, runState, sendMessage, subAgentReport, toolDefinitions, transcriptPage } from './definitions.js';
 import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
@@ -152,6 +152,7 @@ function setHandlers(run: AgentRun): void {
   setHandler(decideToolCall, (decision) => run.approvals.decide(decision), {
     validator: (decision) => run.approvals.validate(decision),
   });
+  setHandler(answerElicitation, (reply) => run.elicitations.answer(reply), { validator: (reply) => run.elicitations.validate(reply) });
   setHandler(sendMessage, (text) => run.queueMessage(text), { validator: (text) => run.validateMessage(text) });
   setHandler(closeChat, () => run.closeChat());
   setHandler(subAgentReport, (report) => run.subAgents.onReport(report));

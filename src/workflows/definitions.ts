@@ -3,7 +3,16 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunState } from '../core/durable-state.js';
 import type { DigestedSettings } from '../core/model-settings.js';
-import type { AgentStatusView, ApprovalAck, ApprovalDecision, RecordedTools, SubAgentReport, TranscriptPage } from '../core/types.js';
+import type {
+  AgentStatusView,
+  ApprovalAck,
+  ApprovalDecision,
+  ElicitationAck,
+  ElicitationReply,
+  RecordedTools,
+  SubAgentReport,
+  TranscriptPage,
+} from '../core/types.js';
 
 /** The workflow type name of `agentWorkflow`, which the client starts runs of and lists runs by. */
 export const AGENT_WORKFLOW = 'agentWorkflow';
@@ -24,6 +33,10 @@ export const agentStatus = defineQuery<AgentStatusView>('agentStatus');
 
 /** A human decision on a tool call that needs approval. The validator rejects unknown or decided calls. */
 export const decideToolCall = defineUpdate<ApprovalAck, [ApprovalDecision]>('decideToolCall');
+
+/** An answer to an MCP server's question (elicitation). The validator rejects unknown questions and answers that do
+ * not match the requested schema. */
+export const answerElicitation = defineUpdate<ElicitationAck, [ElicitationReply]>('answerElicitation');
 
 /** A follow-up user message for a running run, or for a chat run waiting for its next message. */
 export const sendMessage = defineUpdate<{ queued: number }, [text: string]>('sendMessage');

@@ -7,6 +7,7 @@ import {
   condition,
   isCancellation,
   log,
+  patched,
   setCurrentDetails,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -19,6 +20,7 @@ import { taskBudgetFor } from '../core/task-budget.js';
 import { isAgentTool } from '../core/sub-agents.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
+import { splitMcpName } from '../core/tool-names.js';
 import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
 import type {
   AgentInput,
@@ -34,6 +36,7 @@ import type {
   ToolUseBlock,
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
+import { Elicitations, MCP_ELICITATION } from './elicitations.js';
 import { scheduleModelCall, waitsForCancelledCalls } from './proxies.js';
 import { compactionView, noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
@@ -52,6 +55,7 @@ export class AgentRun {
   readonly workflowId: string;
   readonly runId: string;
   readonly approvals = new Approvals();
+  readonly elicitations = new Elicitations();
   /** Set when the run ends; until then the status is running or awaiting_approval. */
   #endedAs: RunStatus | null = null;
   #guard: GuardName | null = null;
@@ -95,10 +99,12 @@ export class AgentRun {
   view(): AgentStatusView {
     const { loop } = this.state;
     const pendingApprovals = this.approvals.pending();
+    const pendingQuestions = this.elicitations.pending();
+    const waiting = pendingApprovals.length > 0 ? 'awaiting_approval' : pendingQuestions.length > 0 ? 'awaiting_input' : 'running';
     return {
       workflowId: this.workflowId,
       runId: this.runId,
-      status: this.#endedAs ?? (pendingApprovals.length > 0 ? 'awaiting_approval' : 'running'),
+      status: this.#endedAs ?? waiting,
       steps: loop.steps,
       toolCalls: loop.toolCalls,
       usage: loop.usage,
@@ -107,6 +113,7 @@ export class AgentRun {
       guard: this.#guard,
       inFlight: [...this.#inFlight.values()],
       pendingApprovals,
+      ...(pendingQuestions.length > 0 ? { pendingQuestions } : {}),
       lastText: lastAssistantText(this.messages),
       messages: this.messages.length,
       deadlineAt: this.state.deadlineAt,
@@ -133,6 +140,7 @@ export class AgentRun {
     this.#guard = o.guard;
     // Nothing is waiting or running once the run has ended (a deadline or a cancel can end it mid-turn).
     this.approvals.clear();
+    this.elicitations.clear();
     this.#inFlight.clear();
     this.publish();
     const { loop } = this.state;
@@ -255,7 +263,8 @@ export class AgentRun {
           allowedTools: this.settings.outputSchema ? [...this.settings.tools, SUBMIT_ANSWER] : this.settings.tools,
           outputSchema: call.name === SUBMIT_ANSWER ? this.settings.outputSchema : undefined,
           maxOutputChars: this.settings.maxToolOutputChars,
-        }, schedule, this.settings);
+          ...(splitMcpName(call.name) && patched(MCP_ELICITATION) ? { elicitation: { answers: [] } } : {}),
+        }, schedule, this.settings, { elicitations: this.elicitations, changed: () => this.publish() });
         this.#progress[call.id] = outcome;
         return outcome;
       } finally {

@@ -3,7 +3,9 @@
 import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
 import { formatDuration } from '../core/duration.js';
 import { attemptText, toolCallSchedule, type ToolCallSchedule } from '../core/tool-policy.js';
+import { answersAfter } from '../core/elicitation.js';
 import type { AgentSettings, ToolCallInput, ToolCallPolicy, ToolOutcome } from '../core/types.js';
+import type { Elicitations } from './elicitations.js';
 import { scheduleToolCall } from './proxies.js';
 
 /** The schedule of a call to `name`: runs that recorded their tools' policies (or set `--tool-timeout`) use them;
@@ -17,7 +19,23 @@ export function scheduleFor(
   return toolCallSchedule(policies?.[name], settings);
 }
 
-export async function callTool(input: ToolCallInput, schedule: ToolCallSchedule | undefined, settings: AgentSettings): Promise<ToolOutcome> {
+/** A call whose MCP server asks a question (an elicitation) stops with it; the run holds the question until it is
+ * answered, then makes the call again with the answers so far, which the server's repeated request gets. */
+export async function callTool(
+  input: ToolCallInput,
+  schedule: ToolCallSchedule | undefined,
+  settings: AgentSettings,
+  asking?: { elicitations: Elicitations; changed: () => void },
+): Promise<ToolOutcome> {
+  for (;;) {
+    const outcome = await callToolOnce(input, schedule, settings);
+    if (!outcome.question || !asking || !input.elicitation) return outcome;
+    const answer = await asking.elicitations.answerFor(outcome.question, asking.changed);
+    input = { ...input, elicitation: { answers: answersAfter(input.elicitation.answers, outcome.question.index, answer) } };
+  }
+}
+
+async function callToolOnce(input: ToolCallInput, schedule: ToolCallSchedule | undefined, settings: AgentSettings): Promise<ToolOutcome> {
   try {
     return await scheduleToolCall(input, { schedule, heartbeatTimeoutMs: settings.heartbeatTimeoutMs });
   } catch (err) {

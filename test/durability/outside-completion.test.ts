@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
-import { CliProcess } from '../helpers/cli.js';
+import { cliCommand } from '../helpers/cli.js';
 import { useTestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 import { testServerAddress } from '../helpers/test-server.js';
@@ -17,11 +17,7 @@ const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta
 
 const env = useTestEnv();
 
-function cli(args: string[]) {
-  const vars: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(vars)) if (/^(ANTHROPIC_|AGENT_|TEMPORAL_)/.test(key)) delete vars[key];
-  return new CliProcess(args, { ...vars, TEMPORAL_ADDRESS: testServerAddress(), NO_COLOR: '1' }).exited;
-}
+const cli = cliCommand;
 
 describe('a call completed from outside', () => {
   it('completes the run with the result complete-tool gives it 20 s later, across a SIGKILL of the worker while it waited', { timeout: 120_000 }, async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
   AGENT_WORKFLOW,
+  answerElicitation,
   approveToolCall,
   cancelRun,
   closeChatRun,
@@ -315,6 +316,25 @@ const SCENARIOS: Scenario[] = [
       const activities = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
       expect(activities).toEqual(['describeTools', 'callModel', 'runTool', 'callModel']);
       expect(result).toMatchObject({ status: 'completed', text: 'echoed', toolCalls: 1 });
+    },
+  },
+  {
+    // An MCP elicitation held as a question (patched 'mcp-elicitation'): the call stops with it, the answer comes by
+    // update, and the call is made again with the answer recorded for the server's repeated request.
+    name: 'mcp-elicitation',
+    script: [reply([toolUse('fx__ask', { job: 'sync' })]), reply([text('asked')])],
+    settings: { tools: ['fx__*'] },
+    mcpServers: { fx: stdioFixture({ args: ['--elicit'] }) },
+    drive: async (h, id) => {
+      await statusUntil(h, id, (v) => (v.pendingQuestions?.length ?? 0) === 1);
+      await answerElicitation(h.env.client, id, { action: 'accept', content: { region: 'us' } });
+    },
+    proves: ({ events, result }) => {
+      const activities = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(activities).toEqual(['describeTools', 'callModel', 'runTool', 'runTool', 'callModel']);
+      expect(patchIds(events)).toContain('mcp-elicitation');
+      expect(has(events, 'workflowExecutionUpdateAcceptedEventAttributes')).toBe(true);
+      expect(result).toMatchObject({ status: 'completed', text: 'asked', toolCalls: 1 });
     },
   },
   {

@@ -129,6 +129,13 @@ export class CliProcess {
   }
 }
 
+/** One CLI command against the shared dev server, with none of the outer ANTHROPIC_* / AGENT_* / TEMPORAL_* variables. */
+export function cliCommand(args: string[]): Promise<Exit> {
+  const vars: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(vars)) if (/^(ANTHROPIC_|AGENT_|TEMPORAL_)/.test(key)) delete vars[key];
+  return new CliProcess(args, { ...vars, TEMPORAL_ADDRESS: testServerAddress(), NO_COLOR: '1' }).exited;
+}
+
 export const tail = (s: string, lines = 30) => s.trim().split('\n').slice(-lines).join('\n');
 
 // A small semaphore, so a test that fans out many processes does not starve the others of CPU.

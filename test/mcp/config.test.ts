@@ -46,3 +46,15 @@ describe('mcpServerPolicy caps', () => {
     expect(() => resolveMcpServers({ s: { command: 'x', maxTools: '5' as never } }, {})).toThrow(/mcpServers\.s\.maxTools: expected a whole number/);
   });
 });
+
+describe('mcpServerPolicy elicitation', () => {
+  it('asks by default, takes decline, accept-defaults and a timeout, and names a policy it does not know', () => {
+    const [byDefault, set] = resolveMcpServers({ a: { command: 'x' }, b: { command: 'x', elicitation: 'decline', elicitationTimeout: '10m' } }, {});
+    expect(byDefault.policy).toMatchObject({ elicitation: 'ask' });
+    expect(byDefault.policy.elicitationTimeoutMs).toBeUndefined();
+    expect(set.policy).toMatchObject({ elicitation: 'decline', elicitationTimeoutMs: 600_000 });
+    expect(() => resolveMcpServers({ s: { command: 'x', elicitation: 'always' as never } }, {})).toThrow(
+      'mcpServers.s.elicitation: expected one of ask, decline, accept-defaults, got "always"',
+    );
+  });
+});

@@ -116,17 +116,21 @@ describe('MCP server startup', () => {
     }
   });
 
-  it('leaves out a tool that requires task-based execution, saying so, and offers the others', async () => {
+  it('offers a tool that requires task-based execution when its server takes task calls, and leaves it out, saying so, when not', async () => {
     const logs: string[] = [];
-    const withTask = await connectMcpServers({ fx: stdioFixture({ args: ['--task-tool'] }) }, { log: (m) => logs.push(m) });
+    const mcp = await connectMcpServers(
+      { fx: stdioFixture({ args: ['--task-tool'] }), nt: stdioFixture({ args: ['--task-tool', '--no-tasks-capability'] }) },
+      { log: (m) => logs.push(m) },
+    );
     try {
-      expect(withTask.toolNames()).not.toContain('fx__long_task');
-      expect(withTask.toolNames()).toContain('fx__echo');
+      expect(mcp.toolNames()).toContain('fx__long_task');
+      expect(mcp.toolNames()).not.toContain('nt__long_task');
+      expect(mcp.toolNames()).toContain('nt__echo');
       expect(logs).toContain(
-        'MCP server "fx": its tool "long_task" requires task-based execution (execution.taskSupport: "required"), which durable-agent does not support yet; the tool is left out',
+        'MCP server "nt": its tool "long_task" requires task-based execution (execution.taskSupport: "required"), but the server does not declare the tasks capability for tools/call; the tool is left out',
       );
     } finally {
-      await withTask.close();
+      await mcp.close();
     }
   });
 

@@ -25,7 +25,7 @@ import { printJson, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
 
 export const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'] satisfies RunStatus[];
-const AGENT_STATUSES = ['running', 'awaiting_approval', ...TERMINAL] as const;
+const AGENT_STATUSES = ['running', 'awaiting_approval', 'awaiting_input', ...TERMINAL] as const;
 
 // ---------------------------------------------------------------------------------------------------------------
 // status
@@ -91,6 +91,11 @@ export function formatStatus(report: StatusReport, now: number): string {
       }
       const id = v.pendingApprovals.length === 1 ? '' : ' <toolUseId>';
       lines.push(`  decide with: approve ${v.workflowId}${id}  |  deny ${v.workflowId}${id} --reason TEXT`);
+    }
+    for (const q of v.pendingQuestions ?? []) {
+      row('question', `${q.id} from MCP server "${q.server}" (${q.toolUseId}): ${oneLine(q.message, 300)}`);
+      lines.push(`  schema: ${oneLine(JSON.stringify(q.requestedSchema), 500)}`);
+      lines.push(`  answer with: answer ${v.workflowId} ${q.id} --json '{...}'  |  --decline  |  --cancel`);
     }
     childRows(v.children, row, lines);
     row('runs used', String(v.runsUsed));

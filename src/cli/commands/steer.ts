@@ -200,7 +200,7 @@ async function resumeCommand({ flags, positionals }: Parsed<typeof RESUME_FLAGS>
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The run must be open for a decision, a message, a close or a cancel; returns its task queue. */
-async function requireRunning(client: Client, workflowId: string, what: string): Promise<string> {
+export async function requireRunning(client: Client, workflowId: string, what: string): Promise<string> {
   const description = await client.workflow.getHandle(workflowId).describe(); // WorkflowNotFoundError → exit 2
   if (description.status.name !== 'RUNNING') {
     throw new UsageError(`cannot ${what} run ${workflowId}: it has ended (${description.status.name}); \`result ${workflowId}\` shows how`);
@@ -210,7 +210,7 @@ async function requireRunning(client: Client, workflowId: string, what: string):
 
 /** The workflow's update validator refused (an unknown or decided tool call, an empty message, a closed chat):
  * its message, exit 2. */
-async function rejectionIsUsage<T>(fn: () => Promise<T>): Promise<T> {
+export async function rejectionIsUsage<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -220,7 +220,7 @@ async function rejectionIsUsage<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** An update waits for a worker to take it: say so when that takes a while, rather than seem to hang. */
-async function noticeIfSlow<T>(promise: Promise<T>, queue: string): Promise<T> {
+export async function noticeIfSlow<T>(promise: Promise<T>, queue: string): Promise<T> {
   const timer = setTimeout(
     () => logLine(`waiting for a worker to take it: is a worker running on task queue "${queue}"? (\`worker\`)`),
     WORKER_NOTICE_MS,

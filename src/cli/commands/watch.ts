@@ -187,6 +187,11 @@ class Watcher {
         `awaiting approval: ${callText(call)} — approve ${this.workflowId} ${call.toolUseId}  |  deny ${this.workflowId} ${call.toolUseId} --reason TEXT`,
       );
     }
+    for (const q of view.pendingQuestions ?? []) {
+      if (this.#approvals.has(q.id)) continue;
+      this.#approvals.add(q.id);
+      this.out(`question ${q.id} from MCP server "${q.server}": ${q.message} — answer ${this.workflowId} ${q.id} --json '{...}'  |  --decline  |  --cancel`);
+    }
     if (view.guard && view.guard !== this.#guard) {
       this.#guard = view.guard;
       this.out(`guard ${view.guard} stopped the run`);
