@@ -25,6 +25,8 @@ function serverConfig() {
   if (scenario === 'auth/pre-registration') return { url, oauth: { clientId: context.client_id, clientSecret: context.client_secret } };
   // Client ID metadata documents where the authorization server supports them, else dynamic registration.
   if (scenario.startsWith('auth/')) return { url, oauth: { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' } };
+  // No person here to ask: the policy a headless worker uses, which answers with the schema's defaults (SEP-1034).
+  if (scenario.startsWith('elicitation')) return { url, elicitation: 'accept-defaults' };
   return { url };
 }
 

@@ -37,18 +37,18 @@ async function conformance(args: string[], expected?: Record<string, string>) {
 }
 
 describe('the MCP conformance suite against our client', () => {
-  it('passes the core, OAuth (dynamic registration, PKCE) and client-credentials scenarios', { timeout: 180_000 }, async () => {
-    const { code, report } = await conformance(['initialize', 'auth/metadata-default', 'auth/client-credentials-basic']);
-    expect(report).toMatchObject({ passed: 3, unexpected: [] });
+  it('passes the core, OAuth (dynamic registration, PKCE), client-credentials and elicitation-defaults scenarios', { timeout: 180_000 }, async () => {
+    const { code, report } = await conformance(['initialize', 'auth/metadata-default', 'auth/client-credentials-basic', 'elicitation-sep1034-client-defaults']);
+    expect(report).toMatchObject({ passed: 4, unexpected: [] });
     expect(code).toBe(0);
   });
 
   it('fails on a failing scenario outside the expected failures, and on a listed one that passes', { timeout: 180_000 }, async () => {
-    const failing = await conformance(['elicitation-sep1034-client-defaults'], {});
-    expect(failing).toMatchObject({ code: 1, report: { unexpected: ['elicitation-sep1034-client-defaults: FAIL'] } });
+    const failing = await conformance(['auth/cross-app-access-complete-flow'], {});
+    expect(failing).toMatchObject({ code: 1, report: { unexpected: ['auth/cross-app-access-complete-flow: FAIL'] } });
     const stale = await conformance(['tools_call'], { tools_call: 'listed by mistake' });
     expect(stale).toMatchObject({ code: 1, report: { unexpected: ['tools_call: stale'] } });
-    const listed = await conformance(['elicitation-sep1034-client-defaults']);
-    expect(listed).toMatchObject({ code: 0, report: { expectedFailures: ['elicitation-sep1034-client-defaults'] } });
+    const listed = await conformance(['auth/cross-app-access-complete-flow']);
+    expect(listed).toMatchObject({ code: 0, report: { expectedFailures: ['auth/cross-app-access-complete-flow'] } });
   });
 });
