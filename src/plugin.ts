@@ -161,7 +161,15 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       const companions: Array<Promise<Worker>> = [];
       // It polls like the worker it runs beside (`activityPollers` of createAgentWorker, `--activity-pollers`).
       if (this.options.runModelWorker !== false) {
-        companions.push(this.createModelWorker({ ...spec, identity: worker.options.identity, activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior }));
+        // and as the same version of its Worker Deployment, if it is one: a pinned run's model calls go to its version.
+        companions.push(
+          this.createModelWorker({
+            ...spec,
+            identity: worker.options.identity,
+            activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior,
+            workerDeploymentOptions: worker.options.workerDeploymentOptions,
+          }),
+        );
       }
       if (!keyQueue) {
         for (const id of spec.keyIds) companions.push(this.#createKeyQueueWorker(spec, id, worker.options.identity));
@@ -207,6 +215,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       ...(this.options.modelCallsPerSecond ? { maxTaskQueueActivitiesPerSecond: this.options.modelCallsPerSecond } : {}),
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
       ...(options.activityTaskPollerBehavior ? { activityTaskPollerBehavior: options.activityTaskPollerBehavior } : {}),
+      ...(options.workerDeploymentOptions ? { workerDeploymentOptions: options.workerDeploymentOptions } : {}),
     });
   }
 
@@ -315,6 +324,10 @@ export interface ModelWorkerOptions {
   identity?: string;
   /** Its activity-task pollers. Default: Temporal's (at most 10 polls open). */
   activityTaskPollerBehavior?: WorkerOptions['activityTaskPollerBehavior'];
+  /** The Worker Deployment version of the agent runs' worker, when it is versioned: give the same, so that every
+   * task queue of the version is polled by it (set-current-version refuses a version missing one) and a pinned
+   * run's model calls are served by its own version. */
+  workerDeploymentOptions?: WorkerOptions['workerDeploymentOptions'];
 }
 
 /** A worker's queue as configured with this plugin: what its companions (model queue, key queues) need. */
