@@ -91,6 +91,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** The task queues of keys (`<taskQueue>@<keyId>`) this plugin runs workers on, by namespace and queue. */
   readonly #keyQueues = new Set<string>();
   #client: Client | undefined;
+  /** Whether a worker configured with this plugin uses Worker Versioning (see the workerUsesVersioning activity). */
+  #usesVersioning = false;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -239,6 +241,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       recordedTools: this.recordedTools,
       modelSettings: this.modelSettings,
       agents: this.#agents,
+      usesVersioning: () => this.#usesVersioning,
     }));
   }
 
@@ -260,6 +263,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
     // team's converter is theirs to keep, and clients of agent runs must use it too.
     const dataConverter = options.dataConverter ?? workerDataConverter();
+    if (options.workerDeploymentOptions?.useWorkerVersioning) this.#usesVersioning = true;
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
     const activities = this.#activitiesOnce();
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {

@@ -26,6 +26,8 @@ export interface ActivityDeps {
   modelSettings: ModelSettingsStore;
   /** The sub-agents this worker defines (recorded by the runs that delegate to them). */
   agents?: Record<string, SubAgentDefinition>;
+  /** Whether the worker polls with Worker Versioning on (`workerDeploymentOptions.useWorkerVersioning`). */
+  usesVersioning?: () => boolean;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -41,6 +43,9 @@ export function createActivities(deps: ActivityDeps) {
     }),
     runTool: createRunTool({ tools: deps.tools }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
+    /** A local activity: whether this worker polls as a Worker Deployment version with versioning on (the workflow
+     * cannot tell from its info, which names a version for a worker that only records one). */
+    workerUsesVersioning: async (): Promise<boolean> => deps.usesVersioning?.() ?? false,
     /** What this worker offers (the agentToolCatalog workflow: a CLI's `start` checks its tool names with it). */
     offeredTools: async (): Promise<OfferedTools> => {
       const mcpTools = deps.mcp?.toolNames() ?? [];

@@ -186,7 +186,7 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
     return;
   }
   await condition(allHandlersFinished);
-  const upgrade = upgradeOnContinueAsNew();
+  const upgrade = await upgradeOnContinueAsNew();
   if (upgrade.initialVersioningBehavior) {
     await makeContinueAsNewFunc<(input: AgentInput) => Promise<AgentResult>>(upgrade)({ ...rest, carried });
   }

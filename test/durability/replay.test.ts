@@ -460,6 +460,8 @@ const SCENARIOS: Scenario[] = [
     run: 'first',
     proves: ({ events }) => {
       expect(patchIds(events)).toContain('upgrade-on-continue-as-new');
+      // The worker said it polls with versioning on (a local activity: its marker).
+      expect(events.some((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toBe(true);
       const completed = events.flatMap((e) => e.workflowTaskCompletedEventAttributes ?? []);
       expect(completed[0].deploymentVersion?.buildId).toBe('v1');
       expect(completed.at(-1)?.versioningBehavior).toBe(temporalEnums.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE);

@@ -90,4 +90,23 @@ describe('worker versioning', () => {
       await Promise.allSettled([v1Running, v2Running]);
     }
   });
+
+  it('a worker that names a version without Worker Versioning continues runs as new as before', async () => {
+    model.release(); // the long job's second call is not held here
+    const taskQueue = `unversioned-${randomUUID()}`;
+    const agent = await createAgentWorker({
+      connection: env.connection,
+      client: env.client,
+      taskQueue,
+      model: { apiKey: 'test-key', baseURL: model.url },
+      workflowBundlePath: inject('workflowBundlePath') || undefined,
+      // A build id for the record only: the server treats the worker as unversioned.
+      workerOptions: { workerDeploymentOptions: { useWorkerVersioning: false, version: { deploymentName: 'agents', buildId: 'named-only' } } },
+    });
+    const result = await agent.worker.runUntil(async () => {
+      const { workflowId } = await startAgent(env.client, { task: 'a long job, unversioned', taskQueue, settings: defaultSettings({ tools: ['calculator'], continueAsNewAfterSteps: 2 }) });
+      return getAgentResult(env.client, workflowId);
+    });
+    expect(result).toMatchObject({ status: 'completed', text: 'long job done', runsUsed: 2 });
+  });
 });
