@@ -2,7 +2,7 @@
 // it schedules, and a sub-agent's child run (whose own `priority` in the config wins).
 import { describe, expect, it } from 'vitest';
 import type { temporal } from '@temporalio/proto';
-import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import { defaultSettings, getAgentResult, resumeAgent, startAgent } from '../../src/client/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 
@@ -61,6 +61,23 @@ describe('priority and fairness', () => {
       expect(seen.started).toMatchObject({ priorityKey: 2, fairnessKey: 'tenant-b' });
       expect(seen.activities.length).toBeGreaterThan(0);
       for (const a of seen.activities) expect(a).toMatchObject({ priorityKey: 2, fairnessKey: 'tenant-b' });
+    });
+  });
+
+  it('a resumed job keeps its priority and fairness key', async () => {
+    const script = [reply([toolUse('calculator', { expression: '6 * 7' })]), reply([text('42')])];
+    await withAgent(env, { script }, async (h) => {
+      const { workflowId } = await startAgent(env.client, {
+        task: 'what is 6 * 7?',
+        settings: defaultSettings({ tools: ['calculator'], maxSteps: 1, summaryOn: [] }),
+        taskQueue: h.taskQueue,
+        priority: { priorityKey: 2, fairnessKey: 'tenant-c' },
+      });
+      expect((await getAgentResult(env.client, workflowId)).guard).toBe('max_steps');
+      await resumeAgent(env.client, workflowId, { moreSteps: 3, taskQueue: h.taskQueue });
+      expect((await getAgentResult(env.client, workflowId)).text).toBe('42');
+      const seen = priorities((await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []);
+      expect(seen.started).toMatchObject({ priorityKey: 2, fairnessKey: 'tenant-c' });
     });
   });
 });
