@@ -1,5 +1,6 @@
 // Worker Versioning on the dev server: a run started on v1 stays on v1 while new runs go to v2, and moves to v2
-// at its continue-as-new; its model calls (their own task queue) are served by its own version throughout.
+// at its continue-as-new; its model calls (their own task queue) are served by its own version throughout. An
+// auto-upgrade run moves at its next task; a worker that only names a version is left unversioned.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
@@ -30,14 +31,14 @@ function byTask(req: MessagesRequestBody, turn: number): ScriptTurn {
   return reply([text('long job done')]);
 }
 
-async function versionWorker(taskQueue: string, deployment: string, buildId: string): Promise<AgentWorker> {
+async function versionWorker(taskQueue: string, deployment: string, buildId: string, versioning?: 'auto-upgrade', on = model): Promise<AgentWorker> {
   return createAgentWorker({
     connection: env.connection,
     client: env.client,
     taskQueue,
-    model: { apiKey: 'test-key', baseURL: model.url },
+    model: { apiKey: 'test-key', baseURL: on.url },
     workflowBundlePath: inject('workflowBundlePath') || undefined,
-    deployment: { name: deployment, buildId },
+    deployment: { name: deployment, buildId, ...(versioning ? { versioning } : {}) },
     workerOptions: { identity: `worker-${buildId}` },
   });
 }
@@ -108,5 +109,37 @@ describe('worker versioning', () => {
       return getAgentResult(env.client, workflowId);
     });
     expect(result).toMatchObject({ status: 'completed', text: 'long job done', runsUsed: 2 });
+  });
+
+  it('with --versioning auto-upgrade a run moves to v2 at its next workflow task, without continuing as new', async () => {
+    const own = await startScriptedModel({ script: byTask });
+    const taskQueue = `auto-upgrade-${randomUUID()}`;
+    const deployment = `agents-${randomUUID().slice(0, 8)}`;
+    const v1 = await versionWorker(taskQueue, deployment, 'v1', 'auto-upgrade', own);
+    const v1Running = v1.worker.run();
+    let v2: AgentWorker | undefined;
+    let v2Running: Promise<void> | undefined;
+    try {
+      await setCurrentVersion(env.client, deployment, 'v1');
+      const { workflowId } = await startAgent(env.client, { task: 'a long job', taskQueue, settings: defaultSettings({ tools: ['calculator'] }) });
+      await vi.waitFor(() => expect(own.requests.filter((r) => r.turn === 1)).toHaveLength(1), { timeout: 20_000 });
+      v2 = await versionWorker(taskQueue, deployment, 'v2', 'auto-upgrade', own);
+      v2Running = v2.worker.run();
+      await setCurrentVersion(env.client, deployment, 'v2');
+      own.release();
+      const result = await getAgentResult(env.client, workflowId);
+      expect(result).toMatchObject({ status: 'completed', text: 'long job done' });
+      expect(result.runsUsed ?? 1).toBe(1);
+      const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      const builds = workflowTaskBuildIds(events);
+      expect(builds[0]).toBe('v1');
+      expect(builds.at(-1)).toBe('v2');
+    } finally {
+      own.release();
+      v1.worker.shutdown();
+      v2?.worker.shutdown();
+      await Promise.allSettled([v1Running, v2Running]);
+      await own.close();
+    }
   });
 });
