@@ -10,6 +10,8 @@ export type { RecordedToolsStore } from './activities/recorded-tools.js';
 export type { ModelSettingsStore } from './activities/model-settings.js';
 export type { McpTools } from './mcp/index.js';
 export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serve/index.js';
+export { signWebhook, verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions } from './webhooks/signature.js';
+export { WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_SECRET_VARIABLE } from './core/webhooks.js';
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
 export {
   AGENT_WORKFLOW,
@@ -64,7 +66,8 @@ export {
   type TypedToolDefinition,
 } from './tools/types.js';
 export { toolContext, type LocalToolContext } from './tools/context.js';
-export { IDEMPOTENCY_META_KEY } from './mcp/index.js';
+export { IDEMPOTENCY_META_KEY, FileMcpTokenStore, MemoryMcpTokenStore, McpTokenStoreError, McpLoginRequired } from './mcp/index.js';
+export type { McpAuthRecord, McpTokenStore } from './mcp/index.js';
 export { AGENT_WORKER_SIZING, DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';
 export type {
   AgentInput,
@@ -82,6 +85,8 @@ export type {
   ToolCallView,
   ToolOutcome,
   Usage,
+  WebhookEvent,
+  WebhookEventType,
 } from './core/types.js';
 export type { ModelConnection } from './activities/index.js';
 // The type of a config file's `scriptedModel` (the functions that build scripts are in durable-agent/testing).

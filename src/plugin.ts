@@ -24,7 +24,7 @@ import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import type { SubAgentDefinition } from './core/types.js';
 import { ignoredTranscriptSinks } from './core/transcript-sink.js';
 import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
-import { connectMcpServers, withMcpTools, type McpTools } from './mcp/index.js';
+import { connectMcpServers, withMcpTools, type McpTokenStore, type McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
@@ -44,6 +44,9 @@ export interface AgentPluginOptions {
    * HTTP servers connected to when the worker is created (a server that does not start, or a tool name the
    * Messages API would refuse, fails Worker.create), and closed when the worker stops. */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Where the OAuth tokens of `oauth` MCP servers are read (and refreshed ones written). Default: the file that
+   * `durable-agent mcp login` writes (AGENT_MCP_TOKENS, else .durable-agent/mcp-tokens.json). */
+  mcpTokenStore?: McpTokenStore;
   /** Named sub-agents (`agent__<name>` tools whose calls are child runs), checked here against `tools`, `mcpServers`
    * and the depth limit (`maxAgentDepth`, default 2). A run delegates only to those its `tools` name. */
   agents?: Record<string, SubAgentConfig>;
@@ -127,7 +130,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** Connects to the MCP servers (once; Worker.create does it through configureWorker). */
   async startMcp(): Promise<void> {
     if (!this.mcpServers || Object.keys(this.mcpServers).length === 0) return;
-    this.#mcp ??= connectMcpServers(this.mcpServers).then(async (mcp) => {
+    this.#mcp ??= connectMcpServers(this.mcpServers, this.options.mcpTokenStore ? { tokenStore: this.options.mcpTokenStore } : {}).then(async (mcp) => {
       try {
         return { mcp, registry: withMcpTools(this.#localTools, mcp) };
       } catch (err) {

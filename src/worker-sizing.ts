@@ -63,6 +63,46 @@ export function defaultWorkflowTasks(maxCachedWorkflows: number): number {
   return maxCachedWorkflows > 0 ? Math.max(2, Math.min(d, maxCachedWorkflows)) : d;
 }
 
+/** What the sizing values are called where they were given: the library's option names, or the `worker` command's
+ * flags (cli/worker-sizing-flags.ts), so that one rule speaks each one's language. */
+export interface SizingNames {
+  maxCachedWorkflows: string;
+  maxWorkflowTasks: string;
+  workflowPollers: string;
+}
+
+export const SIZING_OPTION_NAMES: SizingNames = { maxCachedWorkflows: 'maxCachedWorkflows', maxWorkflowTasks: 'maxWorkflowTasks', workflowPollers: 'workflowPollers' };
+
+/** The values the rule across sizing options is checked on, and which of them are defaults (said in the message,
+ * since the user did not write them). */
+export interface SizingValues {
+  maxCachedWorkflows?: number;
+  maxWorkflowTasks?: number;
+  workflowPollers?: Pollers;
+  defaulted?: { maxCachedWorkflows?: boolean; maxWorkflowTasks?: boolean };
+}
+
+/** Temporal's rules across the sizing values (no more workflow-task slots than cached runs, no more workflow
+ * pollers than slots, no cache of 1), as the message naming the problem and the fix, in `names`; or undefined. */
+export function sizingProblem(v: SizingValues, names: SizingNames = SIZING_OPTION_NAMES): string | undefined {
+  const { maxCachedWorkflows: cache, maxWorkflowTasks: tasks, workflowPollers: pollers } = v;
+  const shown = (n: number, defaulted?: boolean) => `${n}${defaulted ? ', the default' : ''}`;
+  if (cache === 1) return `${names.maxCachedWorkflows} must be 0 (no cache) or at least 2 (got 1)`;
+  if (cache !== undefined && cache > 0 && tasks !== undefined && tasks > cache) {
+    return (
+      `${names.maxWorkflowTasks} (${tasks}) cannot exceed ${names.maxCachedWorkflows} (${shown(cache, v.defaulted?.maxCachedWorkflows)}): ` +
+      `a workflow task needs its run in the cache; raise ${names.maxCachedWorkflows} or lower ${names.maxWorkflowTasks}`
+    );
+  }
+  if (typeof pollers === 'number' && tasks !== undefined && pollers > tasks) {
+    return (
+      `${names.workflowPollers} (${pollers}) cannot exceed ${names.maxWorkflowTasks} (${shown(tasks, v.defaulted?.maxWorkflowTasks)}): ` +
+      `a poll needs a free slot; raise ${names.maxWorkflowTasks} or lower ${names.workflowPollers}`
+    );
+  }
+  return undefined;
+}
+
 /** Temporal's rules for these options, checked before Worker.create (which would otherwise quietly lower the
  * workflow-task slots to the cache size with a warning in its log, or fail with a less direct message). */
 export function checkWorkerSizing(o: Partial<SizingWorkerOptions>): void {
@@ -72,25 +112,13 @@ export function checkWorkerSizing(o: Partial<SizingWorkerOptions>): void {
   whole('maxCachedWorkflows', o.maxCachedWorkflows, 0);
   whole('maxWorkflowTasks (maxConcurrentWorkflowTaskExecutions)', o.maxConcurrentWorkflowTaskExecutions, 2);
   whole('maxToolCalls (maxConcurrentActivityTaskExecutions)', o.maxConcurrentActivityTaskExecutions, 1);
-  if (o.maxCachedWorkflows === 1) {
-    throw new Error('worker sizing: maxCachedWorkflows must be 0 (no cache) or at least 2 (got 1)');
-  }
-  const cache = o.maxCachedWorkflows;
-  const tasks = o.maxConcurrentWorkflowTaskExecutions;
-  if (cache !== undefined && cache > 0 && tasks !== undefined && tasks > cache) {
-    throw new Error(
-      `worker sizing: maxWorkflowTasks (${tasks}) cannot exceed maxCachedWorkflows (${cache}): a workflow task needs its run in the cache; raise maxCachedWorkflows or lower maxWorkflowTasks`,
-    );
-  }
   const wftPollers = o.workflowTaskPollerBehavior;
-  if (wftPollers?.type === 'simple-maximum' && wftPollers.maximum !== undefined) {
-    whole('workflowPollers', wftPollers.maximum, 2);
-    if (tasks !== undefined && wftPollers.maximum > tasks) {
-      throw new Error(`worker sizing: workflowPollers (${wftPollers.maximum}) cannot exceed maxWorkflowTasks (${tasks}): a poll needs a free slot`);
-    }
-  }
+  const workflowPollers = wftPollers?.type === 'simple-maximum' ? wftPollers.maximum : undefined;
+  whole('workflowPollers', workflowPollers, 2);
   const atPollers = o.activityTaskPollerBehavior;
   if (atPollers?.type === 'simple-maximum') whole('activityPollers', atPollers.maximum, 1);
+  const problem = sizingProblem({ maxCachedWorkflows: o.maxCachedWorkflows, maxWorkflowTasks: o.maxConcurrentWorkflowTaskExecutions, workflowPollers });
+  if (problem) throw new Error(`worker sizing: ${problem}`);
 }
 
 /** Temporal's PollerBehavior (not exported by @temporalio/worker under its name). */

@@ -11,7 +11,7 @@ import { workerDataConverter } from './key-queues.js';
 import { AgentPlugin } from './plugin.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
-import type { McpTools } from './mcp/index.js';
+import type { McpTokenStore, McpTools } from './mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 import { workerDeploymentOptions, type WorkerDeployment } from './core/versioning.js';
@@ -31,6 +31,8 @@ export interface AgentWorkerOptions extends WorkerSizing {
   tools?: AnyAgentTool[];
   /** MCP servers by name whose tools this worker offers as `<name>__<tool>` (see AgentPluginOptions). */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Where OAuth MCP servers' tokens are (see AgentPluginOptions.mcpTokenStore). */
+  mcpTokenStore?: McpTokenStore;
   /** Named sub-agents (see AgentPluginOptions.agents). */
   agents?: Record<string, SubAgentConfig>;
   maxAgentDepth?: number;
@@ -78,6 +80,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const plugin = new AgentPlugin({
     tools: options.tools,
     mcpServers: options.mcpServers,
+    ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),
     agents: options.agents,
     maxAgentDepth: options.maxAgentDepth,
     model: options.model,

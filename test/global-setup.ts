@@ -1,5 +1,7 @@
-// Vitest globalSetup: one dev server and one workflow bundle for the whole run, because starting a server
-// (~1 s) and running webpack (several s) per test file would dominate the suite's time.
+// Vitest globalSetup: one dev server per test process (vitest's maxWorkers) and one workflow bundle for the whole
+// run, because starting a server (~1 s) and running webpack (several s) per test file would dominate the suite's
+// time. A server per process, not one for all: each server then sees one test file at a time, the load that never
+// locked the dev server's in-memory SQLite up (docs/operations.md, "The embedded Temporal server").
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,14 +13,15 @@ import { findTemporalCli } from '../src/devserver/find-temporal.js';
 import { startDevServer, type DevServer } from '../src/devserver/dev-server.js';
 import { FAILURE_CONVERTER_PATH } from '../src/codec/data-converter.js';
 
-let server: DevServer | undefined;
+let servers: DevServer[] = [];
 let tmpDir: string | undefined;
 
-export async function setup({ provide }: TestProject): Promise<void> {
+export async function setup({ provide, config }: TestProject): Promise<void> {
   const log = (m: string) => console.error(`[global-setup] ${m}`);
   const cliPath = await findTemporalCli({ log });
-  server = await startDevServer({ cliPath, uiPort: false, log });
-  provide('temporalAddress', server.address);
+  servers = await Promise.all(Array.from({ length: Math.max(1, config.maxWorkers) }, () => startDevServer({ cliPath, uiPort: false, log })));
+  provide('temporalAddresses', servers.map((s) => s.address));
+  provide('temporalAddress', servers[0]!.address);
 
   // The workflows may not exist yet while the project is being assembled; unit tests must still run then.
   const workflowsPath = fileURLToPath(new URL('../src/workflows/index.ts', import.meta.url));
@@ -37,6 +40,6 @@ export async function setup({ provide }: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await server?.stop();
+  await Promise.all(servers.map((s) => s.stop()));
   if (tmpDir) await fs.rm(tmpDir, { recursive: true, force: true });
 }

@@ -1,10 +1,13 @@
-// Values provided by test/global-setup.ts, read in tests with `inject('temporalAddress')`.
+// Values provided by test/global-setup.ts, read in tests with `inject(...)`; the server address with
+// `testServerAddress()` (test/helpers/test-server.ts), which picks the test process's own server.
 // Importing 'vitest' makes the augmentation apply even in files that only import 'vitest/node' (global-setup).
 import type {} from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** host:port of the dev server started once for the whole run. */
+    /** host:port of each dev server started for the run, one per test process. */
+    temporalAddresses: string[];
+    /** The first of them (for a test that does not use testServerAddress(): it still works, on a shared server). */
     temporalAddress: string;
     /** Path of a pre-built workflow bundle (WorkerOptions.workflowBundle = { codePath }); '' when not built. */
     workflowBundlePath: string;

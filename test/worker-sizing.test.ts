@@ -9,7 +9,7 @@ import { AgentPlugin } from '../src/plugin.js';
 import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
 import { createAgentWorker, type AgentWorkerOptions } from '../src/worker.js';
-import { agentWorkerSizing, heapCachedWorkflows } from '../src/worker-sizing.js';
+import { agentWorkerSizing, heapCachedWorkflows, sizingProblem } from '../src/worker-sizing.js';
 import { useTestEnv } from './helpers/harness.js';
 
 const env = useTestEnv();
@@ -159,5 +159,28 @@ describe('worker sizing', () => {
     } finally {
       for (const w of [plain, withPlugin, teams]) await w.runUntil(Promise.resolve());
     }
+  });
+});
+
+describe('sizingProblem', () => {
+  const flagNames = { maxCachedWorkflows: '--max-cached-workflows', maxWorkflowTasks: '--max-workflow-tasks', workflowPollers: '--workflow-pollers' };
+
+  it('is one rule that speaks the library’s option names or the worker command’s flags, and marks defaults it was not given', () => {
+    const tooManyTasks = { maxCachedWorkflows: 10, maxWorkflowTasks: 20 };
+    expect(sizingProblem(tooManyTasks)).toBe(
+      'maxWorkflowTasks (20) cannot exceed maxCachedWorkflows (10): a workflow task needs its run in the cache; raise maxCachedWorkflows or lower maxWorkflowTasks',
+    );
+    expect(sizingProblem({ ...tooManyTasks, defaulted: { maxCachedWorkflows: true } }, flagNames)).toBe(
+      '--max-workflow-tasks (20) cannot exceed --max-cached-workflows (10, the default): a workflow task needs its run in the cache; raise --max-cached-workflows or lower --max-workflow-tasks',
+    );
+    expect(sizingProblem({ maxCachedWorkflows: 100, maxWorkflowTasks: 4, workflowPollers: 6, defaulted: { maxWorkflowTasks: true } }, flagNames)).toBe(
+      '--workflow-pollers (6) cannot exceed --max-workflow-tasks (4, the default): a poll needs a free slot; raise --max-workflow-tasks or lower --workflow-pollers',
+    );
+    expect(sizingProblem({ maxCachedWorkflows: 1 }, flagNames)).toBe('--max-cached-workflows must be 0 (no cache) or at least 2 (got 1)');
+  });
+
+  it('finds nothing wrong with a sizing Temporal accepts: no cache, autoscaling pollers, slots within the cache', () => {
+    expect(sizingProblem({ maxCachedWorkflows: 0, maxWorkflowTasks: 500, workflowPollers: 'auto' })).toBeUndefined();
+    expect(sizingProblem({ maxCachedWorkflows: 40, maxWorkflowTasks: 40, workflowPollers: 40 })).toBeUndefined();
   });
 });

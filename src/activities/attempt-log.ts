@@ -6,13 +6,14 @@ import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { attemptText } from '../core/tool-policy.js';
 
 /** The agent's activity types (the ones this logs for; a team's own activities on the same worker are left alone). */
-export const AGENT_ACTIVITY_TYPES = ['callModel', 'runTool', 'describeTools'] as const;
+export const AGENT_ACTIVITY_TYPES = ['callModel', 'runTool', 'describeTools', 'deliverWebhook'] as const;
 
 /** What follows a failed attempt of `runTool`, `callModel`, `describeTools` (for the model: the run fails). */
 const WHEN_NONE_FOLLOWS: Record<(typeof AGENT_ACTIVITY_TYPES)[number], string> = {
   runTool: 'the model gets the error',
   callModel: 'the run fails',
   describeTools: 'the run fails',
+  deliverWebhook: 'the event is not delivered',
 };
 
 export const attemptLogInterceptor: ActivityInterceptorsFactory = (ctx) => ({

@@ -7,6 +7,7 @@ import { createCallModel, type ModelConnection } from './model.js';
 import type { ModelSettingsStore } from './model-settings.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
 import { createRunTool } from './tool.js';
+import { createDeliverWebhook } from './webhook.js';
 import type { TranscriptStore } from './transcript-store.js';
 
 export type { ModelConnection } from './model.js';
@@ -46,6 +47,8 @@ export function createActivities(deps: ActivityDeps) {
     /** A local activity: whether this worker polls as a Worker Deployment version with versioning on (the workflow
      * cannot tell from its info, which names a version for a worker that only records one). */
     workerUsesVersioning: async (): Promise<boolean> => deps.usesVersioning?.() ?? false,
+    /** One signed webhook delivery of a run's event (the secret from this worker's environment). */
+    deliverWebhook: createDeliverWebhook(),
     /** What this worker offers (the agentToolCatalog workflow: a CLI's `start` checks its tool names with it). */
     offeredTools: async (): Promise<OfferedTools> => {
       const mcpTools = deps.mcp?.toolNames() ?? [];

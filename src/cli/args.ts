@@ -22,7 +22,7 @@ export type FlagSpec = FlagDoc &
     | { type: 'string'; choices?: readonly string[] }
     | { type: 'int'; min?: number; max?: number }
     | { type: 'number'; min?: number }
-    | { type: 'list' }
+    | { type: 'list'; /** May be given more than once: the lists add up (`--webhook A --webhook B`). */ repeatable?: boolean }
   );
 
 export type FlagValue<S extends FlagSpec> = S extends { type: 'boolean' }
@@ -59,7 +59,8 @@ export function parseArgs<F extends Record<string, FlagSpec>>(argv: readonly str
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
     const flag = spec[name];
     if (!flag) throw unknownFlag(name, Object.keys(spec));
-    if (name in flags) throw new UsageError(`--${name} was given twice`);
+    const repeats = flag.type === 'list' && flag.repeatable === true;
+    if (name in flags && !repeats) throw new UsageError(`--${name} was given twice`);
     let raw: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
     if (flag.type === 'boolean') {
       if (raw === undefined) flags[name] = true;
@@ -73,7 +74,8 @@ export function parseArgs<F extends Record<string, FlagSpec>>(argv: readonly str
         throw new UsageError(`--${name} needs a value`);
       }
     }
-    flags[name] = convert(name, flag, raw);
+    const value = convert(name, flag, raw);
+    flags[name] = repeats && name in flags ? [...(flags[name] as string[]), ...(value as string[])] : value;
   }
   return { flags: flags as Parsed<F>['flags'], positionals };
 }

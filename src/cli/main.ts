@@ -45,6 +45,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'the HTTP API: start, read, follow (Server-Sent Events) and steer runs over HTTP, with bearer tokens',
     load: async () => (await import('./commands/serve.js')).serve,
   },
+  mcp: { summary: 'OAuth for MCP servers: login <server> (once, in a browser), logout <server>, status', load: async () => (await import('./commands/mcp.js')).mcp },
   worker: { summary: 'run a worker until interrupted', load: async () => (await import('./commands/worker.js')).worker },
   server: { summary: 'the embedded Temporal dev server with its Web UI, in the foreground', load: async () => (await import('./commands/server.js')).server },
   'codec-server': {

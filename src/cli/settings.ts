@@ -53,6 +53,12 @@ export const START_FLAGS = {
   priority: { type: 'int', min: PRIORITY_MIN, max: PRIORITY_MAX, help: 'Temporal task priority of the run and its calls: 1 (first) to 5 (last), default 3' },
   'fairness-key': { type: 'string', value: 'KEY', help: "a tenant: runs of different keys share the queues fairly, whatever one key's backlog" },
   'fairness-weight': { type: 'number', min: 0.001, help: "with --fairness-key: the key's share relative to others (default 1, at most 1000)" },
+  webhook: {
+    type: 'list',
+    repeatable: true,
+    value: 'URL',
+    help: 'POST the run\'s events (run.completed, approval.needed, ...) to URL, signed with $DURABLE_AGENT_WEBHOOK_SECRET; repeatable',
+  },
   ...SERVER_TOOL_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
@@ -137,6 +143,7 @@ export function settingsFromFlags(
     compactAt,
     compaction: flags['no-compaction'] ? false : undefined,
     serverTools,
+    webhooks: flags.webhook,
   });
   // The library's own check (src/core/settings-check.ts), in the words of the flags.
   try {
@@ -170,6 +177,7 @@ const FLAG_OF: Record<string, string> = {
   contextClearAtTokens: '--context-clear-at',
   compactAt: '--compact-at',
   maxAgentDepth: '--max-agent-depth',
+  webhooks: '--webhook',
   model: '--model',
 };
 

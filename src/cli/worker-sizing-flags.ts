@@ -1,8 +1,8 @@
 // The `worker` command's sizing flags: the workflow cache, workflow-task slots, pollers and tool-call slots (docs/operations.md,
-// "Sizing a worker"). Each is checked alone by the parser, and together here, before anything starts, with the
-// flag names in the message (Temporal's rule: no more workflow-task slots than cached runs).
+// "Sizing a worker"). Each is checked alone by the parser, and together here, before anything starts, by the
+// library's own rule (sizingProblem in worker-sizing.ts) with the flag names in its message.
 import { AGENT_WORKER_SIZING } from '../core/policies.js';
-import { defaultWorkflowTasks, heapCachedWorkflows, type Pollers, type WorkerSizing } from '../worker-sizing.js';
+import { defaultWorkflowTasks, heapCachedWorkflows, sizingProblem, type Pollers, type SizingNames, type WorkerSizing } from '../worker-sizing.js';
 import type { Worker } from '@temporalio/worker';
 import { UsageError, type FlagSpec } from './args.js';
 
@@ -41,6 +41,8 @@ export const WORKER_SIZING_FLAGS = {
   },
 } satisfies Record<string, FlagSpec>;
 
+const SIZING_FLAG_NAMES: SizingNames = { maxCachedWorkflows: '--max-cached-workflows', maxWorkflowTasks: '--max-workflow-tasks', workflowPollers: '--workflow-pollers' };
+
 type SizingFlags = {
   'max-cached-workflows'?: number;
   'max-workflow-tasks'?: number;
@@ -59,24 +61,17 @@ export function sizingFromFlags(flags: SizingFlags): WorkerSizing {
     activityPollers: pollers('activity-pollers', flags['activity-pollers'], 1),
     maxToolCalls: flags['max-tool-calls'],
   };
-  const cache = sizing.maxCachedWorkflows;
-  if (cache === 1) throw new UsageError('--max-cached-workflows must be 0 (no cache) or at least 2 (got 1)');
-  const effectiveCache = cache ?? heapCachedWorkflows();
-  const tasks = sizing.maxWorkflowTasks;
-  if (tasks !== undefined && effectiveCache > 0 && tasks > effectiveCache) {
-    throw new UsageError(
-      `--max-workflow-tasks (${tasks}) cannot exceed --max-cached-workflows (${effectiveCache}${cache === undefined ? ', the default' : ''}): ` +
-        'a workflow task needs its run in the cache; raise --max-cached-workflows or lower --max-workflow-tasks',
-    );
-  }
-  const wfPollers = sizing.workflowPollers;
-  const effectiveTasks = tasks ?? defaultWorkflowTasks(effectiveCache);
-  if (typeof wfPollers === 'number' && wfPollers > effectiveTasks) {
-    throw new UsageError(
-      `--workflow-pollers (${wfPollers}) cannot exceed --max-workflow-tasks (${effectiveTasks}${tasks === undefined ? ', the default' : ''}): ` +
-        'a poll needs a free slot; raise --max-workflow-tasks or lower --workflow-pollers',
-    );
-  }
+  const cache = sizing.maxCachedWorkflows ?? heapCachedWorkflows();
+  const problem = sizingProblem(
+    {
+      maxCachedWorkflows: cache,
+      maxWorkflowTasks: sizing.maxWorkflowTasks ?? defaultWorkflowTasks(cache),
+      workflowPollers: sizing.workflowPollers,
+      defaulted: { maxCachedWorkflows: sizing.maxCachedWorkflows === undefined, maxWorkflowTasks: sizing.maxWorkflowTasks === undefined },
+    },
+    SIZING_FLAG_NAMES,
+  );
+  if (problem) throw new UsageError(problem);
   return sizing;
 }
 

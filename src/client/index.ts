@@ -24,6 +24,7 @@ import { codecKeyIds, codecsEncrypt } from '../codec/encryption-codec.js';
 
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
 export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
+export { getTurnUsage, type TurnUsage } from './turns.js';
 export { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
 export { toolCallsInFlight, type ToolCallInFlight } from './tool-progress.js';
 export { completeToolCall, ToolCompletionError, type CompletedToolCall } from './complete-tool.js';

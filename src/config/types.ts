@@ -38,6 +38,38 @@ export interface McpHttpServerConfig extends McpCallPolicy {
   /** Request headers. A value written `${NAME}` is read from the worker's environment variable NAME, so secrets
    * stay out of the config file and out of workflow history. */
   headers?: Record<string, string>;
+  /** OAuth 2.1 with the authorization-code flow: `durable-agent mcp login <name>` authorizes once, in a browser; the
+   * workers read the tokens from the token store and refresh them. `true` for the defaults (dynamic client
+   * registration, scopes from the server). See docs/tools-and-mcp.md, "Authorization". */
+  oauth?: true | McpOAuthConfig;
+  /** OAuth client credentials (machine to machine, no human step): a client secret or a private key (JWT). */
+  clientCredentials?: McpClientCredentials;
+}
+
+export interface McpOAuthConfig {
+  /** The scopes to ask for when the server says none (in `WWW-Authenticate` or its metadata). */
+  scope?: string;
+  /** A client registered beforehand with the authorization server (else: dynamic client registration, or the
+   * client ID metadata document at `clientMetadataUrl`). `clientSecret` may be written `${NAME}`. */
+  clientId?: string;
+  clientSecret?: string;
+  /** An https URL of this client's metadata document, used when the authorization server supports it. */
+  clientMetadataUrl?: string;
+  /** The loopback port `mcp login` listens on for the redirect (default: any free one; a pre-registered client's
+   * redirect URI names one). */
+  redirectPort?: number;
+}
+
+export interface McpClientCredentials {
+  clientId: string;
+  /** `client_secret_basic`; written `${NAME}`, read from the worker's environment. */
+  clientSecret?: string;
+  /** A PEM private key for `private_key_jwt` (instead of a secret), written `${NAME}`; `algorithm` default RS256. */
+  privateKey?: string;
+  algorithm?: string;
+  scope?: string;
+  /** The authorization server these credentials belong to: they are sent to no other. */
+  issuer?: string;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;

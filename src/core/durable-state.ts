@@ -90,6 +90,9 @@ export interface AgentSettings {
   /** How deep sub-agents may nest (`--max-agent-depth`): a run at this depth is offered no `agent__*` tool.
    * Default DEFAULT_MAX_AGENT_DEPTH (2). */
   maxAgentDepth?: number;
+  /** URLs that receive the run's events (`--webhook`, `webhook` of `POST /v1/runs`): each event is POSTed, signed, by
+   * the `deliverWebhook` activity (runs from the `webhooks` patch on). Not inherited by sub-agents. */
+  webhooks?: string[];
 }
 
 /** A named sub-agent as a worker defines it (`agents` of the config file or of AgentPlugin), offered to the model as
@@ -438,4 +441,32 @@ export interface DescribeToolsInput {
   policies?: boolean;
   /** The sub-agents the run may delegate to, by name (runs from the `sub-agents` patch on). */
   agents?: string[];
+}
+
+/** The events a run sends its webhooks (src/core/webhooks.ts). */
+export type WebhookEventType = 'run.completed' | 'run.stopped' | 'run.failed' | 'run.cancelled' | 'approval.needed' | 'guard.fired';
+
+/** One event, as the body of every delivery of it (the same on every attempt). */
+export interface WebhookEvent {
+  /** Stable: derived from the workflow id, run id and the event, so a receiver de-duplicates retries with it. */
+  id: string;
+  type: WebhookEventType;
+  /** When the run emitted it (ISO 8601, the workflow's clock). */
+  createdAt: string;
+  workflowId: string;
+  runId: string;
+  data: Record<string, unknown>;
+}
+
+/** The input of the `deliverWebhook` activity: one event for one URL. The signing secret is not here: the worker
+ * reads it from its environment. */
+export interface WebhookDeliveryInput {
+  url: string;
+  event: WebhookEvent;
+}
+
+/** What a delivery's receiver answered. */
+export interface WebhookDeliveryResult {
+  status: number;
+  attempt: number;
 }

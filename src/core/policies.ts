@@ -96,6 +96,20 @@ export const TOOL_CALL_OPTIONS = deepFreeze({
   },
 } satisfies ActivityOptions);
 
+/** A webhook delivery (src/workflows/webhooks.ts): an attempt has 30 s (the receiver must answer within 20 s), and
+ * failed attempts are retried with backoff (1 s, 2 s, 4 s, ... at most 10 minutes apart) for up to a day. The run
+ * closes once its deliveries have settled. */
+export const WEBHOOK_DELIVERY_OPTIONS = deepFreeze({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '24 hours',
+  heartbeatTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '10 minutes',
+  },
+} satisfies ActivityOptions);
+
 /** A model call's stream that delivers no event (not even a `ping`) for this long is abandoned and the call is
  * retried as a whole. The real API sends pings while the model works, so minutes of silence mean a dead
  * connection; it is below Node's own 300 s body timeout, so the failure names the cause. */

@@ -4,14 +4,14 @@
 //
 // An event id is `L.p.n`: `L` a position in the transcript, `p` the phase, `n` a counter. Phase 0 holds what is
 // seen live while the transcript has `L` messages (the words the model streams for message `L`, a pending
-// approval, a guard); phase 1 the events of message `L` itself (`step` and `tool_call` for an assistant message,
+// approval, a sub-agent's child run started, a guard); phase 1 the events of message `L` itself (`step` and `tool_call` for an assistant message,
 // `tool_result` for a user one), numbered by block, so they get the same ids whenever the transcript is read
 // again (after a server restart); phase 2 the `end` of a run whose transcript has `L` messages.
 import type { AgentStatusView, ContentBlockParam, MessageParam } from './types.js';
 
-export type RunEventType = 'step' | 'model_text' | 'tool_call' | 'tool_result' | 'approval_needed' | 'guard' | 'end';
+export type RunEventType = 'step' | 'model_text' | 'tool_call' | 'tool_result' | 'approval_needed' | 'child_started' | 'guard' | 'end';
 
-export const RUN_EVENT_TYPES: readonly RunEventType[] = ['step', 'model_text', 'tool_call', 'tool_result', 'approval_needed', 'guard', 'end'];
+export const RUN_EVENT_TYPES: readonly RunEventType[] = ['step', 'model_text', 'tool_call', 'tool_result', 'approval_needed', 'child_started', 'guard', 'end'];
 
 export interface RunEvent {
   id: string;

@@ -8,6 +8,7 @@ import { contextWindowTokens, MIN_COMPACT_AT_TOKENS, SUMMARY_GUARDS } from './po
 
 export { SUMMARY_GUARDS };
 import { utf8Bytes } from './run-state.js';
+import { MAX_WEBHOOKS, webhookUrlProblem } from './webhooks.js';
 
 
 /** A run's input (task and settings) is one Temporal payload: the server refuses one over 2 MiB
@@ -152,6 +153,15 @@ const RULES: Record<keyof AgentSettings, Rule> = {
   },
   toolTimeoutMs: timeoutMs,
   maxAgentDepth: wholeAtLeast(1),
+  webhooks: (v) => {
+    if (!Array.isArray(v)) return `must be an array of URLs (got ${got(v)})`;
+    if (v.length > MAX_WEBHOOKS) return `holds ${v.length} URLs: at most ${MAX_WEBHOOKS}`;
+    for (const url of v) {
+      const problem = webhookUrlProblem(url);
+      if (problem) return problem;
+    }
+    return null;
+  },
 };
 
 const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);

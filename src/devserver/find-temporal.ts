@@ -1,7 +1,7 @@
 // Locates the official `temporal` CLI (it embeds the dev server and the Web UI). Every step that fails leaves
 // a reason behind, so the final error tells the user exactly what was tried and what to install.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, constants as fsc } from 'node:fs';
+import { createWriteStream, mkdirSync, constants as fsc, type WriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,12 @@ import { downloadTemporalCli } from './download-cli.js';
 
 export { TEMPORAL_CLI_VERSION } from './download-cli.js';
 import { TEMPORAL_CLI_BIN as BIN, TEMPORAL_CLI_VERSION } from './download-cli.js';
+
+/** The modernc.org/sqlite a Go build of the CLI links instead of the v1.34.1 that v1.5.1's go.mod names. Under load,
+ * v1.34.1 can leave the dev server's in-memory database interrupted for good: after one cancelled query every
+ * query fails with SQLITE_INTERRUPT ("interrupted (9)") until the server restarts. Temporal moved its server to
+ * v1.44.3 for the same errors (temporalio/temporal#9198); the CLI, its server and UI are otherwise v1.5.1's. */
+export const TEMPORAL_CLI_SQLITE_VERSION = 'v1.44.3';
 const INSTALL_HINT =
   'Install the Temporal CLI (https://docs.temporal.io/cli#install) and put it on PATH, ' +
   'or set TEMPORAL_CLI_PATH to its path, or install Go >= 1.23 so it can be built from source';
@@ -20,7 +26,7 @@ export interface FindTemporalOptions {
   log?: Log;
   /** Step (d): download the release archive of TEMPORAL_CLI_VERSION (its checksum verified). Default true. */
   allowDownload?: boolean;
-  /** Step (e): `go install` the CLI into the cache. Default true. */
+  /** Step (e): build the CLI with Go (TEMPORAL_CLI_SQLITE_VERSION linked) into its own cache folder. Default true. */
   allowGoBuild?: boolean;
   /** Environment to read (tests pass their own; defaults to process.env). */
   env?: Env;
@@ -32,12 +38,18 @@ export interface FindTemporalOptions {
 
 const nonEmpty = (v: string | undefined) => (v && v.length > 0 ? v : undefined);
 
-/** `<DURABLE_AGENT_CACHE_DIR | (XDG_CACHE_HOME | ~/.cache)/durable-agent>/temporal-cli-v1.5.1` */
+function cacheBase(env: Env): string {
+  return nonEmpty(env.DURABLE_AGENT_CACHE_DIR) ?? path.join(nonEmpty(env.XDG_CACHE_HOME) ?? path.join(os.homedir(), '.cache'), 'durable-agent');
+}
+
+/** Where the release download goes: `<DURABLE_AGENT_CACHE_DIR | (XDG_CACHE_HOME | ~/.cache)/durable-agent>/temporal-cli-v1.5.1` */
 export function temporalCliCacheDir(env: Env = process.env): string {
-  const base =
-    nonEmpty(env.DURABLE_AGENT_CACHE_DIR) ??
-    path.join(nonEmpty(env.XDG_CACHE_HOME) ?? path.join(os.homedir(), '.cache'), 'durable-agent');
-  return path.resolve(base, `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+  return path.resolve(cacheBase(env), `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+}
+
+/** Where a Go build goes, named after what it links (it is not the release's binary): `…/temporal-cli-v1.5.1-sqlite-v1.44.3` */
+export function temporalCliBuildDir(env: Env = process.env): string {
+  return path.resolve(cacheBase(env), `temporal-cli-${TEMPORAL_CLI_VERSION}-sqlite-${TEMPORAL_CLI_SQLITE_VERSION}`);
 }
 
 /** Why `file` is not a usable executable, or null when it is. */
@@ -97,17 +109,20 @@ export async function findTemporalCli(options: FindTemporalOptions = {}): Promis
     failures.push(`(b) PATH: ${why}`);
   } else failures.push(`(b) PATH: no executable "${BIN}" on PATH`);
 
-  // (c) A binary downloaded or built earlier.
+  // (c) A binary built or downloaded earlier; a build first, since it has the SQLite fix.
   const cacheDir = temporalCliCacheDir(env);
-  const cached = path.join(cacheDir, BIN);
-  const cachedWhy = await check(cached);
-  if (!cachedWhy) return cached;
-  failures.push(`(c) cache: ${cachedWhy}`);
+  const buildDir = temporalCliBuildDir(env);
+  for (const dir of [buildDir, cacheDir]) {
+    const why = await check(path.join(dir, BIN));
+    if (!why) return path.join(dir, BIN);
+    failures.push(`(c) cache: ${why}`);
+  }
 
-  // (d) and (e) both write into the cache, so they share one lock: a second process waits, then reuses.
-  const fromLockedStep = async (label: string, produce: () => Promise<string>): Promise<string | null> => {
+  // (d) and (e) each write into their cache folder under its lock: a second process waits, then reuses.
+  const fromLockedStep = async (label: string, dir: string, produce: () => Promise<string>): Promise<string | null> => {
+    const cached = path.join(dir, BIN);
     try {
-      const file = await withCacheLock(cacheDir, log, async () => ((await check(cached)) ? produce() : cached));
+      const file = await withCacheLock(dir, log, async () => ((await check(cached)) ? produce() : cached));
       const why = await check(file);
       if (!why) return file;
       failures.push(`${label}: produced an unusable binary: ${why}`);
@@ -120,7 +135,7 @@ export async function findTemporalCli(options: FindTemporalOptions = {}): Promis
   if (options.allowDownload === false) failures.push('(d) download: disabled');
   else {
     const dl = options.download ?? downloadTemporalCli;
-    const got = await fromLockedStep('(d) download', () => dl(cacheDir, log));
+    const got = await fromLockedStep('(d) download', cacheDir, () => dl(cacheDir, log));
     if (got) return got;
   }
 
@@ -129,7 +144,7 @@ export async function findTemporalCli(options: FindTemporalOptions = {}): Promis
   else if (!goPath) failures.push('(e) go build: no "go" on PATH');
   else {
     const build = options.goBuild ?? goBuildTemporalCli;
-    const got = await fromLockedStep('(e) go build', () => build(cacheDir, goPath, log));
+    const got = await fromLockedStep('(e) go build', buildDir, () => build(buildDir, goPath, log));
     if (got) return got;
   }
 
@@ -181,44 +196,53 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** `go install` compiles the whole Temporal server; Go's module cache makes later builds faster. */
+/** Builds the CLI with Go in a throwaway module of its own that requires the CLI and the SQLite driver
+ * (TEMPORAL_CLI_SQLITE_VERSION: Go's version selection then links that one), so nothing but the driver differs
+ * from `go install github.com/temporalio/cli/cmd/temporal@v1.5.1`. It compiles the whole Temporal server; Go's
+ * module and build caches make later builds faster. */
 export async function goBuildTemporalCli(cacheDir: string, goPath: string, log: Log): Promise<string> {
   // Go prints a line per module it downloads (about 160): they go to a log file, and only a failure shows its tail.
   mkdirSync(cacheDir, { recursive: true });
   const logFile = path.join(cacheDir, 'go-build.log');
   log(
-    `building the Temporal CLI from source with Go; this takes several minutes the first time and is cached in ${cacheDir} ` +
-      `(the build's output: ${logFile})`,
+    `building the Temporal CLI ${TEMPORAL_CLI_VERSION} (with modernc.org/sqlite ${TEMPORAL_CLI_SQLITE_VERSION}) from source with Go; ` +
+      `this takes several minutes the first time and is cached in ${cacheDir} (the build's output: ${logFile})`,
   );
   const started = Date.now();
-  const child = spawn(goPath, ['install', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`], {
-    env: { ...process.env, GOBIN: cacheDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const moduleDir = await fs.mkdtemp(path.join(cacheDir, '.module-'));
   const output = createWriteStream(logFile);
+  // Compilation itself prints nothing for minutes; a heartbeat shows the process is not stuck.
+  const beat = setInterval(() => log(`still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+  try {
+    await fs.writeFile(path.join(moduleDir, 'go.mod'), 'module durable-agent.local/temporal-cli-build\n\ngo 1.23\n');
+    await runGo(goPath, ['get', `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`, `modernc.org/sqlite@${TEMPORAL_CLI_SQLITE_VERSION}`], moduleDir, { output, logFile }, log);
+    await runGo(goPath, ['build', '-o', path.join(cacheDir, BIN), 'github.com/temporalio/cli/cmd/temporal'], moduleDir, { output, logFile }, log);
+  } finally {
+    clearInterval(beat);
+    output.end();
+    await fs.rm(moduleDir, { recursive: true, force: true });
+  }
+  log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return path.join(cacheDir, BIN);
+}
+
+/** Runs `go <args>` in `cwd`, its output into `output`; a failure is an Error with the output's last lines. */
+async function runGo(goPath: string, args: string[], cwd: string, build: { output: WriteStream; logFile: string }, log: Log): Promise<void> {
+  const child = spawn(goPath, args, { cwd, env: { ...process.env, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const onData = (buf: Buffer) => {
-    output.write(buf);
+    build.output.write(buf);
     tail = (tail + buf.toString()).slice(-4000);
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  // Compilation itself prints nothing for minutes; a heartbeat shows the process is not stuck.
-  const beat = setInterval(() => log(`still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
-  try {
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', resolve);
-    });
-    if (code !== 0) {
-      const lines = tail.trim().split('\n').slice(-15);
-      for (const line of lines) log(`go: ${line}`);
-      throw new Error(`go install exited with ${code} (its output: ${logFile}): ${lines.slice(-3).join(' | ')}`);
-    }
-  } finally {
-    clearInterval(beat);
-    output.end();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) {
+    const lines = tail.trim().split('\n').slice(-15);
+    for (const line of lines) log(`go: ${line}`);
+    throw new Error(`go ${args[0]} exited with ${code} (its output: ${build.logFile}): ${lines.slice(-3).join(' | ')}`);
   }
-  log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s`);
-  return path.join(cacheDir, BIN);
 }

@@ -1,6 +1,8 @@
 export {
   findTemporalCli,
   temporalCliCacheDir,
+  temporalCliBuildDir,
+  TEMPORAL_CLI_SQLITE_VERSION,
   goBuildTemporalCli,
   TEMPORAL_CLI_VERSION,
   type FindTemporalOptions,

@@ -104,7 +104,41 @@ function resolveServer(name: string, config: McpServerConfig, env: NodeJS.Proces
     throw new Error(`${where}.url: "${c.url}" must be http:// or https:// (a streamable-HTTP MCP endpoint)`);
   }
   const headers = c.headers === undefined ? undefined : interpolateAll(c.headers, `${where}.headers`, env);
-  return { name, kind: 'http', url, config: { ...c, ...(headers ? { headers } : {}) }, policy: mcpServerPolicy(name, c) };
+  const auth = resolveAuth(c, where, env);
+  return { name, kind: 'http', url, config: { ...c, ...(headers ? { headers } : {}), ...auth }, policy: mcpServerPolicy(name, c) };
+}
+
+/** `oauth` and `clientCredentials`, checked, their secrets read from the environment. */
+function resolveAuth(c: McpHttpServerConfig, where: string, env: NodeJS.ProcessEnv): Pick<McpHttpServerConfig, 'oauth' | 'clientCredentials'> {
+  if (c.oauth !== undefined && c.clientCredentials !== undefined) {
+    throw new Error(`${where}: give either "oauth" (a person logs in with durable-agent mcp login) or "clientCredentials" (no human step), not both`);
+  }
+  if (c.oauth !== undefined) {
+    if (c.oauth !== true && (typeof c.oauth !== 'object' || c.oauth === null || Array.isArray(c.oauth))) {
+      throw new Error(`${where}.oauth: expected true or an object like { scope?, clientId?, clientSecret?, redirectPort? }`);
+    }
+    if (c.oauth === true) return { oauth: true };
+    const o = c.oauth;
+    if (o.redirectPort !== undefined && (!Number.isInteger(o.redirectPort) || o.redirectPort < 0 || o.redirectPort > 65_535)) {
+      throw new Error(`${where}.oauth.redirectPort: expected a port number (0 to 65535), got ${JSON.stringify(o.redirectPort)}`);
+    }
+    if (o.clientSecret !== undefined && o.clientId === undefined) throw new Error(`${where}.oauth.clientSecret: give clientId with it`);
+    const clientSecret = o.clientSecret === undefined ? undefined : interpolate(o.clientSecret, `${where}.oauth.clientSecret`, env);
+    return { oauth: { ...o, ...(clientSecret !== undefined ? { clientSecret } : {}) } };
+  }
+  if (c.clientCredentials !== undefined) {
+    const cc = c.clientCredentials;
+    if (typeof cc !== 'object' || cc === null || typeof cc.clientId !== 'string' || !cc.clientId) {
+      throw new Error(`${where}.clientCredentials: expected { clientId, clientSecret: '\${SECRET}' } or { clientId, privateKey: '\${KEY}' }`);
+    }
+    if ((cc.clientSecret === undefined) === (cc.privateKey === undefined)) {
+      throw new Error(`${where}.clientCredentials: give either clientSecret or privateKey, not ${cc.clientSecret === undefined ? 'neither' : 'both'}`);
+    }
+    const secret = cc.clientSecret === undefined ? {} : { clientSecret: interpolate(cc.clientSecret, `${where}.clientCredentials.clientSecret`, env) };
+    const key = cc.privateKey === undefined ? {} : { privateKey: interpolate(cc.privateKey, `${where}.clientCredentials.privateKey`, env) };
+    return { clientCredentials: { ...cc, ...secret, ...key } };
+  }
+  return {};
 }
 
 function interpolateAll(values: Record<string, string>, where: string, env: NodeJS.ProcessEnv): Record<string, string> {

@@ -3,6 +3,7 @@
 // forgot the session) is dropped, and the next call opens a new one, so a retried activity reconnects. So is
 // a session that left a call unanswered until its timeout, or answered it with something that is not MCP: a
 // hung server is recycled (for stdio, its process too) before the retry, instead of getting every attempt.
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -31,7 +32,9 @@ import {
 
 export { McpBadAnswer, McpNoAnswer, McpServerUnavailable };
 import { listAllTools, type ListingLimits } from './listing.js';
+import { authorizationFailureText, isAuthorizationFailure, McpLoginRequired, StoreOAuthProvider, workerAuthProvider } from './oauth.js';
 import { linearOutputValidator } from './output-validator.js';
+import { defaultMcpTokenStore, type McpTokenStore } from './token-store.js';
 import { closeClient, openTransport } from './transport.js';
 
 export type { McpTool };
@@ -77,11 +80,16 @@ export class McpSession {
   /** `tools/list` listings started so far (each of one or more pages). */
   listings = 0;
 
+  /** OAuth (tokens from the store) or client credentials, when the server's config asks for them. */
+  readonly #auth: OAuthClientProvider | undefined;
+
   constructor(
     private readonly server: ResolvedMcpServer,
     private readonly log: (message: string) => void,
+    tokenStore?: McpTokenStore,
   ) {
     this.name = server.name;
+    this.#auth = workerAuthProvider(server, () => tokenStore ?? defaultMcpTokenStore());
   }
 
   /** Connects and lists the tools; throws a message naming the server when that fails. */
@@ -89,6 +97,9 @@ export class McpSession {
     try {
       await this.#connect();
     } catch (err) {
+      if (this.#auth && isAuthorizationFailure(err)) {
+        throw new Error(`MCP server "${this.name}" (${describeServer(this.server)}) did not start: ${authorizationFailureText(this.server, err)}`, { cause: err });
+      }
       const refused = err instanceof StreamableHTTPError && (err.code === 401 || err.code === 403);
       const hint = refused ? ` (check mcpServers.${this.name}.headers and the variables they name)` : '';
       throw new Error(`MCP server "${this.name}" (${describeServer(this.server)}) did not start: ${messageOf(err)}${hint}`, { cause: err });
@@ -151,6 +162,7 @@ export class McpSession {
       client = await this.#connect();
     } catch (err) {
       if (signal.aborted) throw signal.reason;
+      if (this.#auth && isAuthorizationFailure(err)) throw new ToolError(authorizationFailureText(this.server, err));
       throw new McpServerUnavailable(this.name, err);
     }
     // Given up on a little before the deadline (a tenth of the time left, at most 1 s), so the failure names the server.
@@ -182,6 +194,12 @@ export class McpSession {
         this.#recycle(client, `"${tool}" got no answer before the call's timeout`);
         const restarted = this.server.kind === 'stdio' ? 'its session and process were restarted' : 'its session was restarted';
         throw new McpNoAnswer(`MCP server "${this.name}" did not answer "${tool}" before the call's timeout; ${restarted}`);
+      }
+      // Tokens refused and not refreshable (revoked, expired without a refresh token): a person must log in again;
+      // retrying would only be refused again.
+      if (this.#auth && isAuthorizationFailure(err)) {
+        this.#drop(client);
+        throw new ToolError(authorizationFailureText(this.server, err));
       }
       // The server answered with a JSON-RPC error (an unknown tool, invalid arguments): the model can act on
       // that, and a retry would get the same answer.
@@ -236,7 +254,8 @@ export class McpSession {
     if (this.#closed) throw new Error('the worker is shutting down');
     // Output schemas are checked with the same linear-time patterns as input schemas (output-validator.ts).
     const client = new Client({ name: 'durable-agent', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: linearOutputValidator });
-    const transport = openTransport(this.server, this.log);
+    if (this.#auth instanceof StoreOAuthProvider) await this.#auth.requireTokens();
+    const transport = openTransport(this.server, this.log, this.#auth);
     client.onclose = () => {
       if (this.#client === client) this.#client = undefined;
     };
@@ -244,7 +263,7 @@ export class McpSession {
       if (isReadLimit(err)) this.#overflowed.add(client);
       // While it connects, a failure is thrown (and told once, by whoever asked): only a live session's is logged.
       if (this.#client !== client) return;
-      this.log(`MCP server "${this.name}": ${messageOf(err)}`);
+      this.log(err instanceof McpLoginRequired ? err.message : `MCP server "${this.name}": ${messageOf(err)}`);
       // An HTTP response stream that breaks off (the server died) leaves its request unanswered for good: the
       // SDK resumes only streams the server primed for it. Closing the session fails the calls in flight
       // (ConnectionClosed), so they are retried on a new session.

@@ -9,6 +9,7 @@ import { ToolError, type AnyAgentTool, type ToolInputSchema } from '../tools/typ
 import { checkToolSchema, validateJsonSchema } from '../tools/validate.js';
 import { resolveMcpServers } from './config.js';
 import { McpSession, type McpTool } from './connect.js';
+import type { McpTokenStore } from './token-store.js';
 import { toolResultContent } from './content.js';
 
 /** A configured MCP server did not start, or offers a tool the Messages API would refuse: a configuration
@@ -37,6 +38,9 @@ export interface ConnectMcpOptions {
   env?: NodeJS.ProcessEnv;
   /** Server log lines and reconnects. Default: stderr. */
   log?: (message: string) => void;
+  /** Where OAuth tokens of `oauth` servers are read and refreshed ones written. Default: the file store
+   * (AGENT_MCP_TOKENS, else .durable-agent/mcp-tokens.json). */
+  tokenStore?: McpTokenStore;
 }
 
 /** Starts (stdio) or connects to (HTTP) every server and lists its tools. Throws one error naming every
@@ -47,7 +51,7 @@ export async function connectMcpServers(
   options: ConnectMcpOptions = {},
 ): Promise<McpTools> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const sessions = new Map(resolveMcpServers(servers, options.env).map((s) => [s.name, new McpSession(s, log)]));
+  const sessions = new Map(resolveMcpServers(servers, options.env).map((s) => [s.name, new McpSession(s, log, options.tokenStore)]));
   const closeAll = () => Promise.all([...sessions.values()].map((s) => s.close())).then(() => undefined);
 
   const started = await Promise.allSettled([...sessions.values()].map((s) => s.start()));

@@ -14,6 +14,7 @@ import {
   getAgentResult,
   getStatus,
   getTranscript,
+  getTurnUsage,
   listRuns,
   resumeAgent,
   RunNotResumableError,
@@ -29,7 +30,7 @@ import { parseEventId } from '../core/run-events.js';
 import { authorize, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
-import { CONSOLE_HTML } from './console-page.js';
+import { consoleHtml } from './console-page.js';
 import { CONSOLE_JS } from './console-script.js';
 import { asRequestError, parseRunRequest, RequestError, runPriority, type StartFlags } from './run-request.js';
 
@@ -44,6 +45,8 @@ export interface ApiOptions {
   /** Request bodies above this are 413 (default 2 MB: a task fits one Temporal payload). */
   bodyLimitBytes?: number;
   hub: EventHub;
+  /** The Temporal Web UI's address, for the console's link to a run. */
+  temporalUi?: string;
   log?: (line: string) => void;
 }
 
@@ -97,7 +100,8 @@ export function createApi(options: ApiOptions): Hono {
   );
 
   app.get('/v1/openapi.json', (c) => c.json(openApiDocument()));
-  app.get('/', (c) => c.html(CONSOLE_HTML, 200, { 'content-security-policy': CONSOLE_CSP, 'x-content-type-options': 'nosniff' }));
+  const page = consoleHtml({ temporalUi: options.temporalUi, namespace: (client.options as { namespace?: string } | undefined)?.namespace ?? 'default' });
+  app.get('/', (c) => c.html(page, 200, { 'content-security-policy': CONSOLE_CSP, 'x-content-type-options': 'nosniff' }));
   app.get('/console.js', (c) => c.body(CONSOLE_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' }));
 
   app.post('/v1/runs', async (c) => {
@@ -126,6 +130,7 @@ export function createApi(options: ApiOptions): Hono {
 
   app.get('/v1/runs/:id', async (c) => c.json(await getStatus(client, runId(c))));
   app.get('/v1/runs/:id/transcript', async (c) => c.json({ messages: await getTranscript(client, runId(c)) }));
+  app.get('/v1/runs/:id/usage', async (c) => c.json({ turns: await getTurnUsage(client, runId(c)) }));
 
   app.get('/v1/runs/:id/result', async (c) => {
     const id = runId(c);

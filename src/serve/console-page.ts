@@ -1,11 +1,29 @@
 // The web console's page and style, served by `serve` at `/` (its script is console-script.ts). Plain HTML, no
-// build step, nothing fetched from elsewhere; every value of a run is written as text, never as HTML.
-export const CONSOLE_HTML = `<!doctype html>
+// build step, nothing fetched from elsewhere; every value of a run is written as text, never as HTML. The page says
+// where the Temporal UI is (for the link to a run), in a meta tag the script reads.
+
+export interface ConsoleSettings {
+  /** The Temporal Web UI's address (e.g. http://localhost:8233): the run page links to the run there. */
+  temporalUi?: string;
+  namespace: string;
+}
+
+const attr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function consoleHtml(settings: ConsoleSettings): string {
+  return CONSOLE_HTML.replace(
+    '<!--settings-->',
+    `<meta name="temporal-ui" content="${attr(settings.temporalUi ?? '')}">\n<meta name="temporal-namespace" content="${attr(settings.namespace)}">`,
+  );
+}
+
+const CONSOLE_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>durable-agent</title>
+<!--settings-->
 <style>
   [hidden] { display: none !important; }
   :root { font-family: system-ui, sans-serif; color: #1d1d1f; background: #fafafa; }
@@ -28,7 +46,24 @@ export const CONSOLE_HTML = `<!doctype html>
   button:focus-visible, a:focus-visible, input:focus-visible { outline: 3px solid #4a7bd0; outline-offset: 2px; }
   .row { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin: .5rem 0; }
   .error { color: #b00020; }
-  @media (max-width: 640px) { th:nth-child(n+5), td:nth-child(n+5) { display: none; } }
+  .muted { color: #666; font-size: .85rem; }
+  td a { word-break: break-all; }
+  summary { cursor: pointer; } summary:focus-visible, select:focus-visible, textarea:focus-visible { outline: 3px solid #4a7bd0; outline-offset: 2px; }
+  details.thinking > summary { color: #6b4fa0; font-style: italic; }
+  .marker { margin: .8rem 0; padding: .3rem .6rem; border-top: 2px dashed #9a7bd0; color: #5a3f90; font-size: .85rem; }
+  .subagent { border: 1px solid #c9b8e8; background: #f7f3ff; border-radius: 6px; padding: .4rem .6rem; margin: .3rem 0; }
+  #usage-chart { margin: .5rem 0; background: #fff; border: 1px solid #e5e5e5; border-radius: 6px; padding: .4rem .6rem; }
+  #usage-chart svg { display: block; width: 100%; height: 90px; }
+  #usage-chart figcaption { font-size: .85rem; color: #444; }
+  .bar-prompt { fill: #8fb0e8; } .bar-output { fill: #3c9a5f; }
+  .msg, pre, h2 { overflow-wrap: anywhere; }
+  th, td.num, td.status { white-space: nowrap; }
+  table caption { text-align: left; padding: .2rem 0; }
+  @media (max-width: 640px) {
+    body { padding: .5rem; }
+    th:nth-child(n+5), td:nth-child(n+5) { display: none; }
+    input[size] { width: 100%; box-sizing: border-box; }
+  }
 </style>
 </head>
 <body>

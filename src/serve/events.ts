@@ -60,6 +60,7 @@ class RunFeed {
   #transient = 0;
   #lastWords = new Map<string, string>();
   #approvals = new Set<string>();
+  #children = new Set<string>();
   #guard: string | null = null;
   #ended = false;
   #stopped = false;
@@ -159,6 +160,11 @@ class RunFeed {
       if (this.#approvals.has(call.toolUseId)) continue;
       this.#approvals.add(call.toolUseId);
       this.#live('approval_needed', { toolUseId: call.toolUseId, name: call.name, input: call.input });
+    }
+    for (const child of view?.children ?? []) {
+      if (this.#children.has(child.workflowId)) continue;
+      this.#children.add(child.workflowId);
+      this.#live('child_started', { workflowId: child.workflowId, agent: child.agent, toolUseId: child.toolUseId });
     }
     if (view?.guard && view.guard !== this.#guard) {
       this.#guard = view.guard;

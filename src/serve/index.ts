@@ -9,6 +9,7 @@ import type { AgentSettings } from '../core/types.js';
 import { settingsFromFlags } from '../cli/settings.js';
 import { needsWorkerCatalog, startCatalog } from '../cli/worker-tools.js';
 import { UsageError } from '../cli/args.js';
+import { webhookUrlProblem } from '../core/webhooks.js';
 import { createApi } from './app.js';
 import { tokensFromEnv, TOKEN_VARIABLES, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
@@ -35,6 +36,10 @@ export interface ServeOptions {
   bodyLimitBytes?: number;
   /** How often a run with event subscribers is read (default 300 ms). */
   eventsIntervalMs?: number;
+  /** Webhook URLs every run started here gets, besides the `webhook` of its request (`serve --webhook`). */
+  webhooks?: string[];
+  /** The Temporal Web UI's address, for the console's link to a run (default: $TEMPORAL_UI_URL; none: no link). */
+  temporalUi?: string;
   log?: (line: string) => void;
 }
 
@@ -54,6 +59,7 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
   const tokens = checkAuth(host, options.tokens ?? tokensFromEnv(), options.insecureNoAuth);
   const taskQueue = options.taskQueue ?? (process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue);
   const local = options.catalog ?? toolCatalog({});
+  const webhooks = checkWebhooks(options.webhooks);
   const hub = new EventHub(options.client, { intervalMs: options.eventsIntervalMs });
   const app = createApi({
     client: options.client,
@@ -62,8 +68,9 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
     allowOrigins: options.allowOrigins,
     bodyLimitBytes: options.bodyLimitBytes,
     hub,
+    temporalUi: options.temporalUi ?? (process.env.TEMPORAL_UI_URL || undefined),
     log: options.log,
-    settings: (flags) => runSettings(options.client, taskQueue, local, flags),
+    settings: (flags) => runSettings(options.client, taskQueue, local, withWebhooks(flags, webhooks)),
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 });
   await new Promise<void>((resolve, reject) => {
@@ -101,6 +108,21 @@ export function checkAuth(host: string, tokens: ApiTokens | undefined, insecureN
     throw new UsageError(`--insecure-no-auth is only allowed with --host 127.0.0.1 (got --host ${host}): set ${TOKEN_VARIABLES.operate} instead`);
   }
   return tokens;
+}
+
+/** The server's webhook URLs, checked: a UsageError naming the first bad one. */
+export function checkWebhooks(urls: string[] = []): string[] {
+  for (const url of urls) {
+    const problem = webhookUrlProblem(url);
+    if (problem) throw new UsageError(`--webhook ${problem}`);
+  }
+  return urls;
+}
+
+/** The request's webhooks after the server's (each URL once). */
+function withWebhooks(flags: StartFlags, webhooks: string[]): StartFlags {
+  if (webhooks.length === 0) return flags;
+  return { ...flags, webhook: [...new Set([...webhooks, ...(flags.webhook ?? [])])] };
 }
 
 /** `start`'s checks: this process's catalog when it can vouch for the tools, else the workers' answer. */

@@ -84,6 +84,7 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/v1/runs/{id}': { get: read('the status of a run (live from a worker, else from its history)') },
       '/v1/runs/{id}/transcript': { get: read('the whole conversation: { messages }') },
+      '/v1/runs/{id}/usage': { get: read('the tokens and cost of each model call of the current run: { turns: [{ step, model, usage, costUsd, stopReason }] }') },
       '/v1/runs/{id}/result': {
         get: read('the result of a run; 202 { running: true } while it runs, after waiting up to ?wait', {
           parameters: [idParam, { name: 'wait', in: 'query', schema: { type: 'string', examples: ['30s'] } }],

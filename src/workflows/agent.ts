@@ -43,6 +43,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     return run.end({ status: 'cancelled', guard: null, error: null });
   } finally {
     run.forgetTranscript(); // however it ends, continue-as-new included
+    await run.webhooks.settled(); // an activity does not outlive its workflow
   }
 }
 

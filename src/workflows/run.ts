@@ -41,6 +41,8 @@ import { SearchAttributeUpserts } from './search-attribute-upserts.js';
 import { SubAgents } from './sub-agents.js';
 import { callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
+import { Webhooks } from './webhooks.js';
+import { runEndEventType, WEBHOOK_TEXT_CHARS } from '../core/webhooks.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
@@ -65,6 +67,7 @@ export class AgentRun {
   /** The settings every model call names by digest (the `modelSettings` query answers from it). */
   readonly modelSettings = new ModelSettingsSharing();
   readonly subAgents = new SubAgents(this);
+  readonly webhooks: Webhooks;
 
   constructor(readonly input: AgentInput) {
     this.settings = input.settings;
@@ -72,6 +75,7 @@ export class AgentRun {
     this.workflowId = info.workflowId;
     this.runId = info.runId;
     this.state = initialRunState(input, Date.now());
+    this.webhooks = new Webhooks(input.settings.webhooks ?? [], info, input.settings.heartbeatTimeoutMs);
   }
 
   get messages(): MessageParam[] {
@@ -132,7 +136,7 @@ export class AgentRun {
     this.#inFlight.clear();
     this.publish();
     const { loop } = this.state;
-    return agentResult({
+    const result = agentResult({
       workflowId: this.workflowId,
       runId: this.runId,
       status: o.status,
@@ -147,6 +151,21 @@ export class AgentRun {
       error: o.error,
       runsUsed: this.state.runsUsed,
       resumedFrom: this.input.resumedFrom,
+    });
+    this.#notifyEnd(result);
+    return result;
+  }
+
+  /** The webhooks of the run's end: guard.fired (unless sent when the guard fired) and run.<status>. */
+  #notifyEnd(result: AgentResult): void {
+    if (result.guard) this.webhooks.notify('guard.fired', { guard: result.guard, reason: result.error });
+    const type = runEndEventType(result.status);
+    if (!type) return;
+    const { text, ...rest } = result;
+    this.webhooks.notify(type, {
+      ...rest,
+      text: text.slice(0, WEBHOOK_TEXT_CHARS),
+      ...(text.length > WEBHOOK_TEXT_CHARS ? { textTruncated: true } : {}),
     });
   }
 
@@ -218,6 +237,7 @@ export class AgentRun {
     const outcomes = calls.map(async (call): Promise<ToolOutcome> => {
       const view = { toolUseId: call.id, name: call.name, input: call.input };
       if (approvalNeeded.has(call.name)) {
+        this.webhooks.notify('approval.needed', view, call.id);
         const decision = await this.approvals.decisionFor(view, () => this.publish());
         if (!decision.approve) return deniedOutcome(call.name, decision);
       }
@@ -286,6 +306,7 @@ export class AgentRun {
     this.#finishing = true;
     log.warn(`Guard ${tripped.guard} stopped the run: ${tripped.reason}`);
     this.#guard = tripped.guard;
+    this.webhooks.notify('guard.fired', { guard: tripped.guard, reason: tripped.reason });
     const { loop } = this.state;
     const wantSummary = this.settings.summaryOn.includes(tripped.guard) && guardNextCallFits(loop, this.settings) === null;
     const closing = wantSummary

@@ -10,6 +10,7 @@ const SPEC = {
   offset: { type: 'int', help: 'offset' },
   ratio: { type: 'number', min: 0, help: 'ratio' },
   tools: { type: 'list', help: 'tools' },
+  hook: { type: 'list', repeatable: true, help: 'hooks' },
 } satisfies Record<string, FlagSpec>;
 
 const parse = (...argv: string[]) => parseArgs(argv, SPEC);
@@ -183,6 +184,11 @@ describe('parseArgs: number, string-with-choices, list and boolean flags', () =>
     expect(parse('--tools', 'calculator,web_search').flags.tools).toEqual(['calculator', 'web_search']);
     expect(parse('--tools= calculator , ,web_search,').flags.tools).toEqual(['calculator', 'web_search']);
     expect(parse('--tools', 'one').flags.tools).toEqual(['one']);
+  });
+
+  it('adds up the values of a repeatable list flag given more than once; a plain list flag stays "given twice"', () => {
+    expect(parse('--hook', 'https://a/x', '--hook=https://b/y,https://c/z').flags.hook).toEqual(['https://a/x', 'https://b/y', 'https://c/z']);
+    expect(usageError(() => parse('--tools', 'a', '--tools', 'b')).message).toBe('--tools was given twice');
   });
 
   it('refuses a list with no names in it (an unset shell variable), rather than meaning "none"', () => {

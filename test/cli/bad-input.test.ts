@@ -1,5 +1,5 @@
 // Bad input is one line on stderr, exit 2, nothing on stdout and nothing started: a namespace that does not exist,
-// an AGENT_SCRIPT that is garbage, missing, a directory or empty, `--tools ""`, a task too large for one payload.
+// an AGENT_SCRIPT that is garbage, missing, a directory or empty, `--tools ""`, a bad `--webhook`, a task too large for one payload.
 // A long task can come from a file or standard input. An endpoint that answers 200 with something other than a
 // Messages API message fails the run at once, naming the endpoint (not after minutes of retries).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -81,6 +81,27 @@ describe('bad input: one line, exit 2', () => {
     expectUsageError(run, /--tools needs at least one name/);
     expectUsageError(start, /--tools needs at least one name/);
     expect(await runsOn(taskQueue)).toEqual([]);
+  });
+
+  it('--webhook that is not an http(s) URL, or holds credentials, is one line naming the flag (start, run, serve); repeated, it adds up', async () => {
+    const { cli, taskQueue } = session();
+    const exits = await Promise.all([
+      cli(['start', '--webhook', 'ftp://example.com/h', 'a task']),
+      cli(['run', '--scripted', '--webhook=https://user:pw@example.com/h', 'a task']),
+      cli(['serve', '--insecure-no-auth', '--webhook', 'not a url']),
+    ]);
+    expectUsageError(exits[0], /--webhook "ftp:\/\/example.com\/h" is not an http:\/\/ or https:\/\/ URL/);
+    expectUsageError(exits[1], /--webhook .* holds credentials/);
+    expectUsageError(exits[2], /--webhook "not a url" is not an http/);
+    for (const exit of exits) expect(exit.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await runsOn(taskQueue)).toEqual([]);
+    const started = await cli(['start', '--json', '--tools', 'calculator', '--webhook', 'https://a.example/h', '--webhook', 'https://b.example/h', 'a task']);
+    expectExit(started, 0);
+    const { workflowId } = jsonOf<{ workflowId: string }>(started);
+    const history = await client().workflow.getHandle(workflowId).fetchHistory();
+    const input = defaultPayloadConverter.fromPayload<AgentInput>(history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0]);
+    expect(input.settings.webhooks).toEqual(['https://a.example/h', 'https://b.example/h']);
+    await client().workflow.getHandle(workflowId).terminate('test over');
   });
 
   it('--compact-at below 5,000, above the model window, or with --no-compaction is one line naming the flag', async () => {

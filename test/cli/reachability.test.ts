@@ -2,10 +2,11 @@
 // `start`s at once on 2 cores) is not called down after one 3 s round trip, while nothing listening is "down" at once.
 // The slow server is the real dev server behind a proxy that leaves the first connection unanswered.
 import net from 'node:net';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isServerReachable } from '../../src/devserver/dev-server.js';
 import { findFreePort } from '../../src/devserver/ports.js';
 import { probeServer } from '../../src/cli/reachability.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 interface Proxy {
   address: string;
@@ -53,12 +54,12 @@ afterEach(async () => {
 
 describe('probeServer', () => {
   it('finds a server that answers only after its first attempt timed out (one fixed round trip calls it down)', async () => {
-    proxy = await slowProxy(inject('temporalAddress'), 1);
+    proxy = await slowProxy(testServerAddress(), 1);
     // What the CLI did: one round trip with a fixed deadline.
     expect(await isServerReachable(proxy.address, 500)).toBe(false);
     await proxy.close();
 
-    proxy = await slowProxy(inject('temporalAddress'), 1);
+    proxy = await slowProxy(testServerAddress(), 1);
     const started = Date.now();
     expect(await probeServer(proxy.address, { attemptMs: 500, budgetMs: 10_000 })).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
@@ -92,7 +93,7 @@ describe('probeServer', () => {
   });
 
   it('gives up on something that accepts connections but never answers once the budget is spent', async () => {
-    proxy = await slowProxy(inject('temporalAddress'), Number.POSITIVE_INFINITY);
+    proxy = await slowProxy(testServerAddress(), Number.POSITIVE_INFINITY);
     const started = Date.now();
     expect(await probeServer(proxy.address, { attemptMs: 300, budgetMs: 1_500 })).toBe(false);
     const took = Date.now() - started;

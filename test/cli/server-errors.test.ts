@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/devserver/index.js';
 import { expectExit, expectUsageError, startServerOnFreePorts, useCli } from '../helpers/cli.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const { session } = useCli();
 const dir = mkdtempSync(path.join(tmpdir(), 'durable-agent-server-errors-'));
@@ -19,7 +20,7 @@ const withBinary = () => ({ TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH });
 
 describe('server: ports in use and a dying Temporal process', { timeout: 180_000 }, () => {
   it('a gRPC port where another Temporal server runs is exit 2 saying the port is in use (not "ready")', async () => {
-    const busy = Number(inject('temporalAddress').split(':').pop());
+    const busy = Number(testServerAddress().split(':').pop());
     const uiPort = await findFreePort();
     const exit = await session().cli(['server', '--port', String(busy), '--ui-port', String(uiPort), '--db', path.join(dir, 'a.db')], withBinary());
     expectUsageError(exit, new RegExp(`port ${busy} is in use \\(another Temporal server\\?\\).*--port N`));

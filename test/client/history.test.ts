@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AGENT_WORKFLOW,
   approveToolCall,
@@ -26,6 +26,7 @@ import { franceDemoScript, reply, text, toolUse, type Script } from '../../src/s
 import { agentStatus, runState, transcriptPage } from '../../src/workflows/definitions.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { eventually, openTestEnv, useTestEnv, withAgent, type AgentHarness } from '../helpers/harness.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const env = useTestEnv();
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -207,7 +208,7 @@ describe('a process that only reads runs', () => {
       await client.connection.close();`;
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
       cwd: ROOT,
-      env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress') },
+      env: { ...process.env, TEMPORAL_ADDRESS: testServerAddress() },
     });
     expect(stdout.trim()).toBe('["user","assistant"]');
     expect(stderr).not.toMatch(/INFO|Worker state changed/);
@@ -217,7 +218,7 @@ describe('a process that only reads runs', () => {
 describe('runs the server closed', () => {
   const temporal = async (...args: string[]) => {
     const cli = await findTemporalCli({});
-    await promisify(execFile)(cli, [...args, '--address', inject('temporalAddress'), '--namespace', 'default']);
+    await promisify(execFile)(cli, [...args, '--address', testServerAddress(), '--namespace', 'default']);
   };
   /** A run that made one model call and one tool call, and is in its second model call, which never answers. */
   const stuckScript: Script = [

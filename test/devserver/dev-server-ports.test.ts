@@ -3,9 +3,10 @@
 // port the caller gave that is in use is an error at once. Real `temporal` processes; the taken port is held
 // by a listening socket of this test, handed to the server through the injectable port chooser.
 import net from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findTemporalCli } from '../../src/devserver/find-temporal.js';
 import { findFreePort, isServerReachable, startDevServer, type DevServer } from '../../src/devserver/dev-server.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 let cliPath: string;
 let blocker: net.Server;
@@ -70,7 +71,7 @@ describe('startDevServer when a port it chose is taken before the server binds i
   });
 
   it('retries when the gRPC port it chose is held by ANOTHER Temporal server, and comes up on a port of its own', async () => {
-    const other = Number(inject('temporalAddress').split(':').pop()); // the test run's server
+    const other = Number(testServerAddress().split(':').pop()); // the test run's server
     const lines: string[] = [];
     let first = true;
     const choose = async () => (first ? ((first = false), other) : findFreePort());

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findTemporalCli, goBuildTemporalCli, temporalCliCacheDir } from '../../src/devserver/find-temporal.js';
+import { findTemporalCli, goBuildTemporalCli, temporalCliBuildDir, temporalCliCacheDir } from '../../src/devserver/find-temporal.js';
 
 let root: string;
 beforeEach(async () => {
@@ -34,6 +34,7 @@ describe('temporalCliCacheDir', () => {
     expect(temporalCliCacheDir({ DURABLE_AGENT_CACHE_DIR: '/a', XDG_CACHE_HOME: '/b' })).toBe('/a/temporal-cli-v1.5.1');
     expect(temporalCliCacheDir({ XDG_CACHE_HOME: '/b' })).toBe('/b/durable-agent/temporal-cli-v1.5.1');
     expect(temporalCliCacheDir({})).toBe(path.join(os.homedir(), '.cache/durable-agent/temporal-cli-v1.5.1'));
+    expect(temporalCliBuildDir({ XDG_CACHE_HOME: '/b' })).toBe('/b/durable-agent/temporal-cli-v1.5.1-sqlite-v1.44.3');
   });
 });
 
@@ -68,6 +69,13 @@ describe('findTemporalCli', () => {
     expect(await findTemporalCli({ ...offline, env: env({ TEMPORAL_CLI_PATH: explicit, PATH: pathEnv }) })).toBe(explicit);
     expect(await findTemporalCli({ ...offline, env: env({ PATH: pathEnv }) })).toBe(onPath);
     expect(await findTemporalCli({ ...offline, env: env() })).toBe(cached);
+  });
+
+  it('prefers a Go build (it links the fixed SQLite driver) over a release download in the cache', async () => {
+    const downloaded = await fakeExe(temporalCliCacheDir(env()), 'temporal');
+    expect(await findTemporalCli({ ...offline, env: env() })).toBe(downloaded);
+    const built = await fakeExe(temporalCliBuildDir(env()), 'temporal');
+    expect(await findTemporalCli({ ...offline, env: env() })).toBe(built);
   });
 
   it('skips an unrelated program called temporal on PATH', async () => {
@@ -120,7 +128,7 @@ describe('findTemporalCli', () => {
         return fakeExe(dir, 'temporal');
       },
     });
-    expect(got).toBe(path.join(temporalCliCacheDir(e), 'temporal'));
+    expect(got).toBe(path.join(temporalCliBuildDir(e), 'temporal'));
     expect(seen).toEqual([fakeGo]);
   });
 
@@ -135,6 +143,7 @@ describe('findTemporalCli', () => {
     const msg = (err as Error).message;
     expect(msg).toMatch(/\(a\) TEMPORAL_CLI_PATH: not set/);
     expect(msg).toMatch(/\(b\) PATH: no executable "temporal"/);
+    expect(msg).toMatch(/\(c\) cache: .*temporal-cli-v1\.5\.1-sqlite-v1\.44\.3\/temporal does not exist/);
     expect(msg).toMatch(/\(c\) cache: .*temporal-cli-v1\.5\.1\/temporal does not exist/);
     expect(msg).toMatch(/\(d\) download: getaddrinfo ENOTFOUND/);
     expect(msg).toMatch(/\(e\) go build: no "go" on PATH/);
@@ -151,18 +160,31 @@ describe('findTemporalCli', () => {
 });
 
 describe('goBuildTemporalCli', () => {
-  /** A stand-in for `go`: prints a line per "module", then installs a fake binary into $GOBIN (or fails). */
+  /** A stand-in for `go`: records its arguments and its module's go.mod, prints a line per "module" on `get`,
+   * writes a fake binary where `build -o` says (or fails). */
   async function fakeGo(exitCode: number): Promise<string> {
     const file = path.join(root, 'go');
     await fs.writeFile(
       file,
-      `#!/bin/sh\nfor i in $(seq 1 160); do echo "go: downloading example.com/module$i v1.0.0" >&2; done\n` +
-        (exitCode === 0 ? `printf '#!/bin/sh\\necho temporal version 1.5.1\\n' > "$GOBIN/temporal"; chmod +x "$GOBIN/temporal"\n` : 'echo "compile: out of memory" >&2\n') +
+      `#!/bin/sh\necho "$@" >> "${root}/go-calls"\n` +
+        `if [ "$1" = get ]; then cat go.mod >> "${root}/go-calls"; for i in $(seq 1 160); do echo "go: downloading example.com/module$i v1.0.0" >&2; done; exit 0; fi\n` +
+        (exitCode === 0 ? `printf '#!/bin/sh\\necho temporal version 1.5.1\\n' > "$3"; chmod +x "$3"\n` : 'for i in $(seq 1 20); do echo "compile: package $i" >&2; done; echo "compile: out of memory" >&2\n') +
         `exit ${exitCode}\n`,
     );
     await fs.chmod(file, 0o755);
     return file;
   }
+
+  it('builds v1.5.1 in a module of its own that requires the fixed SQLite driver, and leaves that module behind it removed', async () => {
+    const cache = path.join(root, 'cache');
+    const bin = await goBuildTemporalCli(cache, await fakeGo(0), () => {});
+    expect(bin).toBe(path.join(cache, 'temporal'));
+    const calls = await fs.readFile(path.join(root, 'go-calls'), 'utf8');
+    expect(calls).toContain('get github.com/temporalio/cli/cmd/temporal@v1.5.1 modernc.org/sqlite@v1.44.3');
+    expect(calls).toContain('module durable-agent.local/temporal-cli-build');
+    expect(calls).toContain(`build -o ${bin} github.com/temporalio/cli/cmd/temporal`);
+    expect((await fs.readdir(cache)).filter((f) => f.startsWith('.module-'))).toEqual([]);
+  });
 
   it("keeps Go's download lines in a log file, saying where, instead of printing them", async () => {
     const logs: string[] = [];
@@ -178,7 +200,7 @@ describe('goBuildTemporalCli', () => {
     const logs: string[] = [];
     const cache = path.join(root, 'cache');
     await expect(goBuildTemporalCli(cache, await fakeGo(1), (m) => logs.push(m))).rejects.toThrow(
-      /go install exited with 1 \(its output: .*go-build\.log\): .*compile: out of memory/,
+      /go build exited with 1 \(its output: .*go-build\.log\): .*compile: out of memory/,
     );
     expect(logs.filter((l) => l.startsWith('go: '))).toHaveLength(15);
   });

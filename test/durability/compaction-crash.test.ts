@@ -6,12 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, getTranscript, startAgent } from '../../src/client/index.js';
 import { COMPACTED_OPENING } from '../../src/core/compaction.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { useTestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 
@@ -33,7 +34,7 @@ describe('a worker killed with SIGKILL right after a compaction', () => {
     const taskQueue = `compaction-crash-${randomUUID()}`;
     const workers: ChildProcess[] = [];
     const startWorker = async () => {
-      const env = { TEMPORAL_ADDRESS: inject('temporalAddress'), AGENT_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, CRASH_DIR: dir };
+      const env = { TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, CRASH_DIR: dir };
       const child = await startWorkerProcess(WORKER, env);
       workers.push(child);
       return child;

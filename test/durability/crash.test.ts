@@ -6,11 +6,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, getTranscript, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptedModel, type ScriptTurn } from '../../src/scripted/index.js';
 import { openTestEnv, type TestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 // Short, so a killed worker's in-flight call is retried within seconds (the default is 30 s).
@@ -57,7 +58,7 @@ async function scenario(holdTurn?: number): Promise<Scenario> {
 
 async function startWorker(s: Scenario): Promise<ChildProcess> {
   const child = await startWorkerProcess(WORKER, {
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_ADDRESS: testServerAddress(),
     AGENT_TASK_QUEUE: s.taskQueue,
     ANTHROPIC_BASE_URL: s.model.url,
     CRASH_DIR: s.dir,

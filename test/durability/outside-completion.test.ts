@@ -5,12 +5,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { CliProcess } from '../helpers/cli.js';
 import { useTestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 
@@ -19,7 +20,7 @@ const env = useTestEnv();
 function cli(args: string[]) {
   const vars: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(vars)) if (/^(ANTHROPIC_|AGENT_|TEMPORAL_)/.test(key)) delete vars[key];
-  return new CliProcess(args, { ...vars, TEMPORAL_ADDRESS: inject('temporalAddress'), NO_COLOR: '1' }).exited;
+  return new CliProcess(args, { ...vars, TEMPORAL_ADDRESS: testServerAddress(), NO_COLOR: '1' }).exited;
 }
 
 describe('a call completed from outside', () => {
@@ -33,7 +34,7 @@ describe('a call completed from outside', () => {
       },
     });
     const taskQueue = `outside-${randomUUID()}`;
-    const workerEnv = { TEMPORAL_ADDRESS: inject('temporalAddress'), AGENT_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, CRASH_DIR: dir };
+    const workerEnv = { TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, CRASH_DIR: dir };
     const workers = [await startWorkerProcess(WORKER, workerEnv)];
     try {
       const settings = defaultSettings({ tools: ['external_job'], heartbeatTimeoutMs: 2_000 });

@@ -7,11 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { approveToolCall, defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptedModel } from '../../src/scripted/index.js';
 import { openTestEnv, type TestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 const RECOVERY_BOUND_MS = 15_000;
@@ -47,7 +48,7 @@ async function world(holdTurn?: number): Promise<World> {
 
 async function startWorker(w: World): Promise<ChildProcess> {
   const child = await startWorkerProcess(WORKER, {
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_ADDRESS: testServerAddress(),
     AGENT_TASK_QUEUE: w.taskQueue,
     ANTHROPIC_BASE_URL: w.model.url,
     CRASH_DIR: w.dir,

@@ -28,6 +28,7 @@ import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '.
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
 import { stdioFixture } from '../helpers/mcp.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import type { McpServerConfig, SubAgentConfig } from '../../src/config/types.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
 import type { AgentInput, AgentResult, AgentSettings, AgentStatusView } from '../../src/core/types.js';
@@ -74,6 +75,8 @@ interface Scenario {
   deployment?: boolean;
   /** The run's task priority (startAgent's `priority`). */
   priority?: RunPriority;
+  /** Record with a webhook receiver (its URL added to the settings' webhooks) and a signing secret. */
+  webhookReceiver?: boolean;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -482,6 +485,23 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // A run with a webhook: approval.needed delivered while the call waits, then run.completed before it closes.
+    name: 'webhooks',
+    script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])],
+    settings: { approve: ['calculator'] },
+    webhookReceiver: true,
+    drive: async (h, id) => {
+      await statusUntil(h, id, (v) => v.pendingApprovals.length === 1);
+      await approveToolCall(h.env.client, id);
+    },
+    proves: ({ events, result }) => {
+      expect(patchIds(events)).toContain('webhooks');
+      const deliveries = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhook');
+      expect(deliveries).toHaveLength(2);
+      expect(result).toMatchObject({ status: 'completed', text: '4' });
+    },
+  },
+  {
     // Settings the check refuses (a negative heartbeat timeout), started around startAgent: the run fails at once.
     name: 'invalid-settings',
     script: [reply([text('never asked')])],
@@ -515,14 +535,18 @@ describe.runIf(RECORD)('recording histories', () => {
     const workerOptions = scenario.deployment
       ? { workerDeploymentOptions: { useWorkerVersioning: true, version: { deploymentName, buildId: 'v1' }, defaultVersioningBehavior: 'PINNED' } as const }
       : undefined;
+    const receiver = scenario.webhookReceiver ? await startWebhookReceiver() : undefined;
+    const savedSecret = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
+    if (receiver) process.env.DURABLE_AGENT_WEBHOOK_SECRET = 'replay-fixture-secret';
+    const settings = receiver ? { ...scenario.settings, webhooks: [receiver.url] } : scenario.settings;
     await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents, workerOptions }, async (h) => {
       if (scenario.deployment) await setCurrentVersion(h.env.client, deploymentName, 'v1');
       const task = `replay fixture: ${scenario.name}`;
       const id = scenario.startAround
-        ? await startAround(h, task, scenario.settings)
+        ? await startAround(h, task, settings)
         : scenario.priority
-          ? (await startAgent(h.env.client, { task, settings: defaultSettings({ tools: ['calculator', 'web_search'], ...scenario.settings }), taskQueue: h.taskQueue, priority: scenario.priority })).workflowId
-          : await h.start(task, scenario.settings);
+          ? (await startAgent(h.env.client, { task, settings: defaultSettings({ tools: ['calculator', 'web_search'], ...settings }), taskQueue: h.taskQueue, priority: scenario.priority })).workflowId
+          : await h.start(task, settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);
       let history = await h.env.client.workflow.getHandle(id).fetchHistory();
@@ -532,6 +556,10 @@ describe.runIf(RECORD)('recording histories', () => {
         history = await h.env.client.workflow.getHandle(id, firstRunId!).fetchHistory();
       }
       writeFileSync(`${DIR}${scenario.name}.json`, historyToJSON(history));
+    }).finally(async () => {
+      await receiver?.close();
+      if (receiver && savedSecret === undefined) delete process.env.DURABLE_AGENT_WEBHOOK_SECRET;
+      else if (receiver) process.env.DURABLE_AGENT_WEBHOOK_SECRET = savedSecret;
     });
   });
 });

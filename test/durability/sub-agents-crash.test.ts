@@ -6,12 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import type { MessageParam } from '../../src/core/types.js';
 import { reply, startScriptedModel, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { useTestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 
@@ -36,7 +37,7 @@ describe('a worker killed with SIGKILL while sub-agents run', () => {
     const workers: ChildProcess[] = [];
     const executions = () => (existsSync(join(dir, 'executions.log')) ? readFileSync(join(dir, 'executions.log'), 'utf8').trim().split('\n') : []);
     const startWorker = async () => {
-      const w = await startWorkerProcess(WORKER, { TEMPORAL_ADDRESS: inject('temporalAddress'), AGENT_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, CRASH_DIR: dir });
+      const w = await startWorkerProcess(WORKER, { TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: taskQueue, ANTHROPIC_BASE_URL: model.url, CRASH_DIR: dir });
       workers.push(w);
       return w;
     };

@@ -29,7 +29,7 @@ describe('the web console', () => {
   it.skipIf(!CHROMIUM)('asks for the token, lists a completed run, and its Approve button lets a waiting run complete', async () => {
     const script = [reply([text('Let me compute.'), toolUse('calculator', { expression: '2 + 2' }, 'toolu_web')]), reply([text('It is 4.')])];
     await withAgent(env, { script }, async (h) => {
-      const api = await serve({ client: env.client, port: 0, tokens: { operate: [TOKEN], read: [] }, taskQueue: h.taskQueue, eventsIntervalMs: 100 });
+      const api = await serve({ client: env.client, port: 0, tokens: { operate: [TOKEN], read: [] }, taskQueue: h.taskQueue, eventsIntervalMs: 100, temporalUi: 'http://localhost:8233' });
       let browser: Browser | undefined;
       try {
         const done = await startRun(h, 'two plus two, no questions', { tools: ['calculator'] });

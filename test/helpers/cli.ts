@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, expect, inject, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { findFreePort } from '../../src/devserver/ports.js';
+import { testServerAddress } from './test-server.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'durable-agent.js');
@@ -177,7 +178,7 @@ export function useCli(): CliEnv {
     if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
       throw new Error('dist/cli/main.js is missing: run `npm run build` before these tests (they run the built CLI)');
     }
-    address = inject('temporalAddress');
+    address = testServerAddress();
     client = new Client({ connection: await Connection.connect({ address }) });
     scriptDir = await mkdtemp(path.join(tmpdir(), 'durable-agent-cli-test-'));
   });

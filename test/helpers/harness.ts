@@ -16,6 +16,7 @@ import type { ModelConnection } from '../../src/activities/index.js';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import type { DataConverter } from '@temporalio/common';
+import { testServerAddress } from './test-server.js';
 
 export interface TestEnv {
   client: Client;
@@ -28,7 +29,7 @@ export interface TestEnv {
 
 /** A client with the project's data converter: by default from the environment, like the CLI's. */
 export async function openTestEnv(dataConverter: DataConverter = agentDataConverter()): Promise<TestEnv> {
-  const address = inject('temporalAddress');
+  const address = testServerAddress();
   const connection = await NativeConnection.connect({ address });
   const client = new Client({ connection: await Connection.connect({ address }), dataConverter });
   return {
@@ -92,6 +93,8 @@ export async function withAgent<T>(
     /** Timeouts of the model connection (response start, stream idle). */
     modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
     mcpServers?: Record<string, McpServerConfig>;
+    /** Where `oauth` MCP servers' tokens are (default: the file store). */
+    mcpTokenStore?: AgentWorkerOptions['mcpTokenStore'];
     /** Sub-agents of the worker (`agent__<name>` tools). */
     agents?: Record<string, SubAgentConfig>;
     taskQueue?: string;
@@ -119,6 +122,7 @@ export async function withAgent<T>(
     maxModelCalls: options.maxModelCalls,
     dataConverter: env.dataConverter,
     mcpServers: options.mcpServers,
+    ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),
     agents: options.agents,
     workerOptions: options.workerOptions,
   });

@@ -10,12 +10,13 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
 import { markedExamples, readPages, type MarkedExample, type Page } from '../docs/checks.js';
 import { ROOT } from '../helpers/cli.js';
 import { useTestEnv } from '../helpers/harness.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const run = promisify(execFile);
 const PAGES = readPages(ROOT);
@@ -152,7 +153,7 @@ describe('the packed package', () => {
   const childEnv = () => ({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_ADDRESS: testServerAddress(),
     ANTHROPIC_API_KEY: 'packed-test-key',
     ANTHROPIC_BASE_URL: model.url,
     WEATHER_URL: weatherUrl,

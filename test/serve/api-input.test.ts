@@ -105,8 +105,8 @@ describe('auth and bad input', () => {
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
     const pick = <T>(xs: readonly T[]) => xs[rand(xs.length)];
     const junk = () => String.fromCharCode(...Array.from({ length: rand(40) }, () => rand(0x2fff)));
-    const paths = ['/v1/runs', `/v1/runs/${randomUUID()}`, '/v1/runs/%ZZ', '/v1/runs/a/approvals/b', '/v1/runs/x/messages', '/v1/runs/x/resume', '/v1/runs?limit=-1', '/v1/runs?status=zz', '/v1/runs/x/result?wait=abc', '/v1/openapi.json', '/', '/v1/runs/x/events'];
-    const bodies = [undefined, '', '{', 'null', '[]', '"x"', '{"task": 5}', '{"task": "x", "maxSteps": 1e309}', '{"task":"x","tools":[1]}', '{"decision":"maybe"}', '{"text": {}}', '{"moreSteps": -1}', '{"__proto__": {"x": 1}}'];
+    const paths = ['/v1/runs', `/v1/runs/${randomUUID()}`, '/v1/runs/%ZZ', '/v1/runs/a/approvals/b', '/v1/runs/x/messages', '/v1/runs/x/resume', '/v1/runs?limit=-1', '/v1/runs?status=zz', '/v1/runs/x/result?wait=abc', '/v1/openapi.json', '/', '/v1/runs/x/events', '/v1/runs/x/usage'];
+    const bodies = [undefined, '', '{', 'null', '[]', '"x"', '{"task": 5}', '{"task": "x", "maxSteps": 1e309}', '{"task":"x","tools":[1]}', '{"decision":"maybe"}', '{"text": {}}', '{"moreSteps": -1}', '{"__proto__": {"x": 1}}', '{"task":"x","webhook":"ftp://h"}', '{"task":"x","webhook":[1]}', '{"task":"x","webhook":["https://u:p@h/"]}'];
     const statuses: number[] = [];
     for (let i = 0; i < 300; i++) {
       const method = pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);

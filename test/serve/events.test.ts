@@ -1,7 +1,7 @@
 // The event stream of a run (GET /v1/runs/{id}/events) with a real worker: order, resuming after a disconnect
 // or on another server, one poller for 50 subscribers and nothing added to history, guards, streamed words.
 import { describe, expect, it, vi } from 'vitest';
-import { reply, text } from '../../src/scripted/index.js';
+import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 import { readEvents, type SseEvent } from './sse.js';
 import { auth, calc, call, openApi } from './api-helpers.js';
@@ -106,6 +106,31 @@ describe('the event stream', () => {
         expect(early.some((e) => e.event === 'step')).toBe(false); // the call has not ended
         h.model.release();
         expect((await call(api, 'GET', `/v1/runs/${id}/result?wait=30s`)).json).toMatchObject({ status: 'completed', text: words });
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  it('a sub-agent’s child run is a child_started event between its tool_call and its tool_result', async () => {
+    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'] } };
+    const script = (req: { system?: unknown }, turn: number) => {
+      const system = typeof req.system === 'string' ? req.system : '';
+      // The child's answer waits for the test: the child is running when the stream is read.
+      if (system.includes('researcher')) return { ...reply([text('42')]), hold: true };
+      return turn === 0 ? reply([toolUse('agent__researcher', { task: 'what is 6*7?' }, 'toolu_child')]) : reply([text('It is 42.')]);
+    };
+    await withAgent(env, { script, agents }, async (h) => {
+      const api = await openApi(env, h.taskQueue);
+      try {
+        const id = await h.start('ask the researcher', { tools: ['agent__researcher'] });
+        const url = `${api.url}/v1/runs/${id}/events`;
+        const first = await readEvents(url, auth(), (es) => es.some((e) => e.event === 'child_started'), 30_000);
+        h.model.release();
+        const rest = await readEvents(url, { ...auth(), 'last-event-id': first.at(-1)!.id });
+        const seen = [...first, ...rest].filter((e) => e.event !== 'model_text');
+        expect(seen.map((e) => e.event)).toEqual(['step', 'tool_call', 'child_started', 'tool_result', 'step', 'end']);
+        expect(seen[2].data).toEqual({ workflowId: `${id}/toolu_child`, agent: 'researcher', toolUseId: 'toolu_child' });
       } finally {
         await api.close();
       }

@@ -1,7 +1,7 @@
 // `serve`: the HTTP API (docs/http-api.md) in the foreground, until SIGINT or SIGTERM. No worker: runs it starts
 // are taken by the workers of the task queue.
 import { toolCatalog } from '../../config/tool-names.js';
-import { checkAuth, serve as startApi } from '../../serve/index.js';
+import { checkAuth, checkWebhooks, serve as startApi } from '../../serve/index.js';
 import { tokensFromEnv } from '../../serve/auth.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -14,11 +14,18 @@ const SERVE_FLAGS = {
   port: { type: 'int', min: 0, max: 65_535, help: 'port to listen on (default 8787; 0 for any free one)' },
   host: { type: 'string', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
   'allow-origin': { type: 'list', value: 'URL,...', help: 'origins a browser may call the API from (CORS); none by default' },
+  webhook: {
+    type: 'list',
+    repeatable: true,
+    value: 'URL',
+    help: "every run started here also POSTs its events to URL (signed with the workers' $DURABLE_AGENT_WEBHOOK_SECRET); repeatable",
+  },
+  'temporal-ui': { type: 'string', value: 'URL', help: "the Temporal Web UI's address, for the console's link to a run (default $TEMPORAL_UI_URL)" },
   'insecure-no-auth': { type: 'boolean', help: 'serve without a token: only with --host 127.0.0.1, for a machine of your own' },
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
-const USAGE = 'serve [--port N] [--host 127.0.0.1] [--allow-origin URL] [--insecure-no-auth] [--config FILE]';
+const USAGE = 'serve [--port N] [--host 127.0.0.1] [--allow-origin URL] [--webhook URL]... [--insecure-no-auth] [--config FILE]';
 
 export const serve = defineCommand({
   usage: USAGE,
@@ -36,6 +43,7 @@ async function serveCommand({ flags, positionals }: Parsed<typeof SERVE_FLAGS>):
   expectPositionals(positionals, [], USAGE);
   // A missing token is exit 2 before any connection is made.
   checkAuth(flags.host ?? '127.0.0.1', tokensFromEnv(), flags['insecure-no-auth']);
+  checkWebhooks(flags.webhook);
   const { config } = await loadCliConfig(flags.config);
   installCliRuntime('WARN');
   const temporal = await openTemporal({ allowEmbedded: false });
@@ -45,6 +53,8 @@ async function serveCommand({ flags, positionals }: Parsed<typeof SERVE_FLAGS>):
       port: flags.port,
       host: flags.host,
       allowOrigins: flags['allow-origin'],
+      webhooks: flags.webhook,
+      temporalUi: flags['temporal-ui'],
       insecureNoAuth: flags['insecure-no-auth'],
       catalog: toolCatalog(config),
       log: logLine,

@@ -7,13 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { triageScript } from '../../../examples/triage/scripted-model.js';
 import { defaultSettings, getAgentResult, getTranscript, startAgent } from '../../../src/client/index.js';
 import { startScriptedModel, type ScriptedModel } from '../../../src/scripted/index.js';
 import { useTestEnv } from '../../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../../helpers/worker-process.js';
 import { freshStore, type StoreFixture } from './fixture.js';
+import { testServerAddress } from '../../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../../fixtures/triage-worker.mjs', import.meta.url));
 // Short, so the killed worker's call is retried within seconds (the default is 30 s).
@@ -46,7 +47,7 @@ async function scenario(): Promise<Scenario> {
 
 async function startWorker(s: Scenario, killAfter?: string): Promise<ChildProcess> {
   const child = await startWorkerProcess(WORKER, {
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_ADDRESS: testServerAddress(),
     AGENT_TASK_QUEUE: s.taskQueue,
     ANTHROPIC_BASE_URL: s.model.url,
     TRIAGE_STORE: s.store.path,

@@ -1,0 +1,55 @@
+// Webhooks of runs started over HTTP: the `webhook` field of POST /v1/runs and the server's own (`serve --webhook`)
+// both receive the run's events; a bad URL is a 400 naming the field.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reply, text } from '../../src/scripted/index.js';
+import { serve } from '../../src/serve/index.js';
+import { verifyWebhook } from '../../src/webhooks/signature.js';
+import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
+import { call, OPERATE } from './api-helpers.js';
+
+const env = useTestEnv();
+const SECRET = 'serve-webhook-secret';
+let saved: string | undefined;
+beforeAll(() => {
+  saved = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
+  process.env.DURABLE_AGENT_WEBHOOK_SECRET = SECRET;
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.DURABLE_AGENT_WEBHOOK_SECRET;
+  else process.env.DURABLE_AGENT_WEBHOOK_SECRET = saved;
+});
+
+describe('webhooks over HTTP', () => {
+  it("a run's webhook field and the server's webhooks both get its run.completed; a bad URL is 400 naming webhook", async () => {
+    const perRun = await startWebhookReceiver();
+    const server = await startWebhookReceiver();
+    try {
+      await withAgent(env, { script: [reply([text('It is done.')])] }, async (h) => {
+        const api = await serve({ client: env.client, port: 0, tokens: { operate: [OPERATE], read: [] }, taskQueue: h.taskQueue, webhooks: [server.url], log: () => {} });
+        try {
+          const bad = await call(api, 'POST', '/v1/runs', { task: 'x', tools: ['calculator'], webhook: 'ftp://example.com/h' });
+          expect(bad).toMatchObject({ status: 400, json: { error: { field: 'webhook' } } });
+          expect((bad.json!.error as { message: string }).message).toMatch(/not an http:\/\/ or https:\/\/ URL/);
+          const started = await call(api, 'POST', '/v1/runs', { task: 'finish', tools: ['calculator'], webhook: perRun.url });
+          expect(started.status).toBe(201);
+          const id = started.json!.workflowId as string;
+          expect((await call(api, 'GET', `/v1/runs/${id}/result?wait=30s`)).json).toMatchObject({ status: 'completed' });
+          for (const r of [perRun, server]) {
+            expect(r.deliveries).toHaveLength(1);
+            expect(verifyWebhook({ secret: SECRET, body: r.deliveries[0].body, headers: r.deliveries[0].headers })).toMatchObject({
+              type: 'run.completed',
+              workflowId: id,
+              data: { text: 'It is done.' },
+            });
+          }
+        } finally {
+          await api.close();
+        }
+      });
+    } finally {
+      await perRun.close();
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,97 @@
+// Webhooks of a run, end to end: a real worker delivers each event with the deliverWebhook activity, signed, retried
+// with backoff until the receiver takes it, every attempt with the same event id.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approveToolCall, getAgentResult, getStatus } from '../../src/client/index.js';
+import { reply, text, toolUse } from '../../src/scripted/index.js';
+import { verifyWebhook } from '../../src/webhooks/signature.js';
+import { scheduledActivities, useTestEnv, withAgent, eventually } from '../helpers/harness.js';
+import { startWebhookReceiver, type Delivery } from '../helpers/webhook-receiver.js';
+import type { WebhookEvent } from '../../src/core/types.js';
+
+const env = useTestEnv();
+const SECRET = 'test-webhook-secret';
+let saved: string | undefined;
+beforeAll(() => {
+  saved = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
+  process.env.DURABLE_AGENT_WEBHOOK_SECRET = SECRET;
+});
+afterAll(() => {
+  if (saved === undefined) delete process.env.DURABLE_AGENT_WEBHOOK_SECRET;
+  else process.env.DURABLE_AGENT_WEBHOOK_SECRET = saved;
+});
+
+const verified = (d: Delivery): WebhookEvent => verifyWebhook({ secret: SECRET, body: d.body, headers: d.headers });
+
+describe('webhooks', () => {
+  it('a receiver that answers 500 twice gets the event on the third try, with a valid signature and the same id each time', async () => {
+    const receiver = await startWebhookReceiver((n) => (n <= 2 ? 500 : 200));
+    try {
+      await withAgent(env, { script: [reply([text('Done.')])] }, async (h) => {
+        const id = await h.start('say done', { webhooks: [receiver.url] });
+        const result = await getAgentResult(env.client, id);
+        expect(result.status).toBe('completed');
+        // The run closes only once its delivery has settled: all three attempts are in by now.
+        expect(receiver.deliveries).toHaveLength(3);
+        const events = receiver.deliveries.map(verified);
+        expect(new Set(events.map((e) => e.id)).size).toBe(1);
+        expect(events[2]).toMatchObject({ type: 'run.completed', workflowId: id, runId: result.runId, data: { status: 'completed', text: 'Done.' } });
+        expect(receiver.deliveries[2].headers['x-durable-agent-event']).toBe('run.completed');
+        expect(receiver.deliveries[2].headers['x-durable-agent-delivery']).toBe(events[2].id);
+        expect(await scheduledActivities(env.client, id)).toEqual(['describeTools', 'callModel', 'deliverWebhook']);
+        // The secret is nowhere in the run's history.
+        const history = JSON.stringify(await env.client.workflow.getHandle(id).fetchHistory());
+        expect(history).not.toContain(SECRET);
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends approval.needed when a call waits for a decision, then run.completed, to every URL', async () => {
+    const a = await startWebhookReceiver();
+    const b = await startWebhookReceiver();
+    try {
+      const script = [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])];
+      await withAgent(env, { script }, async (h) => {
+        const id = await h.start('add', { tools: ['calculator'], approve: ['calculator'], webhooks: [a.url, b.url] });
+        await eventually(async () => a.deliveries.length, (n) => n === 1);
+        const needed = verified(a.deliveries[0]);
+        expect(needed).toMatchObject({ type: 'approval.needed', data: { name: 'calculator', input: { expression: '2 + 2' } } });
+        const status = await getStatus(env.client, id);
+        expect(status.live && status.view.pendingApprovals[0].toolUseId).toBe(needed.data.toolUseId);
+        await approveToolCall(env.client, id);
+        await getAgentResult(env.client, id);
+        for (const r of [a, b]) expect(r.deliveries.map((d) => verified(d).type)).toEqual(['approval.needed', 'run.completed']);
+      });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('sends guard.fired then run.stopped when a guard stops the run, in that order even when the first needs a retry', async () => {
+    const receiver = await startWebhookReceiver((n) => (n === 1 ? 500 : 200));
+    try {
+      const loop = [reply([toolUse('calculator', { expression: '1 + 1' })]), reply([toolUse('calculator', { expression: '2 + 2' })])];
+      await withAgent(env, { script: loop }, async (h) => {
+        const id = await h.start('loop', { tools: ['calculator'], maxSteps: 1, summaryOn: [], webhooks: [receiver.url] });
+        const result = await getAgentResult(env.client, id);
+        expect(result.guard).toBe('max_steps');
+        const events = receiver.deliveries.map(verified);
+        // One URL gets a run's events one at a time: run.stopped waits for guard.fired's second attempt.
+        expect(events.map((e) => e.type)).toEqual(['guard.fired', 'guard.fired', 'run.stopped']);
+        expect(events[0].data).toMatchObject({ guard: 'max_steps' });
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a run without webhooks schedules no delivery', async () => {
+    await withAgent(env, { script: [reply([text('Done.')])] }, async (h) => {
+      const id = await h.start('say done');
+      await getAgentResult(env.client, id);
+      expect(await scheduledActivities(env.client, id)).not.toContain('deliverWebhook');
+    });
+  });
+});
