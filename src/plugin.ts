@@ -94,6 +94,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** The task queues of keys (`<taskQueue>@<keyId>`) this plugin runs workers on, by namespace and queue. */
   readonly #keyQueues = new Set<string>();
   #client: Client | undefined;
+  /** Whether a worker configured with this plugin uses Worker Versioning (see the workerUsesVersioning activity). */
+  #usesVersioning = false;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -164,7 +166,15 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       const companions: Array<Promise<Worker>> = [];
       // It polls like the worker it runs beside (`activityPollers` of createAgentWorker, `--activity-pollers`).
       if (this.options.runModelWorker !== false) {
-        companions.push(this.createModelWorker({ ...spec, identity: worker.options.identity, activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior }));
+        // and as the same version of its Worker Deployment, if it is one: a pinned run's model calls go to its version.
+        companions.push(
+          this.createModelWorker({
+            ...spec,
+            identity: worker.options.identity,
+            activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior,
+            workerDeploymentOptions: worker.options.workerDeploymentOptions,
+          }),
+        );
       }
       if (!keyQueue) {
         for (const id of spec.keyIds) companions.push(this.#createKeyQueueWorker(spec, id, worker.options.identity));
@@ -210,6 +220,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       ...(this.options.modelCallsPerSecond ? { maxTaskQueueActivitiesPerSecond: this.options.modelCallsPerSecond } : {}),
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
       ...(options.activityTaskPollerBehavior ? { activityTaskPollerBehavior: options.activityTaskPollerBehavior } : {}),
+      ...(options.workerDeploymentOptions ? { workerDeploymentOptions: options.workerDeploymentOptions } : {}),
     });
   }
 
@@ -233,6 +244,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       recordedTools: this.recordedTools,
       modelSettings: this.modelSettings,
       agents: this.#agents,
+      usesVersioning: () => this.#usesVersioning,
     }));
   }
 
@@ -254,6 +266,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
     // team's converter is theirs to keep, and clients of agent runs must use it too.
     const dataConverter = options.dataConverter ?? workerDataConverter();
+    if (options.workerDeploymentOptions?.useWorkerVersioning) this.#usesVersioning = true;
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
     const activities = this.#activitiesOnce();
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
@@ -318,6 +331,10 @@ export interface ModelWorkerOptions {
   identity?: string;
   /** Its activity-task pollers. Default: Temporal's (at most 10 polls open). */
   activityTaskPollerBehavior?: WorkerOptions['activityTaskPollerBehavior'];
+  /** The Worker Deployment version of the agent runs' worker, when it is versioned: give the same, so that every
+   * task queue of the version is polled by it (set-current-version refuses a version missing one) and a pinned
+   * run's model calls are served by its own version. */
+  workerDeploymentOptions?: WorkerOptions['workerDeploymentOptions'];
 }
 
 /** A worker's queue as configured with this plugin: what its companions (model queue, key queues) need. */

@@ -14,6 +14,7 @@ import type { AnyAgentTool } from './tools/types.js';
 import type { McpTokenStore, McpTools } from './mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
+import { workerDeploymentOptions, type WorkerDeployment } from './core/versioning.js';
 
 export { modelConnectionFromEnv } from './plugin.js';
 
@@ -49,6 +50,10 @@ export interface AgentWorkerOptions extends WorkerSizing {
   /** Payload codecs and failure converter. Default: `workerDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
    * The client must decode what this worker encodes: give it the same converter. */
   dataConverter?: DataConverter;
+  /** Run the worker as this version of a Worker Deployment (Worker Versioning: docs/operations.md, "Upgrading
+   * workers"). Its runs are pinned to it by default and move to the deployment's current version at their next
+   * continue-as-new; its model-queue and key-queue workers are the same version. Default: unversioned. */
+  deployment?: WorkerDeployment;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
   workerOptions?: Partial<WorkerOptions>;
@@ -90,6 +95,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
     dataConverter,
     ...sizingOf(options),
+    ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
     ...options.workerOptions,
     plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
   }).catch(async (err) => {

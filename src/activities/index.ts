@@ -27,6 +27,8 @@ export interface ActivityDeps {
   modelSettings: ModelSettingsStore;
   /** The sub-agents this worker defines (recorded by the runs that delegate to them). */
   agents?: Record<string, SubAgentDefinition>;
+  /** Whether the worker polls with Worker Versioning on (`workerDeploymentOptions.useWorkerVersioning`). */
+  usesVersioning?: () => boolean;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -42,6 +44,9 @@ export function createActivities(deps: ActivityDeps) {
     }),
     runTool: createRunTool({ tools: deps.tools }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
+    /** A local activity: whether this worker polls as a Worker Deployment version with versioning on (the workflow
+     * cannot tell from its info, which names a version for a worker that only records one). */
+    workerUsesVersioning: async (): Promise<boolean> => deps.usesVersioning?.() ?? false,
     /** One signed webhook delivery of a run's event (the secret from this worker's environment). */
     deliverWebhook: createDeliverWebhook(),
     /** What this worker offers (the agentToolCatalog workflow: a CLI's `start` checks its tool names with it). */

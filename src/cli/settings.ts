@@ -7,6 +7,7 @@ import { agentToolName } from '../core/sub-agents.js';
 import { nearestName } from '../core/suggest.js';
 import { DEFAULTS, MIN_COMPACT_AT_TOKENS } from '../core/policies.js';
 import { parsePriceOverrides, priceFor, type PriceTable } from '../core/pricing.js';
+import { compactPriority, PRIORITY_MAX, PRIORITY_MIN, priorityProblem, type RunPriority } from '../core/priority.js';
 import { checkAgentSettings, InvalidSettingsError } from '../core/settings-check.js';
 import { EFFORTS, type AgentSettings, type GuardName } from '../core/types.js';
 import { allToolNames, describeUnknown, isAllowedBy, toolCatalog, unknownTools, type ToolCatalog } from '../config/tool-names.js';
@@ -49,6 +50,9 @@ export const START_FLAGS = {
     help: "compact the conversation (server-side) once a prompt reaches N tokens (default 150000; 5000 to the model's window)",
   },
   'no-compaction': { type: 'boolean', help: 'no compaction: the run stops when the conversation outgrows the context window' },
+  priority: { type: 'int', min: PRIORITY_MIN, max: PRIORITY_MAX, help: 'Temporal task priority of the run and its calls: 1 (first) to 5 (last), default 3' },
+  'fairness-key': { type: 'string', value: 'KEY', help: "a tenant: runs of different keys share the queues fairly, whatever one key's backlog" },
+  'fairness-weight': { type: 'number', min: 0.001, help: "with --fairness-key: the key's share relative to others (default 1, at most 1000)" },
   webhook: {
     type: 'list',
     repeatable: true,
@@ -63,6 +67,17 @@ export const RUN_FLAGS = {
   ...START_FLAGS,
   scripted: { type: 'boolean', help: 'use the offline scripted model (AGENT_SCRIPT, else the France demo) instead of Claude' },
 } satisfies Record<string, FlagSpec>;
+
+/** The run's Temporal task priority from --priority, --fairness-key and --fairness-weight (none: undefined). */
+export function priorityFromFlags(flags: Parsed<typeof START_FLAGS>['flags']): RunPriority | undefined {
+  const priority = compactPriority({ priorityKey: flags.priority, fairnessKey: flags['fairness-key'], fairnessWeight: flags['fairness-weight'] });
+  const problem = priority ? priorityProblem(priority) : null;
+  if (problem) {
+    const flag = /weight/.test(problem) ? '--fairness-weight' : /fairness key/.test(problem) ? '--fairness-key' : '--priority';
+    throw new UsageError(`${flag}: ${problem}`);
+  }
+  return priority;
+}
 
 /** `catalog`: the tools the CLI knows of (the built-ins, and the config file's tools and MCP servers). */
 export function settingsFromFlags(

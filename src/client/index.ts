@@ -11,6 +11,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { DEFAULTS, encryptedTaskQueue } from '../core/policies.js';
 import { checkAgentInput } from '../core/settings-check.js';
+import { compactPriority, priorityProblem, type RunPriority } from '../core/priority.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { agentResult } from '../core/result.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
@@ -32,6 +33,12 @@ export { defaultSettings } from '../core/settings.js';
 export { checkAgentSettings, InvalidSettingsError, settingsProblem } from '../core/settings-check.js';
 
 export { AGENT_WORKFLOW } from '../workflows/definitions.js';
+export { type RunPriority } from '../core/priority.js';
+
+/** A priority, fairness key or weight out of range (startAgent's `priority`). */
+export class InvalidPriorityError extends Error {
+  override name = 'InvalidPriorityError';
+}
 export { resumeAgent, RunNotResumableError, type ResumeOptions } from './resume.js';
 
 export interface StartAgentOptions {
@@ -40,6 +47,11 @@ export interface StartAgentOptions {
   /** Makes submission idempotent: when a run with this id exists (running or closed), attach to it. */
   workflowId?: string;
   taskQueue?: string;
+  /** Temporal task priority of the run, which its activities and sub-agents inherit (a sub-agent's own `priority`
+   * wins): `priorityKey` 1 (first) to 5 (last), default 3; `fairnessKey` (a tenant) and `fairnessWeight` share
+   * the queues fairly between keys. The server orders by them only when its matcher does (docs/operations.md,
+   * "Priorities and fairness"). */
+  priority?: RunPriority;
 }
 
 export interface StartedAgent {
@@ -53,6 +65,9 @@ export interface StartedAgent {
  * anything reaches the server. */
 export async function startAgent(client: Client, options: StartAgentOptions): Promise<StartedAgent> {
   checkAgentInput(options.task, options.settings, { compileSchema: validateJsonSchema });
+  const priorityIssue = options.priority ? priorityProblem(options.priority) : null;
+  if (priorityIssue) throw new InvalidPriorityError(priorityIssue);
+  const priority = compactPriority(options.priority);
   // Workflow ids are stored and shown in plain text: with encryption on, the default id says nothing of the task.
   const encrypted = codecsEncrypt(client.options.loadedDataConverter.payloadCodecs);
   const workflowId = options.workflowId ?? newWorkflowId(encrypted ? '' : options.task);
@@ -72,6 +87,7 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       staticSummary: oneLine(options.task, 200),
       staticDetails: runDetails(settings),
+      ...(priority ? { priority } : {}),
     });
     return { workflowId, runId: handle.firstExecutionRunId, attached: false };
   } catch (err) {

@@ -149,6 +149,10 @@ export interface RunSummary {
   attributes: SearchAttributeValues;
   /** The run that started this one as a sub-agent (a child workflow). */
   parentWorkflowId?: string;
+  /** The Worker Deployment version (build id) the run is on, when its worker is versioned: pinned runs stay on it,
+   * so the runs still on an old build id are what keeps its workers needed (docs/operations.md, "Upgrading
+   * workers"). */
+  buildId?: string;
 }
 
 /** `--status` values that are the server's, not the workflow's: it never sees its own terminate or timeout. */
@@ -171,11 +175,26 @@ export async function listRuns(client: Client, options: { status?: string; limit
       closeTime: info.closeTime,
       attributes: searchAttributesOf(info),
       ...(info.parentExecution?.workflowId ? { parentWorkflowId: info.parentExecution.workflowId } : {}),
+      ...buildIdOf(info),
     });
     if (runs.length >= (options.limit ?? 20)) break;
   }
   const current = await currentRunIds(client, [...new Set(runs.map((r) => r.workflowId))]);
   return runs.map((r) => ({ ...r, current: current.get(r.workflowId) === r.runId }));
+}
+
+/** The build id of a listed run, from the server's own search attributes (a listing carries no versioning info):
+ * TemporalWorkerDeploymentVersion is `<deployment>:<build id>`. */
+function buildIdOf(info: { searchAttributes: Record<string, unknown> }): { buildId?: string } {
+  const first = (name: string) => {
+    const v = info.searchAttributes[name];
+    return typeof (Array.isArray(v) ? v[0] : v) === 'string' ? String(Array.isArray(v) ? v[0] : v) : undefined;
+  };
+  const version = first('TemporalWorkerDeploymentVersion');
+  if (!version) return {};
+  const deployment = first('TemporalWorkerDeployment');
+  const buildId = deployment && version.startsWith(`${deployment}:`) ? version.slice(deployment.length + 1) : version.slice(version.indexOf(':') + 1);
+  return buildId ? { buildId } : {};
 }
 
 /** The current run of each workflow id (what `describe()` of the id answers), a few at a time. */

@@ -2,9 +2,11 @@
 // result, first input and final state, from the server: no worker needed); what the new run starts from is
 // decided by the pure resumedRun (src/core/resume.ts).
 import type { Client } from '@temporalio/client';
+import type { Priority } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { resumedRun, type ResumeLimits } from '../core/resume.js';
 import { checkAgentSettings } from '../core/settings-check.js';
+import { compactPriority } from '../core/priority.js';
 import { defaultSettings } from '../core/settings.js';
 import { oneLine } from '../core/transcript.js';
 import type { AgentInput } from '../core/types.js';
@@ -48,8 +50,15 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     staticSummary: oneLine(`resumed: ${task}`, 200),
     staticDetails: runDetails(settings),
+    // The job keeps its task priority and fairness key.
+    ...priorityOf(description.priority),
   });
   return { workflowId, runId: next.firstExecutionRunId, attached: false };
+}
+
+function priorityOf(p: Priority | undefined): { priority?: Priority } {
+  const kept = compactPriority({ priorityKey: p?.priorityKey || undefined, fairnessKey: p?.fairnessKey || undefined, fairnessWeight: p?.fairnessWeight || undefined });
+  return kept ? { priority: kept } : {};
 }
 
 /** The input of the run that started this chain (settings, task), from the first event of its history. */

@@ -117,6 +117,8 @@ export interface SubAgentDefinition {
   /** More input than `{ task }`: a JSON Schema object whose properties the tool's input schema adds to `task`; the
    * child's task then carries them as JSON after the task's text. */
   inputSchema?: Record<string, unknown>;
+  /** Temporal task priority of its child runs and their calls, 1 (first) to 5 (last). Default: its parent's. */
+  priority?: number;
 }
 
 /** The `subAgentReport` signal a child run sends its parent after each model call (in the parent's history): its

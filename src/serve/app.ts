@@ -32,7 +32,7 @@ import { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
 import { consoleHtml } from './console-page.js';
 import { CONSOLE_JS } from './console-script.js';
-import { asRequestError, parseRunRequest, RequestError, type StartFlags } from './run-request.js';
+import { asRequestError, parseRunRequest, RequestError, runPriority, type StartFlags } from './run-request.js';
 
 export interface ApiOptions {
   client: Client;
@@ -115,7 +115,7 @@ export function createApi(options: ApiOptions): Hono {
     const settings = await options.settings(request.flags).catch((err: unknown) => {
       throw asRequestError(err);
     });
-    const started = await startAgent(client, { task: request.task, settings, workflowId: request.id ?? keyed, taskQueue: options.taskQueue });
+    const started = await startAgent(client, { task: request.task, settings, workflowId: request.id ?? keyed, taskQueue: options.taskQueue, priority: runPriority(request.flags) });
     return c.json(started, started.attached ? 200 : 201);
   });
 

@@ -3,7 +3,8 @@
 // becomes the flags `start` would have parsed, so a value the CLI refuses is refused here with the same
 // sentence, naming the field instead of the flag.
 import { parseArgs, UsageError, type FlagSpec, type Parsed } from '../cli/args.js';
-import { START_FLAGS } from '../cli/settings.js';
+import { priorityFromFlags, START_FLAGS } from '../cli/settings.js';
+import type { RunPriority } from '../core/priority.js';
 import { checkTaskSize } from '../cli/task.js';
 import { nearestName as nearest } from '../core/suggest.js';
 
@@ -110,4 +111,13 @@ export function asRequestError(err: unknown): unknown {
     return camel(flag);
   });
   return new RequestError(message, field);
+}
+
+/** The run's task priority from `priority`, `fairnessKey` and `fairnessWeight`, refused as the CLI refuses them. */
+export function runPriority(flags: StartFlags): RunPriority | undefined {
+  try {
+    return priorityFromFlags(flags);
+  } catch (err) {
+    throw asRequestError(err);
+  }
 }

@@ -9,6 +9,7 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  makeContinueAsNewFunc,
   patched,
   setHandler,
   sleep,
@@ -25,6 +26,8 @@ import { AGENT_RUN_FAILED, agentStatus, answerElicitation, closeChat, decideTool
 import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
+import { continueAsNewDue } from '../core/versioning.js';
+import { upgradeOnContinueAsNew } from './versioning.js';
 
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   refuseInvalidSettings(input);
@@ -163,12 +166,18 @@ function setHandlers(run: AgentRun): void {
  * server refuse the continue-as-new). Runs recorded before it continue as they did. */
 export const CARRY_TASK_ONCE = 'carry-task-once';
 
-/** Continue-as-new between turns when the server suggests it (history size or length), or after the
- * configured number of model calls: the transcript and guard state carry over once, the job keeps its id. */
+/** Continue-as-new between turns when the server suggests it (history size or length, or a new version of the
+ * run's Worker Deployment), or after the configured number of model calls: the transcript and guard state carry
+ * over once, the job keeps its id, and a versioned run moves to the current version (see versioning.ts). */
 async function continueAsNewIfDue(run: AgentRun): Promise<void> {
-  const every = run.settings.continueAsNewAfterSteps;
-  const due = workflowInfo().continueAsNewSuggested || (every !== undefined && run.stepsThisRun >= every);
-  if (!due || run.stepsThisRun === 0) return;
+  const info = workflowInfo();
+  const due = continueAsNewDue({
+    suggested: info.continueAsNewSuggested,
+    targetVersionChanged: info.targetWorkerDeploymentVersionChanged === true,
+    stepsThisRun: run.stepsThisRun,
+    every: run.settings.continueAsNewAfterSteps,
+  });
+  if (!due) return;
   const once = patched(CARRY_TASK_ONCE);
   // The task is the carried transcript's first message; the rest of the input is measured with the state.
   const rest: AgentInput = once ? { ...run.input, task: '', carried: undefined } : run.input;
@@ -179,6 +188,10 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
     return;
   }
   await condition(allHandlersFinished);
+  const upgrade = await upgradeOnContinueAsNew();
+  if (upgrade.initialVersioningBehavior) {
+    await makeContinueAsNewFunc<(input: AgentInput) => Promise<AgentResult>>(upgrade)({ ...rest, carried });
+  }
   await continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...rest, carried });
 }
 

@@ -1,6 +1,7 @@
 // The workflow's view of the activities: typed proxies, the options each call is scheduled with, and the
 // summary the Temporal UI shows for it.
 import { ActivityCancellationType, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { Priority } from '@temporalio/common';
 import type { createActivities } from '../activities/index.js';
 import { MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { scheduleNote, toolCallActivityOptions, type ToolCallSchedule } from '../core/tool-policy.js';
@@ -39,6 +40,23 @@ function modelCallQueue(): { taskQueue?: string } {
   return patched(MODEL_CALLS_ON_OWN_QUEUE) ? { taskQueue: modelTaskQueue(workflowInfo().taskQueue) } : {};
 }
 
+/** Patch id: a run started with a priority or fairness key schedules every activity with it, so it shows on the
+ * activity's scheduled event (Temporal inherits it in matching either way) and a tool or model call keeps it
+ * whatever the defaults become. Only such runs take it; a run without one schedules as before. */
+export const TASK_PRIORITY = 'task-priority';
+
+/** The run's priority (as it was started, or as a sub-agent's parent gave it), for its activities. */
+export function runPriority(): { priority?: Priority } {
+  const p = workflowInfo().priority;
+  const own: Priority = {
+    ...(p?.priorityKey ? { priorityKey: p.priorityKey } : {}),
+    ...(p?.fairnessKey ? { fairnessKey: p.fairnessKey } : {}),
+    ...(p?.fairnessWeight ? { fairnessWeight: p.fairnessWeight } : {}),
+  };
+  if (Object.keys(own).length === 0 || !patched(TASK_PRIORITY)) return {};
+  return { priority: own };
+}
+
 function cancellation() {
   return {
     cancellationType: waitsForCancelledCalls()
@@ -56,7 +74,7 @@ export function scheduleModelCall(
   const summary = options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
   return callModel.executeWithOptions(
-    { ...MODEL_CALL_OPTIONS, ...cancellation(), ...modelCallQueue(), ...heartbeat, summary },
+    { ...MODEL_CALL_OPTIONS, ...cancellation(), ...modelCallQueue(), ...heartbeat, ...runPriority(), summary },
     [input],
   );
 }
@@ -72,10 +90,10 @@ export function scheduleToolCall(
   if (schedule) {
     // A call waiting for an outside completion cannot acknowledge a cancel (no worker holds it): it is abandoned.
     const cancel = schedule.completesLater ? { cancellationType: ActivityCancellationType.TRY_CANCEL } : cancellation();
-    return runToolWithPolicy.executeWithOptions({ ...toolCallActivityOptions(schedule), ...cancel, summary }, [input]);
+    return runToolWithPolicy.executeWithOptions({ ...toolCallActivityOptions(schedule), ...cancel, ...runPriority(), summary }, [input]);
   }
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
-  return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary }, [input]);
+  return runTool.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, ...runPriority(), summary }, [input]);
 }
 
 /** Once, when a run starts: its tools' call policies (`policies`) and the MCP definitions it will use (see
@@ -90,7 +108,7 @@ export function scheduleDescribeTools(
   const summary = oneLine(mcpNames.length > 0 ? `describe tools: ${mcpNames.join(', ')}` : `describe tools: ${tools.join(', ')}`, 200);
   const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
   return describeTools.executeWithOptions(
-    { ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, summary },
+    { ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, ...runPriority(), summary },
     [agents ? { tools, policies: true, agents } : policies ? { tools, policies: true } : { tools }],
   );
 }

@@ -11,6 +11,7 @@ import {
   ParentClosePolicy,
   ChildWorkflowCancellationType,
   ApplicationFailure,
+  patched,
   TerminatedFailure,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -27,6 +28,7 @@ import {
   rollUp,
 } from '../core/sub-agents.js';
 import { oneLine, totalTokens } from '../core/transcript.js';
+import { TASK_PRIORITY } from './proxies.js';
 import type { AgentInput, AgentResult, ChildRunRecord, SubAgentReport, ToolOutcome, ToolUseBlock } from '../core/types.js';
 import type { agentWorkflow } from './agent.js';
 import { AGENT_RUN_FAILED, AGENT_WORKFLOW, subAgentReport } from './definitions.js';
@@ -72,6 +74,8 @@ export class SubAgents {
           parentClosePolicy: ParentClosePolicy.TERMINATE,
           cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
           staticSummary: oneLine(`sub-agent ${name}: ${task}`, 200),
+          // Its own priority, else its parent's (Temporal's inheritance); the fairness key is always the parent's.
+          ...(def.priority !== undefined && patched(TASK_PRIORITY) ? { priority: { priorityKey: def.priority } } : {}),
         }),
       );
       this.#ended(record, result);

@@ -353,10 +353,11 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
       s.cli(['list', '--status', 'stopped', '--limit', '1000', '--json']),
     ]);
     expectExit(human, 0);
-    expect(human.stdout.split('\n')[0]).toMatch(/^WORKFLOW ID +STATUS +STEPS +TOKENS +COST +STOP REASON +GUARD +STARTED( +PARENT)?$/);
+    expect(human.stdout.split('\n')[0]).toMatch(/^WORKFLOW ID +STATUS +STEPS +TOKENS +COST +STOP REASON +GUARD +STARTED( +BUILD ID)?( +PARENT)?$/);
     const row = human.stdout.split('\n').find((l) => l.startsWith(`${id} `));
-    // Other test files' runs share the namespace: a sub-agent's child among them adds a PARENT column (— for this run).
-    expect(row).toMatch(new RegExp(`^${id} +completed +2 +[\\d,]+ +\\$\\d+\\.\\d{4} +end_turn +— +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ( +—)?$`));
+    // Other test files' runs share the namespace: a sub-agent's child among them adds a PARENT column, a run of a
+    // versioned worker a BUILD ID column (— for this run).
+    expect(row).toMatch(new RegExp(`^${id} +completed +2 +[\\d,]+ +\\$\\d+\\.\\d{4} +end_turn +— +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ( +—){0,2}$`));
     expectExit(stopped, 0);
     expect(jsonOf<RunSummary[]>(stopped).some((r) => r.workflowId === id)).toBe(false);
   });

@@ -149,6 +149,10 @@ export const OTHER_PROGRAMS_FLAGS: Record<string, string> = {
   '--name': 'temporal operator search-attribute create',
   '--type': 'temporal operator search-attribute create',
   '--ui-codec-endpoint': 'temporal server start-dev',
+  '--dynamic-config-value': 'temporal server start-dev',
+  '--deployment-name': 'temporal worker deployment',
+  '--percentage': 'temporal worker deployment set-ramping-version',
+  '--query': 'temporal workflow count',
   '--http': 'examples/mcp/notes-server.mjs',
 };
 

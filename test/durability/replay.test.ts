@@ -20,7 +20,11 @@ import {
   getStatus,
   resumeAgent,
   sendFollowUp,
+  startAgent,
+  type RunPriority,
 } from '../../src/client/index.js';
+import { setCurrentVersion } from '../helpers/deployments.js';
+import { temporal as temporalProto } from '@temporalio/proto';
 import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
@@ -68,11 +72,16 @@ interface Scenario {
   agents?: Record<string, SubAgentConfig>;
   /** Start the run with a raw workflow start, around startAgent's settings check (as an older client would). */
   startAround?: boolean;
+  /** Record on a versioned worker (a Worker Deployment version made current before the run starts). */
+  deployment?: boolean;
+  /** The run's task priority (startAgent's `priority`). */
+  priority?: RunPriority;
   /** Record with a webhook receiver (its URL added to the settings' webhooks) and a signing secret. */
   webhookReceiver?: boolean;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const temporalEnums = temporalProto.api.enums.v1;
 
 /** A recorded history, with its workflow input and result decoded. */
 interface Recorded {
@@ -465,6 +474,37 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // A versioned run (Worker Deployment version, pinned) continuing as new: the task that continues reports
+    // AUTO_UPGRADE and the command asks for it (patched), so the next run starts on the current version.
+    name: 'upgrade-on-continue-as-new',
+    script: threeSteps,
+    settings: { continueAsNewAfterSteps: 1 },
+    deployment: true,
+    run: 'first',
+    proves: ({ events }) => {
+      expect(patchIds(events)).toContain('upgrade-on-continue-as-new');
+      // The worker said it polls with versioning on (a local activity: its marker).
+      expect(events.some((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toBe(true);
+      const completed = events.flatMap((e) => e.workflowTaskCompletedEventAttributes ?? []);
+      expect(completed[0].deploymentVersion?.buildId).toBe('v1');
+      expect(completed.at(-1)?.versioningBehavior).toBe(temporalEnums.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE);
+      expect(completed[0].versioningBehavior).toBe(temporalEnums.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED);
+      expect(events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+    },
+  },
+  {
+    // A run started with a priority and fairness key: every activity scheduled with them (patched).
+    name: 'task-priority',
+    script: threeSteps,
+    priority: { priorityKey: 1, fairnessKey: 'tenant-a' },
+    proves: ({ events }) => {
+      expect(patchIds(events)).toContain('task-priority');
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+      expect(scheduled.length).toBeGreaterThan(0);
+      for (const a of scheduled) expect(a.priority).toMatchObject({ priorityKey: 1, fairnessKey: 'tenant-a' });
+    },
+  },
+  {
     // A run with a webhook: approval.needed delivered while the call waits, then run.completed before it closes.
     name: 'webhooks',
     script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])],
@@ -511,14 +551,22 @@ describe.runIf(RECORD)('recording histories', () => {
   const wanted = SCENARIOS.filter((s) => process.env.RECORD_HISTORIES === 'overwrite' || !existsSync(`${DIR}${s.name}.json`));
   it.each(wanted)('records $name', async (scenario) => {
     mkdirSync(DIR, { recursive: true });
+    const deploymentName = `replay-${randomUUID().slice(0, 8)}`;
+    const workerOptions = scenario.deployment
+      ? { workerDeploymentOptions: { useWorkerVersioning: true, version: { deploymentName, buildId: 'v1' }, defaultVersioningBehavior: 'PINNED' } as const }
+      : undefined;
     const receiver = scenario.webhookReceiver ? await startWebhookReceiver() : undefined;
     const savedSecret = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
     if (receiver) process.env.DURABLE_AGENT_WEBHOOK_SECRET = 'replay-fixture-secret';
     const settings = receiver ? { ...scenario.settings, webhooks: [receiver.url] } : scenario.settings;
-    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents }, async (h) => {
+    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents, workerOptions }, async (h) => {
+      if (scenario.deployment) await setCurrentVersion(h.env.client, deploymentName, 'v1');
+      const task = `replay fixture: ${scenario.name}`;
       const id = scenario.startAround
-        ? await startAround(h, `replay fixture: ${scenario.name}`, settings)
-        : await h.start(`replay fixture: ${scenario.name}`, settings);
+        ? await startAround(h, task, settings)
+        : scenario.priority
+          ? (await startAgent(h.env.client, { task, settings: defaultSettings({ tools: ['calculator', 'web_search'], ...settings }), taskQueue: h.taskQueue, priority: scenario.priority })).workflowId
+          : await h.start(task, settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);
       let history = await h.env.client.workflow.getHandle(id).fetchHistory();

@@ -289,7 +289,9 @@ async function listCommand({ flags, positionals }: Parsed<typeof LIST_FLAGS>): P
 export function formatList(runs: readonly RunSummary[]): string {
   // A PARENT column only when some run is a sub-agent's child run.
   const parents = runs.some((r) => r.parentWorkflowId);
-  const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED', ...(parents ? ['PARENT'] : [])];
+  // A BUILD ID column only when some run is on a versioned worker (a Worker Deployment version).
+  const builds = runs.some((r) => r.buildId);
+  const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED', ...(builds ? ['BUILD ID'] : []), ...(parents ? ['PARENT'] : [])];
   const rows = runs.map((r) => {
     const a = r.attributes;
     const status = `${statusCell(r)}${r.current ? '' : ' (earlier run)'}`;
@@ -302,6 +304,7 @@ export function formatList(runs: readonly RunSummary[]): string {
       a.stopReason ?? '—',
       a.guard ?? '—',
       timeText(r.startTime),
+      ...(builds ? [r.buildId ?? '—'] : []),
       ...(parents ? [r.parentWorkflowId ?? '—'] : []),
     ];
   });

@@ -15,7 +15,7 @@ import { EXIT, exitCodeFor, exitWhenFlushed, printResult } from '../output.js';
 import { throughOutage } from '../outage.js';
 import { readTask } from '../task.js';
 import { loadScript, openScriptedModel } from '../scripted.js';
-import { RUN_FLAGS, settingsFromFlags } from '../settings.js';
+import { priorityFromFlags, RUN_FLAGS, settingsFromFlags } from '../settings.js';
 import { taskQueue } from '../task-queue.js';
 import { openTemporal, type TemporalSession } from '../temporal.js';
 
@@ -45,6 +45,7 @@ so. Ctrl-C detaches: the run goes on durably, and the command that reattaches is
 async function runTask(flags: Parsed<typeof RUN_FLAGS>['flags'], task: string): Promise<number> {
   const { config } = await loadCliConfig(flags.config);
   const settings = settingsFromFlags(flags, toolCatalog(config));
+  const priority = priorityFromFlags(flags);
   const scripted = useScriptedModel(flags.scripted, config);
   return runWithWorker({
     scripted,
@@ -54,7 +55,7 @@ async function runTask(flags: Parsed<typeof RUN_FLAGS>['flags'], task: string): 
       if (!task && !(await describeIfExists(temporal.client, flags.id!))) {
         throw new UsageError(`no run with id "${flags.id}" exists: give a task to start one`);
       }
-      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
+      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
       logLine(
         started.attached
           ? `attached to existing run ${started.workflowId} (--id): not starting a second one`

@@ -9,7 +9,7 @@ import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
-import { settingsFromFlags, START_FLAGS } from '../settings.js';
+import { priorityFromFlags, settingsFromFlags, START_FLAGS } from '../settings.js';
 import { readTask } from '../task.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal, type TemporalSession } from '../temporal.js';
@@ -35,9 +35,10 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
     const askWorkers = needsWorkerCatalog(flags.tools, local);
     if (askWorkers) settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
     const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
+    const priority = priorityFromFlags(flags);
     return withTemporal(async (temporal) => {
       const settings = checked ?? (await settingsFromWorkers(flags, temporal, local));
-      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue() });
+      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
       if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
       if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
       else printText(`${started.workflowId}\n`);

@@ -5,7 +5,8 @@ import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, modelTaskQueue } from '..
 import { toolsWithConfig } from '../../config/load.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
-import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { deploymentProblem, VERSIONING_BEHAVIORS, type WorkerDeployment } from '../../core/versioning.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig, requireMcpEnvironment } from '../config.js';
 import { logLine } from '../log.js';
@@ -23,11 +24,20 @@ const WORKER_FLAGS = {
     help: `at most N model calls at once on this worker (default ${DEFAULT_MODEL_CALL_SLOTS}); the rest wait in the server's queue, tool calls are not held back`,
   },
   'model-calls-per-second': { type: 'number', min: 0.001, help: 'at most R model calls started per second across every worker of the task queue' },
+  deployment: { type: 'string', value: 'NAME', help: 'run as a version of this Worker Deployment (with --build-id): docs/operations.md, "Upgrading workers"' },
+  'build-id': { type: 'string', value: 'ID', help: "this worker's version of the deployment (a release id, a git sha)" },
+  versioning: {
+    type: 'string',
+    choices: VERSIONING_BEHAVIORS,
+    value: 'B',
+    help: 'pinned (default: a run finishes on its version, moves at its next continue-as-new) or auto-upgrade',
+  },
   ...WORKER_SIZING_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
-const USAGE = 'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [sizing options] [--config FILE]';
+const USAGE =
+  'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--deployment NAME --build-id ID [--versioning B]] [sizing options] [--config FILE]';
 
 export const worker = defineCommand({
   usage: USAGE,
@@ -42,6 +52,7 @@ workflow cache (a run not cached replays its whole history at each turn); its de
     'worker --max-model-calls 4 --config durable-agent.config.js',
     'worker --max-cached-workflows 5000 --workflow-pollers 20 --activity-pollers 20',
     'worker --scripted',
+    'worker --deployment agents --build-id 2026-12-01.1',
   ],
   run: workerCommand,
 });
@@ -49,6 +60,7 @@ workflow cache (a run not cached replays its whole history at each turn); its de
 async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>): Promise<number> {
   expectPositionals(positionals, [], USAGE);
   const sizing = sizingFromFlags(flags);
+  const deployment = deploymentFromFlags(flags);
   const { config } = await loadCliConfig(flags.config);
   requireMcpEnvironment(config);
   const model = modelConnectionFromEnv();
@@ -82,6 +94,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       mcpServers: config.mcpServers,
       agents: config.agents,
       maxAgentDepth: config.maxAgentDepth,
+      deployment,
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
       workerOptions: { shutdownGraceTime: '10s' },
     });
@@ -90,6 +103,9 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
     for (const id of keyRingFromEnv()?.byId.keys() ?? []) {
       const queue = encryptedTaskQueue(taskQueue, id);
       logLine(`runs encrypted with key id "${id}": task queue "${queue}" (model calls: "${modelTaskQueue(queue)}")`);
+    }
+    if (deployment) {
+      logLine(`worker deployment "${deployment.name}", build id "${deployment.buildId}" (${deployment.versioning ?? 'pinned'} runs); make it current: temporal worker deployment set-current-version --deployment-name ${deployment.name} --build-id ${deployment.buildId}`);
     }
     logLine(`worker sizing: ${describeSizing(worker.options)}, ${flags['max-model-calls'] ?? DEFAULT_MODEL_CALL_SLOTS} model calls`);
     const running = worker.run();
@@ -106,4 +122,19 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
     await temporal.close();
     await scripted?.close();
   }
+}
+
+/** `--deployment NAME --build-id ID [--versioning B]`: both or neither. */
+function deploymentFromFlags(flags: Parsed<typeof WORKER_FLAGS>['flags']): WorkerDeployment | undefined {
+  const { deployment: name, 'build-id': buildId, versioning } = flags;
+  if (name === undefined && buildId === undefined) {
+    if (versioning !== undefined) throw new UsageError('--versioning needs --deployment NAME and --build-id ID');
+    return undefined;
+  }
+  if (name === undefined) throw new UsageError('--build-id needs --deployment NAME (the Worker Deployment it is a version of)');
+  if (buildId === undefined) throw new UsageError("--deployment needs --build-id ID (this worker's version of it)");
+  const d: WorkerDeployment = { name, buildId, ...(versioning ? { versioning: versioning as WorkerDeployment['versioning'] } : {}) };
+  const problem = deploymentProblem(d);
+  if (problem) throw new UsageError(`--deployment/--build-id: ${problem}`);
+  return d;
 }

@@ -1,0 +1,33 @@
+// Worker Versioning inside the workflow: a pinned run moves to its deployment's current version when it continues
+// as new (see src/core/versioning.ts and docs/operations.md, "Upgrading workers").
+import { patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.js';
+// The SDK reports each workflow task's versioning behavior from here (Activator.versioningBehavior); it has no
+// public setter. See upgradeOnContinueAsNew.
+import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes.js';
+
+/** Patch id: a run of a versioned worker continues as new onto the deployment's current version instead of staying
+ * pinned to its own (before, the new run inherited the pinned version, so a long job never left old code). Only
+ * versioned runs take it: an unversioned run's continue-as-new is unchanged. */
+export const UPGRADE_ON_CONTINUE_AS_NEW = 'upgrade-on-continue-as-new';
+
+const { workerUsesVersioning } = proxyLocalActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '10s' });
+
+/** The options of this run's continue-as-new that move the next run to the current version. Two ways, for two
+ * server generations:
+ * - Temporal Server 1.30+ (upgrade-on-continue-as-new): `initialVersioningBehavior: 'AUTO_UPGRADE'` on the
+ *   command starts the next run on the current version.
+ * - Temporal Server 1.29 (our dev server, Temporal CLI 1.5.1) has no such field and drops it: there a pinned run's
+ *   continue-as-new inherits its pinned version, unless the run is AUTO_UPGRADE when it continues. So the workflow
+ *   task that continues as new reports AUTO_UPGRADE (the server applies a task's behavior before its commands),
+ *   and the next run starts unpinned: its first task goes to the current version, which pins it. */
+export async function upgradeOnContinueAsNew(): Promise<{ initialVersioningBehavior?: 'AUTO_UPGRADE' }> {
+  if (!workflowInfo().currentDeploymentVersion || !patched(UPGRADE_ON_CONTINUE_AS_NEW)) return {};
+  // A worker may name a version without polling as one (`useWorkerVersioning: false`): the server would refuse a
+  // behavior from it (the task would fail for ever). Its info cannot tell; the worker can (a local activity, once
+  // per continue-as-new).
+  if (!(await workerUsesVersioning())) return {};
+  const activator = maybeGetActivator();
+  if (activator) activator.versioningBehavior = 'AUTO_UPGRADE';
+  return { initialVersioningBehavior: 'AUTO_UPGRADE' };
+}
