@@ -8,6 +8,7 @@ import type { ModelSettingsStore } from './model-settings.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
 import { createRunTool } from './tool.js';
 import type { TranscriptStore } from './transcript-store.js';
+import type { ActivityTelemetry } from '../observability/activity-telemetry.js';
 
 export type { ModelConnection } from './model.js';
 export { TranscriptStore, type ReadTranscriptPage } from './transcript-store.js';
@@ -26,6 +27,8 @@ export interface ActivityDeps {
   modelSettings: ModelSettingsStore;
   /** The sub-agents this worker defines (recorded by the runs that delegate to them). */
   agents?: Record<string, SubAgentDefinition>;
+  /** Spans and metrics of model and tool calls. */
+  telemetry?: ActivityTelemetry;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -38,8 +41,9 @@ export function createActivities(deps: ActivityDeps) {
       recordedTools: deps.recordedTools,
       mcpServers: () => deps.mcp?.servers() ?? [],
       modelSettings: deps.modelSettings,
+      telemetry: deps.telemetry,
     }),
-    runTool: createRunTool({ tools: deps.tools }),
+    runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
     /** What this worker offers (the agentToolCatalog workflow: a CLI's `start` checks its tool names with it). */
     offeredTools: async (): Promise<OfferedTools> => {

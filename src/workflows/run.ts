@@ -41,6 +41,7 @@ import { SearchAttributeUpserts } from './search-attribute-upserts.js';
 import { SubAgents } from './sub-agents.js';
 import { callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
+import { ApprovalsGauge, reportRunEnded } from './telemetry.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
@@ -61,6 +62,7 @@ export class AgentRun {
    * truthfully when a deadline or a cancel cuts it short. */
   #progress: TurnProgress = {};
   readonly #searchAttributes = new SearchAttributeUpserts();
+  readonly #approvalsGauge = new ApprovalsGauge();
   readonly #transcriptSharing = new TranscriptSharing();
   /** The settings every model call names by digest (the `modelSettings` query answers from it). */
   readonly modelSettings = new ModelSettingsSharing();
@@ -119,6 +121,7 @@ export class AgentRun {
   publish(): void {
     const view = this.view();
     setCurrentDetails(progressDetails(view, Date.now()));
+    this.#approvalsGauge.report(view.pendingApprovals.length);
     if (this.settings.searchAttributes) this.#searchAttributes.write(view);
   }
 
@@ -131,6 +134,7 @@ export class AgentRun {
     this.approvals.clear();
     this.#inFlight.clear();
     this.publish();
+    reportRunEnded(o.status, o.guard);
     const { loop } = this.state;
     return agentResult({
       workflowId: this.workflowId,

@@ -22,6 +22,7 @@ import {
 } from '../../src/client/index.js';
 import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
+import { ignoredTelemetrySinks } from '../../src/core/telemetry-sink.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
 import { stdioFixture } from '../helpers/mcp.js';
 import type { McpServerConfig, SubAgentConfig } from '../../src/config/types.js';
@@ -505,7 +506,8 @@ describe.skipIf(RECORD)('replay of recorded histories', () => {
     const history = historyFromJSON(JSON.parse(readFileSync(`${ROOT_DIR}${file}`, 'utf8')));
     // The same data converter as the worker's, as every replay must use.
     await Worker.runReplayHistory(
-      { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: agentDataConverter() },
+      // The telemetry sinks, as a worker's: the approvals count is reported while replaying too.
+      { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: agentDataConverter(), sinks: ignoredTelemetrySinks },
       history,
       recordedWorkflowId(history) ?? file,
     );
