@@ -14,6 +14,10 @@ import type { AnyAgentTool } from './tools/types.js';
 import type { McpTools } from './mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
+import { SimplePlugin } from '@temporalio/plugin';
+import { AgentMetrics } from './observability/metrics.js';
+import { serveMetrics, type MetricsServer } from './observability/metrics-server.js';
+import type { AgentTracing } from './observability/tracing.js';
 
 export { modelConnectionFromEnv } from './plugin.js';
 
@@ -47,6 +51,12 @@ export interface AgentWorkerOptions extends WorkerSizing {
   /** Payload codecs and failure converter. Default: `workerDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
    * The client must decode what this worker encodes: give it the same converter. */
   dataConverter?: DataConverter;
+  /** Serves Prometheus metrics at `GET http://<host>:<port>/metrics` while the worker runs: the agent's, followed by
+   * Temporal's worker metrics when `temporalMetricsUrl` names where the process's Runtime serves them (install it
+   * with `telemetryOptions.metrics.prometheus.bindAddress`). docs/observability.md. */
+  metrics?: { port: number; host?: string; temporalMetricsUrl?: string };
+  /** OpenTelemetry tracing (see AgentPluginOptions.tracing). Default: as the OTEL_* variables configure it. */
+  tracing?: AgentTracing | null;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
   workerOptions?: Partial<WorkerOptions>;
@@ -65,12 +75,17 @@ export interface AgentWorker {
   recordedTools: RecordedToolsStore;
   /** The model activity's cache of the model-call settings runs name by digest: its stats show the query fallback. */
   modelSettings: ModelSettingsStore;
+  /** The metrics server (with `metrics`), closed when the worker stops, and what it counts. */
+  metrics?: MetricsServer & { agent: AgentMetrics };
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const dataConverter = options.dataConverter ?? workerDataConverter();
   assertClientDecodes(options.client, dataConverter);
+  const metrics = options.metrics ? new AgentMetrics() : undefined;
   const plugin = new AgentPlugin({
+    metrics,
+    tracing: options.tracing,
     tools: options.tools,
     mcpServers: options.mcpServers,
     agents: options.agents,
@@ -81,6 +96,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     client: options.client,
     workflowBundle: await workflowBundle(options.workflowBundlePath),
   });
+  const server = metrics && options.metrics ? await serveMetrics({ ...options.metrics, metrics }) : undefined;
+  const closeServer = server ? [new SimplePlugin({ name: 'durable-agent-metrics', runContext: (next) => next().finally(() => server.close()) })] : [];
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? options.client.options.namespace,
@@ -88,12 +105,21 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     dataConverter,
     ...sizingOf(options),
     ...options.workerOptions,
-    plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
+    plugins: [plugin, ...closeServer, ...(options.workerOptions?.plugins ?? [])],
   }).catch(async (err) => {
     await plugin.close(); // no MCP server is left running by a worker that was never made
+    await server?.close();
     throw err;
   });
-  return { worker, registry: plugin.registry, transcripts: plugin.transcripts, mcp: plugin.mcp, recordedTools: plugin.recordedTools, modelSettings: plugin.modelSettings };
+  return {
+    worker,
+    registry: plugin.registry,
+    transcripts: plugin.transcripts,
+    mcp: plugin.mcp,
+    recordedTools: plugin.recordedTools,
+    modelSettings: plugin.modelSettings,
+    ...(server && metrics ? { metrics: { ...server, agent: metrics } } : {}),
+  };
 }
 
 /** The Worker.create options of the sizing options, checked together with any sizing given in `workerOptions`

@@ -443,6 +443,29 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // A traced run (patched 'trace-runs'): OpenTelemetry's workflow interceptors carry its trace in every activity's
+    // headers, and their async wrappers move an update's completion (the approval) a few microtasks later than an
+    // untraced run's: the path the patch keeps old runs off.
+    name: 'traced-approval',
+    script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])],
+    settings: { approve: ['calculator'] },
+    drive: async (h, id) => {
+      await expect.poll(async () => {
+        const s = await getStatus(h.env.client, id);
+        return s.live && s.view.pendingApprovals.length === 1;
+      }, { timeout: 10_000 }).toBe(true);
+      await approveToolCall(h.env.client, id);
+    },
+    proves: ({ events, result }) => {
+      expect(patchIds(events)).toContain('trace-runs');
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+      expect(scheduled.length).toBeGreaterThan(0);
+      for (const a of scheduled) expect(Object.keys(a.header?.fields ?? {})).toContain('_tracer-data');
+      expect(events.some((e) => e.workflowExecutionUpdateCompletedEventAttributes)).toBe(true);
+      expect(result).toMatchObject({ status: 'completed', text: '4' });
+    },
+  },
+  {
     // Settings the check refuses (a negative heartbeat timeout), started around startAgent: the run fails at once.
     name: 'invalid-settings',
     script: [reply([text('never asked')])],
