@@ -6,7 +6,7 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { agentTracingFromEnv } from '../../src/observability/tracing.js';
-import { franceDemoScript } from '../../src/scripted/index.js';
+import { franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 import { ancestorsOf, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
@@ -104,6 +104,31 @@ describe('traces of a run', () => {
         expect(tool.attributes).not.toHaveProperty('gen_ai.tool.call.arguments');
       }
       expect(receiver.contentTypes.every((t) => t.includes('application/json'))).toBe(true);
+    });
+  });
+
+  it('a sub-agent run is a child: its invoke_agent span hangs under the parent run\'s, its chat and execute_tool spans under its own', async () => {
+    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 5 } };
+    const script: Script = (req, turn) => {
+      const child = JSON.stringify(req.system ?? '').includes('researcher');
+      if (child) return turn === 0 ? reply([toolUse('calculator', { expression: '6 * 7' })]) : reply([text('42')]);
+      return turn === 0 ? reply([toolUse('agent__researcher', { task: 'what is 6 * 7?' })]) : reply([text('The answer is 42.')]);
+    };
+    await withAgent(env, { script, agents }, async (h) => {
+      const id = await h.start('Ask the researcher', { tools: ['agent__researcher'] });
+      expect((await getAgentResult(env.client, id)).status).toBe('completed');
+      const parentSpan = () => receiver.spans.find((s) => s.name === 'invoke_agent durable-agent' && s.attributes['gen_ai.conversation.id'] === id);
+      await vi.waitFor(() => expect(parentSpan()).toBeDefined(), { timeout: 15_000, interval: 100 });
+      const parent = parentSpan()!;
+      const spans = receiver.spans.filter((s) => s.traceId === parent.traceId);
+      const children = spans.filter((s) => s.name === 'invoke_agent researcher');
+      expect(children).toHaveLength(1);
+      const names = (s: ReceivedSpan) => ancestorsOf(s, spans).map((a) => a.name);
+      expect(names(children[0]).slice(0, 3)).toEqual(['RunWorkflow:agentWorkflow', 'StartChildWorkflow:agentWorkflow', parent.name]);
+      expect(children[0].attributes).toMatchObject({ 'gen_ai.agent.name': 'researcher', 'durable_agent.status': 'completed', 'durable_agent.steps': 2 });
+      const underChild = (s: ReceivedSpan) => ancestorsOf(s, spans).find((a) => a.name.startsWith('invoke_agent '))?.name;
+      expect(spans.filter((s) => s.name.startsWith('chat ')).map(underChild).sort()).toEqual(['invoke_agent durable-agent', 'invoke_agent durable-agent', 'invoke_agent researcher', 'invoke_agent researcher']);
+      expect(spans.filter((s) => s.name === 'execute_tool calculator').map(underChild)).toEqual(['invoke_agent researcher']);
     });
   });
 });
