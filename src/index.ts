@@ -11,6 +11,11 @@ export type { ModelSettingsStore } from './activities/model-settings.js';
 export type { McpTools } from './mcp/index.js';
 export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serve/index.js';
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
+// Traces and metrics (docs/observability.md).
+export { agentTracingFromEnv, createTracing, type AgentTracing } from './observability/tracing.js';
+export { AgentMetrics } from './observability/metrics.js';
+export { serveMetrics, type MetricsServer, type MetricsServerOptions } from './observability/metrics-server.js';
+export { OtelConfigError, type TracingConfig } from './core/otel-config.js';
 export {
   AGENT_WORKFLOW,
   approveToolCall,

@@ -20,6 +20,8 @@ export interface ActivityTelemetry {
   tracer?: Tracer;
   /** Message content on the spans: opted in, and the worker does not encrypt payloads. */
   captureContent?: boolean;
+  /** Payloads are encrypted: error messages (which may quote content) stay off the spans too. */
+  encrypts?: boolean;
   metrics?: AgentMetrics;
 }
 
@@ -52,7 +54,7 @@ export function observeModelCall(t: ActivityTelemetry | undefined, baseURL: stri
     },
     replied: (reply) => end(true, reply),
     failed(err) {
-      recordError(span, err);
+      recordError(span, err, t?.encrypts);
       end(false);
     },
   };
@@ -77,7 +79,7 @@ export async function observeToolCall(
     // A call completed later (CompleteAsyncError) has not failed: its span ends here, its result comes from outside.
     if ((err as Error | undefined)?.name === 'CompleteAsyncError') span?.setAttribute('durable_agent.completes_later', true);
     else {
-      recordError(span, err);
+      recordError(span, err, t?.encrypts);
       done(true);
     }
     throw err;
@@ -86,11 +88,11 @@ export async function observeToolCall(
   }
 }
 
-function recordError(span: Span | undefined, err: unknown): void {
+function recordError(span: Span | undefined, err: unknown, encrypts = false): void {
   if (!span) return;
   const e = err as { name?: string; type?: string; message?: string } | undefined;
   span.setAttribute('error.type', e?.type ?? e?.name ?? 'Error');
-  span.setStatus({ code: SpanStatusCode.ERROR, message: e?.message });
+  span.setStatus({ code: SpanStatusCode.ERROR, ...(encrypts ? {} : { message: e?.message }) });
 }
 
 function hostOf(url: string | undefined): string {

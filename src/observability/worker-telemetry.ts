@@ -32,6 +32,7 @@ export function workerTelemetry(options: { tracing: AgentTracing | null; metrics
       tracer: tracing?.tracer,
       // Never with encryption on: the spans would carry in clear what history keeps encrypted.
       captureContent: !!tracing?.config.captureContent && !options.encrypts,
+      encrypts: options.encrypts,
       metrics,
     },
     activityInterceptors: tracing ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer: tracing.tracer }) })] : [],

@@ -80,11 +80,21 @@ describe('observeModelCall', () => {
     const [span] = exporter.getFinishedSpans();
     expect(span.status.code).toBe(2);
     expect(span.attributes['error.type']).toBe('OverloadedError');
+    expect(span.status.message).toBe('overloaded');
     expect(sumOf(parsePrometheus(await metrics.text()), 'durable_agent_model_calls_total', { outcome: 'error' })).toBe(1);
   });
 });
 
 describe('observeToolCall', () => {
+  it('with encryption on leaves a failure\'s message off the span (it may quote content), keeping its type', async () => {
+    const { exporter, telemetry } = setup();
+    const failing = () => Promise.reject(Object.assign(new Error('cannot open /secret/report-for-acme.pdf'), { name: 'ToolCrash' }));
+    await expect(observeToolCall({ ...telemetry, encrypts: true }, { name: 'read', toolUseId: 't', input: {} }, failing)).rejects.toThrow();
+    const [span] = exporter.getFinishedSpans();
+    expect(span.status).toEqual({ code: 2 });
+    expect(span.attributes['error.type']).toBe('ToolCrash');
+  });
+
   const call = { name: 'calculator', toolUseId: 'toolu_1', input: { expression: '2 + 2' } };
 
   it('makes one "execute_tool <tool>" span, child of the active span, and counts the call', async () => {
