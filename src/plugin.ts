@@ -299,7 +299,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
       ...options,
       dataConverter,
-      sinks: { ...options.sinks, ...transcriptSinks(this.transcripts, this.modelSettings), ...telemetry.sinks },
+      // The telemetry sinks first: a worker that also has Temporal's OpenTelemetryPlugin keeps its own `exporter`.
+      sinks: { ...telemetry.sinks, ...options.sinks, ...transcriptSinks(this.transcripts, this.modelSettings) },
     });
   }
 

@@ -33,7 +33,8 @@ export function chatResponseAttributes(reply: { id: string; model: string; stopR
     'gen_ai.response.id': reply.id,
     'gen_ai.response.model': reply.model,
     'gen_ai.response.finish_reasons': [reply.stopReason ?? 'unknown'],
-    'gen_ai.usage.input_tokens': u.input_tokens,
+    // The conventions count cached prompt tokens as input tokens too (Anthropic's input_tokens leaves them out).
+    'gen_ai.usage.input_tokens': u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens,
     'gen_ai.usage.output_tokens': u.output_tokens,
     'gen_ai.usage.cache_read.input_tokens': u.cache_read_input_tokens,
     'gen_ai.usage.cache_creation.input_tokens': u.cache_creation_input_tokens,

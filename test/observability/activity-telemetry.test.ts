@@ -47,7 +47,7 @@ describe('observeModelCall', () => {
       'gen_ai.response.model': 'claude-sonnet-4-5-20250929',
       'gen_ai.response.id': 'msg_1',
       'gen_ai.response.finish_reasons': ['end_turn'],
-      'gen_ai.usage.input_tokens': 1000,
+      'gen_ai.usage.input_tokens': 1500, // cache reads included, as the conventions count them
       'gen_ai.usage.output_tokens': 200,
       'gen_ai.usage.cache_read.input_tokens': 500,
       'server.address': '127.0.0.1',
