@@ -61,6 +61,9 @@ describe('traces of a run whose worker is killed', () => {
       // The killed worker has exported the completed steps' spans (a batch every 50 ms).
       await vi.waitFor(() => expect(receiver.spans.filter((s) => s.name === 'execute_tool slow_step')).toHaveLength(2), { timeout: 10_000, interval: 50 });
       await vi.waitFor(() => expect(receiver.spans.filter((s) => s.name.startsWith('chat '))).toHaveLength(2), { timeout: 10_000, interval: 50 });
+      // And the workflow's spans of those steps (ended in the workflow task after each step, exported through a sink).
+      const named = (name: string) => receiver.spans.filter((s) => s.name === name);
+      await vi.waitFor(() => expect([named('StartActivity:callModel').length, named('StartActivity:runTool').length]).toEqual([2, 2]), { timeout: 10_000, interval: 50 });
       await sigkill(workers[0]);
       model.release(2);
       await startWorker();
