@@ -3,7 +3,7 @@
 // the workflow interceptors export their spans through, the sink the workflow reports its metrics through, and what
 // the activities report with.
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { ignoredTelemetrySinks, type AgentTelemetrySinks } from '../core/telemetry-sink.js';
 import type { ActivityTelemetry } from './activity-telemetry.js';
 import type { AgentMetrics } from './metrics.js';
@@ -35,7 +35,10 @@ export function workerTelemetry(options: { tracing: AgentTracing | null; metrics
       encrypts: options.encrypts,
       metrics,
     },
-    activityInterceptors: tracing ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer: tracing.tracer }) })] : [],
+    // Inbound: the RunActivity span; outbound: the activity's log lines carry its trace_id and span_id.
+    activityInterceptors: tracing
+      ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer: tracing.tracer }), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })]
+      : [],
     sinks: sinks as WorkerTelemetry['sinks'],
   };
 }
