@@ -73,3 +73,23 @@ function base64Cores(s: string): string[] {
     return b64.slice(skip, b64.length - 4);
   });
 }
+
+/** The OpenTelemetry trace header of an activity or child start (`_tracer-data`): Temporal stores headers as the
+ * interceptor wrote them, unencoded. It must hold only W3C trace context, ids and no content. */
+export const TRACE_HEADER = /\.header\.fields\._tracer-data$/;
+
+/** Every trace header's decoded value. */
+export function traceHeaders(history: History): unknown[] {
+  const out: unknown[] = [];
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object' || value instanceof Uint8Array) return;
+    if (Array.isArray(value)) return value.forEach(visit);
+    const record = value as Record<string, unknown>;
+    const fields = (record.header as { fields?: Record<string, { data?: Uint8Array }> } | undefined)?.fields;
+    const data = fields?.['_tracer-data']?.data;
+    if (data) out.push(JSON.parse(Buffer.from(data).toString('utf8')));
+    for (const v of Object.values(record)) visit(v);
+  };
+  visit(history);
+  return out;
+}
