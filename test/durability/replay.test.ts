@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
@@ -19,6 +21,7 @@ import {
   getStatus,
   resumeAgent,
   sendFollowUp,
+  startAgent,
 } from '../../src/client/index.js';
 import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
@@ -67,6 +70,8 @@ interface Scenario {
   agents?: Record<string, SubAgentConfig>;
   /** Start the run with a raw workflow start, around startAgent's settings check (as an older client would). */
   startAround?: boolean;
+  /** Start the run with a trace: through a client with Temporal's OpenTelemetry interceptor. */
+  traced?: boolean;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -447,6 +452,7 @@ const SCENARIOS: Scenario[] = [
     // headers, and their async wrappers move an update's completion (the approval) a few microtasks later than an
     // untraced run's: the path the patch keeps old runs off.
     name: 'traced-approval',
+    traced: true,
     script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])],
     settings: { approve: ['calculator'] },
     drive: async (h, id) => {
@@ -481,6 +487,12 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
+async function startTraced(h: AgentHarness, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
+  const client = new Client({ connection: h.env.client.connection, dataConverter: h.env.dataConverter, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
+  const started = await startAgent(client, { task, settings: defaultSettings({ tools: ['calculator', 'web_search'], ...settings }), taskQueue: h.taskQueue });
+  return started.workflowId;
+}
+
 async function startAround(h: AgentHarness, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
   const workflowId = `replay-${randomUUID()}`;
   const input: AgentInput = { task, settings: defaultSettings({ tools: ['calculator'], ...settings }) };
@@ -498,7 +510,9 @@ describe.runIf(RECORD)('recording histories', () => {
     await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents }, async (h) => {
       const id = scenario.startAround
         ? await startAround(h, `replay fixture: ${scenario.name}`, scenario.settings)
-        : await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
+        : scenario.traced
+          ? await startTraced(h, `replay fixture: ${scenario.name}`, scenario.settings)
+          : await h.start(`replay fixture: ${scenario.name}`, scenario.settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);
       let history = await h.env.client.workflow.getHandle(id).fetchHistory();

@@ -74,11 +74,8 @@ function base64Cores(s: string): string[] {
   });
 }
 
-/** The OpenTelemetry trace header of an activity or child start (`_tracer-data`): Temporal stores headers as the
- * interceptor wrote them, unencoded. It must hold only W3C trace context, ids and no content. */
-export const TRACE_HEADER = /\.header\.fields\._tracer-data$/;
-
-/** Every trace header's decoded value. */
+/** The decoded value of every OpenTelemetry trace header (`_tracer-data`, on activity and child starts): Temporal
+ * stores headers as the interceptor wrote them, unencoded. */
 export function traceHeaders(history: History): unknown[] {
   const out: unknown[] = [];
   const visit = (value: unknown): void => {

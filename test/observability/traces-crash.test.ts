@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptTurn } from '../../src/scripted/index.js';
@@ -56,7 +58,9 @@ describe('traces of a run whose worker is killed', () => {
     try {
       await startWorker();
       const settings = defaultSettings({ tools: ['slow_step'], heartbeatTimeoutMs: 2_000 });
-      const { workflowId } = await startAgent(env.client, { task: 'do three steps', settings, taskQueue });
+      // Started with a trace (Temporal's client interceptor; this process exports nothing itself): the run is traced.
+      const traced = new Client({ connection: env.client.connection, dataConverter: env.dataConverter, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
+      const { workflowId } = await startAgent(traced, { task: 'do three steps', settings, taskQueue });
       await model.waitForHeld(1, 20_000); // steps 0 and 1 are done; the third model call is in flight
       // The killed worker has exported the completed steps' spans (a batch every 50 ms).
       await vi.waitFor(() => expect(receiver.spans.filter((s) => s.name === 'execute_tool slow_step')).toHaveLength(2), { timeout: 10_000, interval: 50 });

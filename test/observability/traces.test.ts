@@ -115,7 +115,8 @@ describe('traces of a run', () => {
       return turn === 0 ? reply([toolUse('agent__researcher', { task: 'what is 6 * 7?' })]) : reply([text('The answer is 42.')]);
     };
     await withAgent(env, { script, agents }, async (h) => {
-      const id = await h.start('Ask the researcher', { tools: ['agent__researcher'] });
+      const client = new Client({ connection: env.client.connection, dataConverter: env.dataConverter, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
+      const { workflowId: id } = await startAgent(client, { task: 'Ask the researcher', settings: defaultSettings({ tools: ['agent__researcher'] }), taskQueue: h.taskQueue });
       expect((await getAgentResult(env.client, id)).status).toBe('completed');
       const parentSpan = () => receiver.spans.find((s) => s.name === 'invoke_agent durable-agent' && s.attributes['gen_ai.conversation.id'] === id);
       await vi.waitFor(() => expect(parentSpan()).toBeDefined(), { timeout: 15_000, interval: 100 });
