@@ -13,6 +13,11 @@ export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serv
 export { signWebhook, verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions } from './webhooks/signature.js';
 export { WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_SECRET_VARIABLE } from './core/webhooks.js';
 export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
+// Traces and metrics (docs/observability.md).
+export { agentTracingFromEnv, createTracing, type AgentTracing } from './observability/tracing.js';
+export { AgentMetrics } from './observability/metrics.js';
+export { serveMetrics, type MetricsServer, type MetricsServerOptions } from './observability/metrics-server.js';
+export { OtelConfigError, type TracingConfig } from './core/otel-config.js';
 export {
   AGENT_WORKFLOW,
   answerElicitation,

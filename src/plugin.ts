@@ -18,7 +18,7 @@ import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptSto
 import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor } from './activities/attempt-log.js';
 import { warnOfRunsWaitingForKeys, workerDataConverter } from './key-queues.js';
 import { runBeside } from './run-beside.js';
-import { codecKeyIds } from './codec/encryption-codec.js';
+import { codecKeyIds, codecsEncrypt } from './codec/encryption-codec.js';
 import { checkAgents, subAgentDefinitions } from './config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import type { SubAgentDefinition } from './core/types.js';
@@ -33,6 +33,11 @@ import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 import { withAgentWorkflows } from './merged-workflows.js';
 import { transcriptSinks, transcriptStore } from './worker-stores.js';
 import { modelConnectionFromEnv } from './model-connection.js';
+import { ignoredTelemetrySinks } from './core/telemetry-sink.js';
+import type { AgentMetrics } from './observability/metrics.js';
+import { agentTracingFromEnv, type AgentTracing } from './observability/tracing.js';
+import { OTEL_WORKFLOW_INTERCEPTORS } from './observability/workflow-interceptors.js';
+import { workerTelemetry, type WorkerTelemetry } from './observability/worker-telemetry.js';
 
 export { modelConnectionFromEnv };
 
@@ -71,7 +76,17 @@ export interface AgentPluginOptions {
   /** The agent workflow code to use when the worker has no workflows of its own. Default: the bundle
    * `npm run build` wrote (dist/workflow-bundle.js), else the workflow source, bundled by Worker.create. */
   workflowBundle?: WorkflowBundleOption;
+  /** OpenTelemetry tracing of runs, model calls and tool calls (docs/observability.md). Default: as the OTEL_*
+   * variables configure it (off when none is set); null: off. */
+  tracing?: AgentTracing | null;
+  /** Where the worker counts runs, model calls, tokens, cost and tool calls (serve it with serveMetrics).
+   * Default: none. */
+  metrics?: AgentMetrics;
 }
+
+/** Bundled with the agent's workflow code (src/workflow-code.ts does the same): OpenTelemetry's workflow
+ * interceptors, which trace a run's workflow side and carry its trace to its activities and children. */
+const WORKFLOW_MODULES = [OTEL_WORKFLOW_INTERCEPTORS];
 
 /** The activity types the agent workflow calls; a worker that already has one of these names cannot host it. */
 const AGENT_ACTIVITIES = AGENT_ACTIVITY_TYPES;
@@ -96,6 +111,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   #client: Client | undefined;
   /** Whether a worker configured with this plugin uses Worker Versioning (see the workerUsesVersioning activity). */
   #usesVersioning = false;
+  #telemetry: WorkerTelemetry | undefined;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -208,6 +224,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   async createModelWorker(options: ModelWorkerOptions): Promise<Worker> {
     const dataConverter = options.dataConverter ?? workerDataConverter();
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
+    const telemetry = this.#telemetryOnce(dataConverter);
     return Worker.create({
       connection: options.connection,
       namespace: options.namespace,
@@ -215,7 +232,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       taskQueue: modelTaskQueue(options.taskQueue),
       dataConverter,
       activities: { callModel: this.#activitiesOnce().callModel },
-      interceptors: { activity: [attemptLogInterceptor] },
+      interceptors: { activity: [attemptLogInterceptor, ...telemetry.activityInterceptors] },
       maxConcurrentActivityTaskExecutions: this.options.maxModelCalls ?? DEFAULT_MODEL_CALL_SLOTS,
       ...(this.options.modelCallsPerSecond ? { maxTaskQueueActivitiesPerSecond: this.options.modelCallsPerSecond } : {}),
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
@@ -245,7 +262,14 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       modelSettings: this.modelSettings,
       agents: this.#agents,
       usesVersioning: () => this.#usesVersioning,
+      telemetry: this.#telemetry?.activity,
     }));
+  }
+
+  /** Traces and metrics, once per plugin (the first worker's data converter decides whether content may be captured). */
+  #telemetryOnce(dataConverter: WorkerOptions['dataConverter']): WorkerTelemetry {
+    const tracing = this.options.tracing === undefined ? agentTracingFromEnv() : this.options.tracing;
+    return (this.#telemetry ??= workerTelemetry({ tracing, metrics: this.options.metrics, encrypts: codecsEncrypt(dataConverter?.payloadCodecs ?? []) }));
   }
 
   /** The model activity's transcript cache (its stats show when the query fallback ran); exists once the
@@ -268,6 +292,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const dataConverter = options.dataConverter ?? workerDataConverter();
     if (options.workerDeploymentOptions?.useWorkerVersioning) this.#usesVersioning = true;
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
+    const telemetry = this.#telemetryOnce(dataConverter);
     const activities = this.#activitiesOnce();
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,
@@ -280,7 +305,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     return new SimplePlugin({
       name: this.name,
       activities,
-      workerInterceptors: { activity: [attemptLogInterceptor] },
+      workerInterceptors: { activity: [attemptLogInterceptor, ...telemetry.activityInterceptors], workflowModules: WORKFLOW_MODULES },
       ...this.workflowSource(options),
     }).configureWorker({
       // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled call
@@ -290,22 +315,23 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
       ...options,
       dataConverter,
-      sinks: { ...options.sinks, ...transcriptSinks(this.transcripts, this.modelSettings) },
+      // The telemetry sinks first: a worker that also has Temporal's OpenTelemetryPlugin keeps its own `exporter`.
+      sinks: { ...telemetry.sinks, ...options.sinks, ...transcriptSinks(this.transcripts, this.modelSettings) },
     });
   }
 
   /** Replaying histories of the team's worker: the agent workflow is there too. */
   configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return new SimplePlugin({ name: this.name, ...this.workflowSource(options) }).configureReplayWorker({
+    return new SimplePlugin({ name: this.name, workerInterceptors: { workflowModules: WORKFLOW_MODULES }, ...this.workflowSource(options) }).configureReplayWorker({
       ...options,
-      sinks: { ...ignoredTranscriptSinks, ...options.sinks },
+      sinks: { ...ignoredTranscriptSinks, ...ignoredTelemetrySinks, ...options.sinks },
     });
   }
 
   /** `bundleWorkflowCode({ workflowsPath, plugins: [agentPlugin] })`: a prebuilt bundle with the team's workflows
    * and the agent workflow, for a worker given `workflowBundle`. */
   configureBundler(options: BundleOptions): BundleOptions {
-    return new SimplePlugin({ name: this.name, workflowsPath: withAgentWorkflows }).configureBundler(options);
+    return new SimplePlugin({ name: this.name, workflowsPath: withAgentWorkflows, workerInterceptors: { workflowModules: WORKFLOW_MODULES } }).configureBundler(options);
   }
 
   /** Where the worker's workflow code comes from, with the agent workflow added. A worker has one workflow

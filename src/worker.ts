@@ -15,6 +15,10 @@ import type { McpTokenStore, McpTools } from './mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 import { workerDeploymentOptions, type WorkerDeployment } from './core/versioning.js';
+import { SimplePlugin } from '@temporalio/plugin';
+import { AgentMetrics } from './observability/metrics.js';
+import { serveMetrics, type MetricsServer } from './observability/metrics-server.js';
+import type { AgentTracing } from './observability/tracing.js';
 
 export { modelConnectionFromEnv } from './plugin.js';
 
@@ -54,6 +58,12 @@ export interface AgentWorkerOptions extends WorkerSizing {
    * workers"). Its runs are pinned to it by default and move to the deployment's current version at their next
    * continue-as-new; its model-queue and key-queue workers are the same version. Default: unversioned. */
   deployment?: WorkerDeployment;
+  /** Serves Prometheus metrics at `GET http://<host>:<port>/metrics` while the worker runs: the agent's, followed by
+   * Temporal's worker metrics when `temporalMetricsUrl` names where the process's Runtime serves them (install it
+   * with `telemetryOptions.metrics.prometheus.bindAddress`). docs/observability.md. */
+  metrics?: { port: number; host?: string; temporalMetricsUrl?: string };
+  /** OpenTelemetry tracing (see AgentPluginOptions.tracing). Default: as the OTEL_* variables configure it. */
+  tracing?: AgentTracing | null;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
   workerOptions?: Partial<WorkerOptions>;
@@ -72,12 +82,17 @@ export interface AgentWorker {
   recordedTools: RecordedToolsStore;
   /** The model activity's cache of the model-call settings runs name by digest: its stats show the query fallback. */
   modelSettings: ModelSettingsStore;
+  /** The metrics server (with `metrics`), closed when the worker stops, and what it counts. */
+  metrics?: MetricsServer & { agent: AgentMetrics };
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const dataConverter = options.dataConverter ?? workerDataConverter();
   assertClientDecodes(options.client, dataConverter);
+  const metrics = options.metrics ? new AgentMetrics() : undefined;
   const plugin = new AgentPlugin({
+    metrics,
+    tracing: options.tracing,
     tools: options.tools,
     mcpServers: options.mcpServers,
     ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),
@@ -89,6 +104,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     client: options.client,
     workflowBundle: await workflowBundle(options.workflowBundlePath),
   });
+  const server = metrics && options.metrics ? await serveMetrics({ ...options.metrics, metrics }) : undefined;
+  const closeServer = server ? [new SimplePlugin({ name: 'durable-agent-metrics', runContext: (next) => next().finally(() => server.close()) })] : [];
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? options.client.options.namespace,
@@ -97,12 +114,21 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     ...sizingOf(options),
     ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
     ...options.workerOptions,
-    plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
+    plugins: [plugin, ...closeServer, ...(options.workerOptions?.plugins ?? [])],
   }).catch(async (err) => {
     await plugin.close(); // no MCP server is left running by a worker that was never made
+    await server?.close();
     throw err;
   });
-  return { worker, registry: plugin.registry, transcripts: plugin.transcripts, mcp: plugin.mcp, recordedTools: plugin.recordedTools, modelSettings: plugin.modelSettings };
+  return {
+    worker,
+    registry: plugin.registry,
+    transcripts: plugin.transcripts,
+    mcp: plugin.mcp,
+    recordedTools: plugin.recordedTools,
+    modelSettings: plugin.modelSettings,
+    ...(server && metrics ? { metrics: { ...server, agent: metrics } } : {}),
+  };
 }
 
 /** The Worker.create options of the sizing options, checked together with any sizing given in `workerOptions`

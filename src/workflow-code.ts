@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
 import { FAILURE_CONVERTER_PATH } from './codec/data-converter.js';
+import { OTEL_WORKFLOW_INTERCEPTORS } from './observability/workflow-interceptors.js';
 
 /** The bundle `npm run build` writes next to the compiled modules. */
 export const PREBUILT_BUNDLE = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
@@ -29,6 +30,7 @@ export async function workflowBundle(path?: string): Promise<WorkflowBundleOptio
   bundledOnce ??= bundleWorkflowCode({
     workflowsPath: AGENT_WORKFLOWS_PATH,
     failureConverterPath: FAILURE_CONVERTER_PATH,
+    workflowInterceptorModules: [OTEL_WORKFLOW_INTERCEPTORS],
     logger: quietBundlerLogger,
   }).then(({ code }) => ({ code }));
   return bundledOnce;

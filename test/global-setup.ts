@@ -12,6 +12,7 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { findTemporalCli } from '../src/devserver/find-temporal.js';
 import { startDevServer, type DevServer } from '../src/devserver/dev-server.js';
 import { FAILURE_CONVERTER_PATH } from '../src/codec/data-converter.js';
+import { OTEL_WORKFLOW_INTERCEPTORS } from '../src/observability/workflow-interceptors.js';
 
 let servers: DevServer[] = [];
 let tmpDir: string | undefined;
@@ -31,7 +32,7 @@ export async function setup({ provide, config }: TestProject): Promise<void> {
     return;
   }
   const started = Date.now();
-  const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath: FAILURE_CONVERTER_PATH, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath: FAILURE_CONVERTER_PATH, workflowInterceptorModules: [OTEL_WORKFLOW_INTERCEPTORS], logger: new DefaultLogger('WARN') });
   tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-test-'));
   const bundlePath = path.join(tmpDir, 'workflow-bundle.js');
   await fs.writeFile(bundlePath, code);

@@ -9,6 +9,7 @@ import type { RecordedToolsStore } from './recorded-tools.js';
 import { createRunTool } from './tool.js';
 import { createDeliverWebhook } from './webhook.js';
 import type { TranscriptStore } from './transcript-store.js';
+import type { ActivityTelemetry } from '../observability/activity-telemetry.js';
 
 export type { ModelConnection } from './model.js';
 export { TranscriptStore, type ReadTranscriptPage } from './transcript-store.js';
@@ -29,6 +30,8 @@ export interface ActivityDeps {
   agents?: Record<string, SubAgentDefinition>;
   /** Whether the worker polls with Worker Versioning on (`workerDeploymentOptions.useWorkerVersioning`). */
   usesVersioning?: () => boolean;
+  /** Spans and metrics of model and tool calls. */
+  telemetry?: ActivityTelemetry;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -41,8 +44,9 @@ export function createActivities(deps: ActivityDeps) {
       recordedTools: deps.recordedTools,
       mcpServers: () => deps.mcp?.servers() ?? [],
       modelSettings: deps.modelSettings,
+      telemetry: deps.telemetry,
     }),
-    runTool: createRunTool({ tools: deps.tools }),
+    runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
     /** A local activity: whether this worker polls as a Worker Deployment version with versioning on (the workflow
      * cannot tell from its info, which names a version for a worker that only records one). */

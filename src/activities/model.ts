@@ -14,6 +14,7 @@ import { assertHasServers, runToolDefinitions, type RecordedToolsStore } from '.
 import { streamMessage } from './stream.js';
 import type { ModelSettingsStore } from './model-settings.js';
 import type { TranscriptStore } from './transcript-store.js';
+import { observeModelCall, type ActivityTelemetry } from '../observability/activity-telemetry.js';
 
 export interface ModelConnection {
   /** Read by the worker from its environment; never part of workflow input or history. */
@@ -36,6 +37,8 @@ export interface ModelCallDeps {
   mcpServers: () => string[];
   /** The model-call settings runs name by digest. */
   modelSettings: ModelSettingsStore;
+  /** Spans and metrics of each attempt (src/observability). */
+  telemetry?: ActivityTelemetry;
 }
 
 export function createCallModel(deps: ModelCallDeps) {
@@ -57,6 +60,7 @@ export function createCallModel(deps: ModelCallDeps) {
     let progress: ModelCallProgress | undefined;
     const asked = { compaction: false, taskBudget: false };
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
+    const observed = observeModelCall(deps.telemetry, deps.connection.baseURL);
     try {
       // The transcript first: on a retried call that finds nothing cached (its worker died) it releases the run's
       // stickiness, so the settings query that may follow goes to a live worker at once instead of waiting out the
@@ -69,6 +73,7 @@ export function createCallModel(deps: ModelCallDeps) {
       if (recorded) assertHasServers(recorded, deps.mcpServers());
       const tools = runToolDefinitions(input.tools, recorded, (names) => toolDefinitions(deps.tools, names));
       const request = buildModelRequest(input, messages, tools);
+      observed.request(input, request.messages);
       const message = await streamMessage(anthropic(), request, {
         signal: ctx.cancellationSignal,
         idleTimeoutMs: deps.connection.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,
@@ -88,8 +93,10 @@ export function createCallModel(deps: ModelCallDeps) {
       const compaction = compactionUsageOf(message.usage);
       if (compaction) reply.compactionUsage = compaction;
       assertFitsInHistory(reply, 'model reply');
+      observed.replied(reply);
       return reply;
     } catch (err) {
+      observed.failed(err);
       // A cancelled call must surface as a cancellation, not as a provider error to retry.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       if (err instanceof ApplicationFailure) throw err;

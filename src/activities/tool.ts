@@ -12,9 +12,12 @@ import { isCompleteLater, isNeedsInput, type AnyAgentTool, type ToolContext } fr
 import { encodeCompletionToken } from './completion-token.js';
 import { startHeartbeat } from './heartbeat.js';
 import { assertFitsInHistory, limitToolOutput } from './payload-limit.js';
+import { observeToolCall, type ActivityTelemetry } from '../observability/activity-telemetry.js';
 
-export function createRunTool(deps: { tools: ToolRegistry }) {
-  return async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
+export function createRunTool(deps: { tools: ToolRegistry; telemetry?: ActivityTelemetry }) {
+  return (input: ToolCallInput): Promise<ToolOutcome> => observeToolCall(deps.telemetry, input, () => runTool(input));
+
+  async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
     const ctx = Context.current();
     // An MCP task an earlier attempt started is in its last heartbeat: this attempt resumes it (and keeps it).
     const earlier = (ctx.info.heartbeatDetails as ToolCallProgress | undefined)?.mcpTaskId;
@@ -42,7 +45,7 @@ export function createRunTool(deps: { tools: ToolRegistry }) {
     } finally {
       stopHeartbeat();
     }
-  };
+  }
 }
 
 function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgress): ToolContext {

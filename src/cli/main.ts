@@ -1,6 +1,7 @@
 // durable-agent: the command line. stdout carries only each command's output; logs go to stderr.
 import { readFileSync } from 'node:fs';
 import { parseArgs, UsageError } from './args.js';
+import { tracingConfigFromEnv } from '../core/otel-config.js';
 import { asksForHelp, commandHelp, type CommandDef } from './command.js';
 import { reportError } from './errors.js';
 import { EXIT, exitWhenFlushed } from './output.js';
@@ -105,7 +106,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(commandHelp(def));
       return 0;
     }
-    return await def.run(parseArgs(rest, def.flags));
+    const parsed = parseArgs(rest, def.flags);
+    // Traced (docs/observability.md) only when an OTEL_* variable asks: the OpenTelemetry SDK is not loaded otherwise.
+    if (!tracingConfigFromEnv(process.env)) return await def.run(parsed);
+    const { withCallerTrace } = await import('../observability/caller-trace.js');
+    return await withCallerTrace(() => def.run(parsed));
   } catch (err) {
     return reportError(err);
   }

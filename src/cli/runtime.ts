@@ -19,7 +19,9 @@ function isOutageNoise(message: string, meta: Record<string, unknown> | undefine
   );
 }
 
-export function installCliRuntime(level: LogLevel): void {
+/** `prometheusBindAddress`: where Temporal's runtime serves its worker metrics (the `worker --metrics-port` server
+ * reads them there). */
+export function installCliRuntime(level: LogLevel, options: { prometheusBindAddress?: string } = {}): void {
   if (installed) return;
   installed = true;
   Runtime.install({
@@ -46,6 +48,7 @@ export function installCliRuntime(level: LogLevel): void {
     }),
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: level, other: 'ERROR' }), forward: {} },
+      ...(options.prometheusBindAddress ? { metrics: { prometheus: { bindAddress: options.prometheusBindAddress, useSecondsForDurations: true } } } : {}),
     },
   });
 }

@@ -4,6 +4,8 @@ import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { agentDataConverter } from '../codec/data-converter.js';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
+import { tracingConfigFromEnv } from '../core/otel-config.js';
 
 export const DEFAULT_ADDRESS = 'localhost:7233';
 
@@ -37,5 +39,8 @@ export async function connectClient(target: TemporalTarget): Promise<Client> {
   const dataConverter = agentDataConverter(); // first: a malformed key fails before any connection is made
   const { address, tls, apiKey, metadata } = target.connectionOptions;
   const connection = await Connection.connect({ address, tls, apiKey, metadata, connectTimeout: '5s' });
-  return new Client({ connection, namespace: target.namespace, dataConverter });
+  // With tracing configured, a run started here continues the caller's trace (Temporal's client interceptor puts it
+  // in the start's headers).
+  const interceptors = tracingConfigFromEnv(process.env) ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  return new Client({ connection, namespace: target.namespace, dataConverter, interceptors });
 }

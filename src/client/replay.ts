@@ -14,6 +14,7 @@ import type { RunState } from '../core/durable-state.js';
 import type { AgentStatusView, MessageParam, TranscriptPage } from '../core/types.js';
 import { agentStatus, runState, transcriptPage } from '../workflows/definitions.js';
 import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
+import { ignoredTelemetrySinks } from '../core/telemetry-sink.js';
 
 type History = temporal.api.history.v1.IHistory;
 
@@ -89,7 +90,7 @@ export async function replayRunHistory(
       workflowBundle: await workflowBundle(options.workflowBundlePath),
       dataConverter: client.options.dataConverter,
       replayName: 'durable-agent-inspect',
-      sinks: ignoredTranscriptSinks,
+      sinks: { ...ignoredTranscriptSinks, ...ignoredTelemetrySinks },
     },
     history,
     ids.workflowId,

@@ -28,12 +28,18 @@ import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
 import { continueAsNewDue } from '../core/versioning.js';
 import { upgradeOnContinueAsNew } from './versioning.js';
+import { inRunSpan, reportRunStarted } from './telemetry.js';
 
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   refuseInvalidSettings(input);
   const run = new AgentRun(input);
   setHandlers(run);
+  reportRunStarted(input);
   run.publish();
+  return inRunSpan(input, run, () => run.view(), () => runToEnd(run));
+}
+
+async function runToEnd(run: AgentRun): Promise<AgentResult> {
   try {
     return await raceDeadline(run, () => agentLoop(run));
   } catch (err) {

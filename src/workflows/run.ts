@@ -46,6 +46,7 @@ import { callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
 import { Webhooks } from './webhooks.js';
 import { runEndEventType, WEBHOOK_TEXT_CHARS } from '../core/webhooks.js';
+import { ApprovalsGauge, reportRunEnded } from './telemetry.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
@@ -67,6 +68,7 @@ export class AgentRun {
    * truthfully when a deadline or a cancel cuts it short. */
   #progress: TurnProgress = {};
   readonly #searchAttributes = new SearchAttributeUpserts();
+  readonly #approvalsGauge = new ApprovalsGauge();
   readonly #transcriptSharing = new TranscriptSharing();
   /** The settings every model call names by digest (the `modelSettings` query answers from it). */
   readonly modelSettings = new ModelSettingsSharing();
@@ -130,6 +132,7 @@ export class AgentRun {
   publish(): void {
     const view = this.view();
     setCurrentDetails(progressDetails(view, Date.now()));
+    this.#approvalsGauge.report(view.pendingApprovals.length);
     if (this.settings.searchAttributes) this.#searchAttributes.write(view);
   }
 
@@ -143,6 +146,7 @@ export class AgentRun {
     this.elicitations.clear();
     this.#inFlight.clear();
     this.publish();
+    reportRunEnded(o.status, o.guard);
     const { loop } = this.state;
     const result = agentResult({
       workflowId: this.workflowId,

@@ -12,7 +12,7 @@ import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/
 import { defineTool } from '../../src/tools/types.js';
 import { webSearch } from '../../src/tools/web-search.js';
 import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
-import { findPlainText, payloadEncodings, rawHistory } from '../helpers/plaintext.js';
+import { findPlainText, payloadEncodings, rawHistory, traceHeaders } from '../helpers/plaintext.js';
 
 const tag = randomUUID().slice(0, 8);
 const SECRET = {
@@ -99,6 +99,8 @@ describe('encrypted history', () => {
     const encodings = payloadEncodings(history);
     expect(encodings.length).toBeGreaterThan(10);
     expect(encodings.filter(notEncrypted)).toEqual([]);
+    // A run started without a trace (this client has no OpenTelemetry interceptor) carries no trace header.
+    expect(traceHeaders(history)).toEqual([]);
     // The activity summaries (`vault("…")`) are there, encrypted: one per scheduled activity (describeTools, then
     // two turns with a tool call and the answer).
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);

@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
@@ -27,6 +29,7 @@ import { setCurrentVersion } from '../helpers/deployments.js';
 import { temporal as temporalProto } from '@temporalio/proto';
 import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
+import { ignoredTelemetrySinks } from '../../src/core/telemetry-sink.js';
 import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
 import { stdioFixture } from '../helpers/mcp.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -78,6 +81,8 @@ interface Scenario {
   priority?: RunPriority;
   /** Record with a webhook receiver (its URL added to the settings' webhooks) and a signing secret. */
   webhookReceiver?: boolean;
+  /** Start the run with a trace: through a client with Temporal's OpenTelemetry interceptor. */
+  traced?: boolean;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -522,6 +527,30 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // A traced run (patched 'trace-runs'): OpenTelemetry's workflow interceptors carry its trace in every activity's
+    // headers, and their async wrappers move an update's completion (the approval) a few microtasks later than an
+    // untraced run's: the path the patch keeps old runs off.
+    name: 'traced-approval',
+    traced: true,
+    script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])],
+    settings: { approve: ['calculator'] },
+    drive: async (h, id) => {
+      await expect.poll(async () => {
+        const s = await getStatus(h.env.client, id);
+        return s.live && s.view.pendingApprovals.length === 1;
+      }, { timeout: 10_000 }).toBe(true);
+      await approveToolCall(h.env.client, id);
+    },
+    proves: ({ events, result }) => {
+      expect(patchIds(events)).toContain('trace-runs');
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+      expect(scheduled.length).toBeGreaterThan(0);
+      for (const a of scheduled) expect(Object.keys(a.header?.fields ?? {})).toContain('_tracer-data');
+      expect(events.some((e) => e.workflowExecutionUpdateCompletedEventAttributes)).toBe(true);
+      expect(result).toMatchObject({ status: 'completed', text: '4' });
+    },
+  },
+  {
     // Settings the check refuses (a negative heartbeat timeout), started around startAgent: the run fails at once.
     name: 'invalid-settings',
     script: [reply([text('never asked')])],
@@ -536,6 +565,12 @@ const SCENARIOS: Scenario[] = [
     },
   },
 ];
+
+async function startTraced(h: AgentHarness, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
+  const client = new Client({ connection: h.env.client.connection, dataConverter: h.env.dataConverter, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
+  const started = await startAgent(client, { task, settings: defaultSettings({ tools: ['calculator', 'web_search'], ...settings }), taskQueue: h.taskQueue });
+  return started.workflowId;
+}
 
 async function startAround(h: AgentHarness, task: string, settings: Partial<AgentSettings> = {}): Promise<string> {
   const workflowId = `replay-${randomUUID()}`;
@@ -566,7 +601,9 @@ describe.runIf(RECORD)('recording histories', () => {
         ? await startAround(h, task, settings)
         : scenario.priority
           ? (await startAgent(h.env.client, { task, settings: defaultSettings({ tools: ['calculator', 'web_search'], ...settings }), taskQueue: h.taskQueue, priority: scenario.priority })).workflowId
-          : await h.start(task, settings);
+          : scenario.traced
+            ? await startTraced(h, task, settings)
+            : await h.start(task, settings);
       await scenario.drive?.(h, id);
       await getAgentResult(h.env.client, id);
       let history = await h.env.client.workflow.getHandle(id).fetchHistory();
@@ -601,7 +638,8 @@ describe.skipIf(RECORD)('replay of recorded histories', () => {
     const history = historyFromJSON(JSON.parse(readFileSync(`${ROOT_DIR}${file}`, 'utf8')));
     // The same data converter as the worker's, as every replay must use.
     await Worker.runReplayHistory(
-      { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: agentDataConverter() },
+      // The telemetry sinks, as a worker's: the approvals count is reported while replaying too.
+      { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: agentDataConverter(), sinks: ignoredTelemetrySinks },
       history,
       recordedWorkflowId(history) ?? file,
     );

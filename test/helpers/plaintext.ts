@@ -73,3 +73,20 @@ function base64Cores(s: string): string[] {
     return b64.slice(skip, b64.length - 4);
   });
 }
+
+/** The decoded value of every OpenTelemetry trace header (`_tracer-data`, on activity and child starts): Temporal
+ * stores headers as the interceptor wrote them, unencoded. */
+export function traceHeaders(history: History): unknown[] {
+  const out: unknown[] = [];
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object' || value instanceof Uint8Array) return;
+    if (Array.isArray(value)) return value.forEach(visit);
+    const record = value as Record<string, unknown>;
+    const fields = (record.header as { fields?: Record<string, { data?: Uint8Array }> } | undefined)?.fields;
+    const data = fields?.['_tracer-data']?.data;
+    if (data) out.push(JSON.parse(Buffer.from(data).toString('utf8')));
+    for (const v of Object.values(record)) visit(v);
+  };
+  visit(history);
+  return out;
+}

@@ -14,6 +14,8 @@ import { installCliRuntime } from '../runtime.js';
 import { loadScript, openScriptedModel } from '../scripted.js';
 import { openTemporal } from '../temporal.js';
 import { describeSizing, sizingFromFlags, warnWhenCacheFull, WORKER_SIZING_FLAGS } from '../worker-sizing-flags.js';
+import { findFreePort } from '../../devserver/ports.js';
+import { agentTracingFromEnv } from '../../observability/tracing.js';
 
 const WORKER_FLAGS = {
   scripted: { type: 'boolean', help: 'answer model calls from the offline scripted model (AGENT_SCRIPT, else the France demo)' },
@@ -32,12 +34,18 @@ const WORKER_FLAGS = {
     value: 'B',
     help: 'pinned (default: a run finishes on its version, moves at its next continue-as-new) or auto-upgrade',
   },
+  'metrics-port': {
+    type: 'int',
+    min: 1,
+    max: 65_535,
+    help: "serve Prometheus metrics at http://0.0.0.0:N/metrics: the agent's (runs, model calls, tokens, cost, tool calls, approvals) and Temporal's worker metrics",
+  },
   ...WORKER_SIZING_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
 const USAGE =
-  'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--deployment NAME --build-id ID [--versioning B]] [sizing options] [--config FILE]';
+  'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--deployment NAME --build-id ID [--versioning B]] [--metrics-port N] [sizing options] [--config FILE]';
 
 export const worker = defineCommand({
   usage: USAGE,
@@ -45,7 +53,8 @@ export const worker = defineCommand({
 shut down cleanly. It calls Claude with ANTHROPIC_API_KEY from its environment (never from the run).
 Sizing: a run waits on its model most of the time, so one worker holds many. Every live run should fit in the
 workflow cache (a run not cached replays its whole history at each turn); its default grows with the heap
-(node --max-old-space-size). --max-workflow-tasks cannot exceed --max-cached-workflows. docs/operations.md: "Sizing a worker".`,
+(node --max-old-space-size). --max-workflow-tasks cannot exceed --max-cached-workflows. docs/operations.md: "Sizing a worker".
+Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP); metrics: --metrics-port. docs/observability.md.`,
   flags: WORKER_FLAGS,
   examples: [
     'worker',
@@ -53,6 +62,7 @@ workflow cache (a run not cached replays its whole history at each turn); its de
     'worker --max-cached-workflows 5000 --workflow-pollers 20 --activity-pollers 20',
     'worker --scripted',
     'worker --deployment agents --build-id 2026-12-01.1',
+    'worker --metrics-port 9464',
   ],
   run: workerCommand,
 });
@@ -67,7 +77,11 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
   if (!flags.scripted && !model.apiKey) {
     logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
   }
-  installCliRuntime('INFO');
+  const tracing = agentTracingFromEnv(); // bad OTEL_* values fail here, before anything starts (exit 2)
+  const metricsPort = flags['metrics-port'];
+  // Temporal's runtime serves its own metrics on a loopback port; --metrics-port serves them after ours.
+  const temporalMetrics = metricsPort ? `127.0.0.1:${await findFreePort()}` : undefined;
+  installCliRuntime('INFO', { prometheusBindAddress: temporalMetrics });
   // Until the worker runs, the SDK's own SIGINT/SIGTERM handlers are not in place: a stop asked for while
   // starting is remembered here and honoured as soon as the worker exists (exit 0, not death by signal).
   let stopRequested = false;
@@ -82,7 +96,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
   }) : undefined;
   const taskQueue = taskQueueFromEnv();
   try {
-    const { worker } = await createAgentWorker({
+    const { worker, metrics } = await createAgentWorker({
       connection: await temporal.workerConnection(),
       client: temporal.client,
       taskQueue,
@@ -95,6 +109,8 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       agents: config.agents,
       maxAgentDepth: config.maxAgentDepth,
       deployment,
+      tracing,
+      ...(metricsPort ? { metrics: { port: metricsPort, temporalMetricsUrl: `http://${temporalMetrics}/metrics` } } : {}),
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
       workerOptions: { shutdownGraceTime: '10s' },
     });
@@ -107,6 +123,8 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
     if (deployment) {
       logLine(`worker deployment "${deployment.name}", build id "${deployment.buildId}" (${deployment.versioning ?? 'pinned'} runs); make it current: temporal worker deployment set-current-version --deployment-name ${deployment.name} --build-id ${deployment.buildId}`);
     }
+    if (metrics) logLine(`metrics: http://0.0.0.0:${metrics.port}/metrics (Prometheus)`);
+    if (tracing) logLine(`traces: OTLP ${tracing.config.protocol} to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318'}, service ${tracing.config.serviceName}`);
     logLine(`worker sizing: ${describeSizing(worker.options)}, ${flags['max-model-calls'] ?? DEFAULT_MODEL_CALL_SLOTS} model calls`);
     const running = worker.run();
     const stopWatchingCache = warnWhenCacheFull(worker, logLine);
@@ -114,6 +132,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
     process.removeListener('SIGTERM', requestStop);
     if (stopRequested) worker.shutdown();
     await running.finally(stopWatchingCache);
+    await tracing?.flush().catch(() => undefined); // the spans of the last calls, before the process exits
     logLine('worker stopped');
     return 0;
   } finally {

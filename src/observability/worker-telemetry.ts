@@ -1,0 +1,44 @@
+// What a worker adds for traces and metrics: Temporal's activity interceptor (the RunActivity span, the parent of
+// our `chat` and `execute_tool` spans, continuing the trace the workflow put in the activity's headers), the sink
+// the workflow interceptors export their spans through, the sink the workflow reports its metrics through, and what
+// the activities report with.
+import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
+import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { ignoredTelemetrySinks, type AgentTelemetrySinks } from '../core/telemetry-sink.js';
+import type { ActivityTelemetry } from './activity-telemetry.js';
+import type { AgentMetrics } from './metrics.js';
+import type { AgentTracing } from './tracing.js';
+
+export interface WorkerTelemetry {
+  activity: ActivityTelemetry;
+  activityInterceptors: ActivityInterceptorsFactory[];
+  sinks: InjectedSinks<AgentTelemetrySinks> & InjectedSinks<Record<string, never>>;
+}
+
+export function workerTelemetry(options: { tracing: AgentTracing | null; metrics?: AgentMetrics; encrypts: boolean }): WorkerTelemetry {
+  const { tracing, metrics } = options;
+  const sinks: Record<string, unknown> = { ...ignoredTelemetrySinks };
+  if (tracing) sinks.exporter = makeWorkflowExporter(tracing.spanProcessor, tracing.resource);
+  if (metrics) {
+    sinks.agentMetrics = {
+      runStarted: { fn: () => metrics.runStarted() },
+      runEnded: { fn: (_info: unknown, status: string, guard: string | null) => metrics.runEnded(status, guard) },
+      // Absolute, so a replay may report it too: the worker that takes a run over learns its count.
+      approvalsWaiting: { fn: (info: { runId: string }, count: number) => metrics.approvalsWaiting(info.runId, count), callDuringReplay: true },
+    };
+  }
+  return {
+    activity: {
+      tracer: tracing?.tracer,
+      // Never with encryption on: the spans would carry in clear what history keeps encrypted.
+      captureContent: !!tracing?.config.captureContent && !options.encrypts,
+      encrypts: options.encrypts,
+      metrics,
+    },
+    // Inbound: the RunActivity span; outbound: the activity's log lines carry its trace_id and span_id.
+    activityInterceptors: tracing
+      ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer: tracing.tracer }), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })]
+      : [],
+    sinks: sinks as WorkerTelemetry['sinks'],
+  };
+}
