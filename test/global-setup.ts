@@ -22,7 +22,6 @@ export async function setup({ provide, config }: TestProject): Promise<void> {
   const cliPath = await findTemporalCli({ log });
   servers = await Promise.all(Array.from({ length: Math.max(1, config.maxWorkers) }, () => startDevServer({ cliPath, uiPort: false, log })));
   provide('temporalAddresses', servers.map((s) => s.address));
-  provide('temporalAddress', servers[0]!.address);
 
   // The workflows may not exist yet while the project is being assembled; unit tests must still run then.
   const workflowsPath = fileURLToPath(new URL('../src/workflows/index.ts', import.meta.url));

@@ -7,8 +7,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** host:port of each dev server started for the run, one per test process. */
     temporalAddresses: string[];
-    /** The first of them (for a test that does not use testServerAddress(): it still works, on a shared server). */
-    temporalAddress: string;
     /** Path of a pre-built workflow bundle (WorkerOptions.workflowBundle = { codePath }); '' when not built. */
     workflowBundlePath: string;
   }

@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { cliCommand } from '../helpers/cli.js';
 import { useTestEnv } from '../helpers/harness.js';
 import { stateDir, stdioFixture } from '../helpers/mcp.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 
@@ -30,7 +31,7 @@ describe('an MCP elicitation as a durable question', () => {
     });
     const taskQueue = `elicit-${randomUUID()}`;
     const workerEnv = {
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_ADDRESS: testServerAddress(),
       AGENT_TASK_QUEUE: taskQueue,
       ANTHROPIC_BASE_URL: model.url,
       CRASH_DIR: state.dir,

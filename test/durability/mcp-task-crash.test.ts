@@ -3,12 +3,13 @@
 // worker resumes that task (the server saw one task, not two) and the run completes with its result.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { useTestEnv } from '../helpers/harness.js';
 import { startHttpFixture, stateDir } from '../helpers/mcp.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 
@@ -27,7 +28,7 @@ describe('an MCP task across a worker crash', () => {
     });
     const taskQueue = `mcp-task-${randomUUID()}`;
     const workerEnv = {
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_ADDRESS: testServerAddress(),
       AGENT_TASK_QUEUE: taskQueue,
       ANTHROPIC_BASE_URL: model.url,
       CRASH_DIR: state.dir,

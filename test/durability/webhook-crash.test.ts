@@ -6,13 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text } from '../../src/scripted/index.js';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { eventually, openTestEnv, scheduledActivities, type TestEnv } from '../helpers/harness.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 const SECRET = 'crash-webhook-secret';
@@ -35,7 +36,7 @@ describe('a worker killed with SIGKILL during a webhook delivery', () => {
     const workers: ChildProcess[] = [];
     const startWorker = async () => {
       const w = await startWorkerProcess(WORKER, {
-        TEMPORAL_ADDRESS: inject('temporalAddress'),
+        TEMPORAL_ADDRESS: testServerAddress(),
         AGENT_TASK_QUEUE: taskQueue,
         ANTHROPIC_BASE_URL: model.url,
         CRASH_DIR: dir,

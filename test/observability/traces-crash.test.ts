@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptTurn } from '../../src/scripted/index.js';
 import { openTestEnv, type TestEnv } from '../helpers/harness.js';
 import { ancestorsOf, startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
+import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
 const TURNS = 3;
@@ -45,7 +46,7 @@ describe('traces of a run whose worker is killed', () => {
     const startWorker = async () => {
       workers.push(
         await startWorkerProcess(WORKER, {
-          TEMPORAL_ADDRESS: inject('temporalAddress'),
+          TEMPORAL_ADDRESS: testServerAddress(),
           AGENT_TASK_QUEUE: taskQueue,
           ANTHROPIC_BASE_URL: model.url,
           CRASH_DIR: dir,
