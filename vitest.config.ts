@@ -22,7 +22,7 @@ const unitFiles = testFiles('test').filter((file) => !NEEDS_SERVER_OR_PROCESS.te
 export default defineConfig({
   test: {
     pool: 'forks',
-    // Two files at a time (17 minutes one at a time, about 12 at two), each test process on a dev server of its own
+    // Two files at a time (about 21 minutes one at a time, 14 at two), each test process on a dev server of its own
     // (test/helpers/test-server.ts). With one server shared by both, in one of four clean runs that server locked up:
     // after a cancelled task-queue update every query failed with SQLITE_INTERRUPT ("interrupted (9)"), a
     // modernc.org/sqlite bug. Our Go build of the CLI links the fixed driver (docs/operations.md); a server per

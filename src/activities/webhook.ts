@@ -32,12 +32,17 @@ export function createDeliverWebhook(deps: DeliverWebhookDeps = {}) {
 }
 
 /** One attempt: POSTs the event signed with the first of `secrets` (comma-separated); the receiver's 2xx status, or
- * an ApplicationFailure (retryable) saying why not. */
+ * an ApplicationFailure saying why not: retryable for what can pass later (no answer, a 5xx, 408, 429, no secret on
+ * this worker), not retried for what cannot (a 4xx refusal, a URL that does not parse), so a delivery that will
+ * never succeed does not hold its run open for the hours of its retries. */
 export async function postWebhook(input: WebhookDeliveryInput, secrets: string | undefined, cancelled?: AbortSignal): Promise<number> {
   const secret = secrets?.split(',')[0]?.trim();
   if (!secret) {
     // Retried: another worker (or this one, restarted with it) can deliver it.
     throw ApplicationFailure.retryable(`${WEBHOOK_SECRET_VARIABLE} is not set on this worker: set it to sign webhook deliveries`, 'WebhookSecretMissing');
+  }
+  if (!URL.canParse(input.url)) {
+    throw ApplicationFailure.nonRetryable(`the webhook URL "${input.url.slice(0, 200)}" does not parse: not retried`, 'WebhookBadUrl');
   }
   const body = JSON.stringify(input.event);
   const timestamp = Math.floor(Date.now() / 1000);
@@ -59,7 +64,11 @@ export async function postWebhook(input: WebhookDeliveryInput, secrets: string |
     });
     await response.body?.cancel().catch(() => undefined);
     if (response.status >= 200 && response.status < 300) return response.status;
-    throw ApplicationFailure.retryable(`the receiver answered ${response.status} ${response.statusText}`.trim(), 'WebhookRejected');
+    const answered = `the receiver answered ${response.status} ${response.statusText}`.trim();
+    if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
+      throw ApplicationFailure.nonRetryable(`${answered}: a refusal, not retried (check the URL and the receiver's secret)`, 'WebhookRefused');
+    }
+    throw ApplicationFailure.retryable(answered, 'WebhookRejected');
   } catch (err) {
     if (err instanceof ApplicationFailure || cancelled?.aborted) throw err;
     const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);

@@ -22,7 +22,12 @@ export type FlagSpec = FlagDoc &
     | { type: 'string'; choices?: readonly string[] }
     | { type: 'int'; min?: number; max?: number }
     | { type: 'number'; min?: number }
-    | { type: 'list'; /** May be given more than once: the lists add up (`--webhook A --webhook B`). */ repeatable?: boolean }
+    | {
+        type: 'list';
+        /** May be given more than once, one item each time, not split on commas (a URL may hold one): the items add
+         * up (`--webhook A --webhook B`). */
+        repeatable?: boolean;
+      }
   );
 
 export type FlagValue<S extends FlagSpec> = S extends { type: 'boolean' }
@@ -104,8 +109,7 @@ function convert(name: string, flag: FlagSpec, raw: string): unknown {
       return n;
     }
     case 'list': {
-      const items = raw
-        .split(',')
+      const items = (flag.repeatable ? [raw] : raw.split(','))
         .map((s) => s.trim())
         .filter(Boolean);
       // `--tools ""` would otherwise mean "none" by accident (an unset shell variable): say so instead.

@@ -77,6 +77,7 @@ export function webhookUrlProblem(url: unknown): string | null {
   if (!m) return `"${url.slice(0, 80)}" is not an http:// or https:// URL`;
   if (m[2].includes('@')) return `"${url.slice(0, 80)}" holds credentials: put a secret in DURABLE_AGENT_WEBHOOK_SECRET, not in the URL`;
   if (url.length > 2000) return 'is over 2000 characters';
+  if (typeof URL === 'function' && typeof URL.canParse === 'function' && !URL.canParse(url)) return `"${url.slice(0, 80)}" is not a URL that parses`;
   return null;
 }
 

@@ -226,7 +226,11 @@ export class McpSession {
       });
       return result as CallToolResult;
     } catch (err) {
-      if (question) throw new NeedsInput(question);
+      if (question) {
+        // The call is made again with the answer, as a new task: this one would otherwise run on, orphaned.
+        if (taskId) await cancelTask(client, taskId);
+        throw new NeedsInput(question);
+      }
       if (signal.aborted) {
         // Timed out: the server never answered. Whatever holds it up (a hung process, a wedged session) would
         // hold up the retry too, so the retry gets a new session (and process).

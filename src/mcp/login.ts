@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { formatDuration } from '../core/duration.js';
 import type { ResolvedMcpServer } from './config.js';
 import { StoreOAuthProvider } from './oauth.js';
-import type { McpAuthRecord, McpTokenStore } from './token-store.js';
+import { MemoryMcpTokenStore, type McpAuthRecord, type McpTokenStore } from './token-store.js';
 
 export interface McpLoginOptions {
   /** Where the person is sent: `mcp login` prints it (a test fetches it and follows the redirects). */
@@ -40,8 +40,13 @@ export async function mcpLogin(server: ResolvedMcpServer, store: McpTokenStore, 
   const oauth = server.config.oauth === true ? {} : server.config.oauth;
   const redirect = await listenForRedirect(oauth.redirectPort ?? 0);
   try {
-    await forgetTokens(server.name, server.url.href, redirect.url, store);
-    const provider = new StoreOAuthProvider(server.name, server.url, oauth, store, {
+    // The flow runs on a copy: the workers keep the tokens they have until this login has new ones (an abandoned,
+    // timed-out or wrong-account login logs nobody out).
+    const staged = new MemoryMcpTokenStore();
+    const existing = await store.load(server.name);
+    if (existing) await staged.save(server.name, existing);
+    await forgetTokens(server.name, server.url.href, redirect.url, staged);
+    const provider = new StoreOAuthProvider(server.name, server.url, oauth, staged, {
       redirectUrl: redirect.url,
       onAuthorizationUrl: options.onAuthorizationUrl,
     });
@@ -54,7 +59,7 @@ export async function mcpLogin(server: ResolvedMcpServer, store: McpTokenStore, 
       return code;
     };
     let tools: number | undefined;
-    const stepUp = (await store.load(server.name))?.scopeWanted;
+    const stepUp = (await staged.load(server.name))?.scopeWanted;
     if (stepUp) {
       // A worker met a server that wants more scope: ask for that scope now (auth() takes it over the server's hints).
       if ((await auth(provider, { serverUrl: server.url, scope: stepUp })) === 'REDIRECT') {
@@ -70,7 +75,7 @@ export async function mcpLogin(server: ResolvedMcpServer, store: McpTokenStore, 
       if (tools === undefined) await first.finishAuth(await codeFromBrowser());
     }
     tools ??= await listTools(transport());
-    const stored = await store.load(server.name);
+    const stored = await staged.load(server.name);
     if (!stored?.tokens) throw new McpLoginError(`MCP server "${server.name}" answered without asking for authorization: no tokens were stored`);
     const { scopeWanted: _done, ...record } = stored;
     await store.save(server.name, record);

@@ -170,11 +170,16 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     return this.#record;
   }
 
+  /** Changes the stored record in one step of the store (read, change, write with no other writer between): two
+   * workers refreshing or refusing the same tokens at once each see what the other wrote. */
   async #change(change: (record: McpAuthRecord) => McpAuthRecord): Promise<void> {
-    const current = (await this.#load()) ?? { url: this.url.href, savedAt: Date.now() };
-    const next = change({ ...current, ...(this.interactive ? { redirectUrl: this.interactive.redirectUrl } : {}) });
-    this.#record = next;
-    await this.store.save(this.server, next);
+    const url = this.url.href;
+    const redirect = this.interactive ? { redirectUrl: this.interactive.redirectUrl } : {};
+    this.#record = await this.store.update(this.server, (stored) => {
+      // Tokens for another URL (the config moved the server) are no authorization for this one.
+      const current = stored && stored.url === url ? stored : { url, savedAt: Date.now() };
+      return change({ ...current, ...redirect });
+    });
   }
 }
 

@@ -32,6 +32,9 @@ export interface McpTokenStore {
   readonly where: string;
   load(server: string): Promise<McpAuthRecord | undefined>;
   save(server: string, record: McpAuthRecord): Promise<void>;
+  /** Reads the server's record, changes it and writes it as one step no other writer (another worker refreshing
+   * the same tokens) can come between: `change` gets the stored record and returns the one to keep. */
+  update(server: string, change: (stored: McpAuthRecord | undefined) => McpAuthRecord): Promise<McpAuthRecord>;
   delete(server: string): Promise<boolean>;
   list(): Promise<Record<string, McpAuthRecord>>;
 }
@@ -90,6 +93,16 @@ export class FileMcpTokenStore implements McpTokenStore {
     }).then(() => undefined);
   }
 
+  async update(server: string, change: (stored: McpAuthRecord | undefined) => McpAuthRecord): Promise<McpAuthRecord> {
+    let kept: McpAuthRecord | undefined;
+    await this.#update((servers) => {
+      kept = change(servers[server]);
+      servers[server] = kept;
+      return true;
+    });
+    return kept!;
+  }
+
   delete(server: string): Promise<boolean> {
     return this.#update((servers) => {
       if (!(server in servers)) return false;
@@ -115,23 +128,28 @@ export class FileMcpTokenStore implements McpTokenStore {
 
   async #locked<T>(fn: () => Promise<T>): Promise<T> {
     const lock = `${this.#file}.lock`;
+    const owner = path.join(lock, 'owner');
+    const me = `${process.pid}-${randomBytes(8).toString('hex')}`;
     await mkdir(path.dirname(this.#file), { recursive: true, mode: 0o700 });
-    for (let waited = 0; ; waited += LOCK_POLL_MS) {
+    for (;;) {
       try {
         await mkdir(lock);
+        await writeFile(owner, me);
         break;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new McpTokenStoreError(`the MCP token store ${this.where} cannot be locked (${(err as NodeJS.ErrnoException).code}): check the folder's owner and mode`);
-        // A lock left by a process that died while writing is taken over once it is old.
+        // A lock left by a process that died while writing is taken over once it is old (a write takes
+        // milliseconds); a lock that is merely busy is waited for, however long others keep taking it.
         const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-        if (age > STALE_LOCK_MS || waited > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
+        if (age > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
         else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
       }
     }
     try {
       return await fn();
     } finally {
-      await rm(lock, { recursive: true, force: true });
+      // Only our own lock: one taken over from us (we were stalled past STALE_LOCK_MS) is its new owner's.
+      if ((await readFile(owner, 'utf8').catch(() => '')) === me) await rm(lock, { recursive: true, force: true });
     }
   }
 
@@ -227,6 +245,11 @@ export class MemoryMcpTokenStore implements McpTokenStore {
   save(server: string, record: McpAuthRecord): Promise<void> {
     this.#records.set(server, structuredClone(record));
     return Promise.resolve();
+  }
+  update(server: string, change: (stored: McpAuthRecord | undefined) => McpAuthRecord): Promise<McpAuthRecord> {
+    const kept = structuredClone(change(this.#records.get(server) && structuredClone(this.#records.get(server)!)));
+    this.#records.set(server, kept);
+    return Promise.resolve(structuredClone(kept));
   }
   delete(server: string): Promise<boolean> {
     return Promise.resolve(this.#records.delete(server));

@@ -7,7 +7,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import {
+  answerElicitation,
   approveToolCall,
+  completeToolCall,
   InvalidSettingsError,
   cancelRun,
   denyToolCall,
@@ -20,12 +22,13 @@ import {
   RunNotResumableError,
   sendFollowUp,
   startAgent,
+  ToolCompletionError,
   type ResumeOptions,
 } from '../client/index.js';
 import { parseDuration } from '../core/duration.js';
 import { EncryptionKeyError } from '../codec/keys.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
-import type { AgentSettings } from '../core/types.js';
+import type { AgentSettings, ElicitationReply } from '../core/types.js';
 import { parseEventId } from '../core/run-events.js';
 import { authorize, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
@@ -55,7 +58,7 @@ const PUBLIC_PATHS = new Set(['/', '/console.js', '/v1/openapi.json']);
 const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const MAX_WAIT_MS = 5 * 60_000;
 const MAX_LIST = 1000;
-const LIST_STATUSES = ['running', 'awaiting_approval', 'completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
+const LIST_STATUSES = ['running', 'awaiting_approval', 'awaiting_input', 'completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
 export function createApi(options: ApiOptions): Hono {
   const { client, hub } = options;
@@ -170,6 +173,31 @@ export function createApi(options: ApiOptions): Hono {
     const toolUseId = c.req.param('toolUseId');
     const ack = decision === 'approve' ? await approveToolCall(client, runId(c), toolUseId) : await denyToolCall(client, runId(c), toolUseId, reason);
     return c.json(ack);
+  });
+
+  // An MCP server's question (elicitation) the run holds: `elicitationId` may be left out when one is pending. The
+  // run's update checks the answer against the requested schema (defaults filled) and refuses it with one line.
+  app.post('/v1/runs/:id/answers', async (c) => {
+    const { elicitationId, action, content } = objectBody(await jsonBody(c), ['elicitationId', 'action', 'content']);
+    if (elicitationId !== undefined && (typeof elicitationId !== 'string' || !elicitationId)) {
+      throw new RequestError('elicitationId must be the question\'s id, e.g. "toolu_01/1"', 'elicitationId');
+    }
+    if (action !== 'accept' && action !== 'decline' && action !== 'cancel') throw new RequestError('action must be "accept", "decline" or "cancel"', 'action');
+    if (content !== undefined && (action !== 'accept' || !content || typeof content !== 'object' || Array.isArray(content))) {
+      throw new RequestError('content is the answer\'s fields, a JSON object, with "accept" only', 'content');
+    }
+    const reply: ElicitationReply = { action, ...(elicitationId ? { elicitationId } : {}), ...(content ? { content: content as Record<string, unknown> } : {}) };
+    return c.json(await answerElicitation(client, runId(c), reply));
+  });
+
+  // The result of a tool call that completes later (the tool handed out `context.completionToken`): the call's
+  // run is named by the token, so this route has no run id.
+  app.post('/v1/completions', async (c) => {
+    const { token, result, isError } = objectBody(await jsonBody(c), ['token', 'result', 'isError']);
+    if (typeof token !== 'string' || !token) throw new RequestError('token: the completion token the tool handed out is required', 'token');
+    if (typeof result !== 'string') throw new RequestError('result must be the call\'s result as text', 'result');
+    if (isError !== undefined && typeof isError !== 'boolean') throw new RequestError('isError must be true or false', 'isError');
+    return c.json(await completeToolCall(client, token, isError ? { content: result, isError: true } : result));
   });
 
   app.post('/v1/runs/:id/messages', async (c) => {
@@ -288,6 +316,7 @@ function answerError(c: Context, err: unknown, log: (line: string) => void): Res
   if (err instanceof WorkflowNotFoundError) return fail(c, 404, 'not_found', `no run with id "${c.req.param('id') ?? ''}"`);
   if (err instanceof WorkflowUpdateFailedError) return fail(c, 409, 'conflict', err.cause?.message ?? err.message);
   if (err instanceof RunNotResumableError) return fail(c, 409, 'conflict', err.message);
+  if (err instanceof ToolCompletionError) return fail(c, 409, 'conflict', err.message);
   // This server cannot read the run (no key, or not that key id): say which key, not "internal".
   if (err instanceof EncryptionKeyError) return fail(c, 409, 'encryption_key', err.message.split('\n')[0]);
   const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];

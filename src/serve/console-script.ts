@@ -3,7 +3,7 @@
 // everyone else, with the token the user types (kept in sessionStorage, for this tab).
 import { CONSOLE_RUN_PAGE_JS } from './console-run-page.js';
 
-const LIST_STATUSES = ['running', 'awaiting_approval', 'completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
+const LIST_STATUSES = ['running', 'awaiting_approval', 'awaiting_input', 'completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
 const COMMON_JS = String.raw`'use strict';
 const main = document.getElementById('main');

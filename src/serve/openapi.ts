@@ -103,6 +103,23 @@ export function openApiDocument(): Record<string, unknown> {
           parameters: [idParam, { name: 'toolUseId', in: 'path', required: true, schema: { type: 'string' } }],
         },
       },
+      '/v1/runs/{id}/answers': {
+        post: operate(
+          "the answer to an MCP server's question (elicitation) the run holds",
+          obj({ elicitationId: { type: 'string' }, action: { type: 'string', enum: ['accept', 'decline', 'cancel'] }, content: { type: 'object' } }, ['action']),
+          200,
+        ),
+      },
+      '/v1/completions': {
+        post: {
+          ...operate(
+            'the result of a tool call that completes later, named by its completion token',
+            obj({ token: { type: 'string', minLength: 1 }, result: { type: 'string' }, isError: { type: 'boolean' } }, ['token', 'result']),
+            200,
+          ),
+          parameters: [], // the token names the run
+        },
+      },
       '/v1/runs/{id}/messages': { post: operate('a follow-up message for a running or chat run', obj({ text: { type: 'string', minLength: 1 } }, ['text']), 202) },
       '/v1/runs/{id}/cancel': { post: operate('cancel a run: it ends as cancelled with its partial answer', undefined, 202) },
       '/v1/runs/{id}/resume': {

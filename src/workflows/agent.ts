@@ -27,7 +27,7 @@ import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
 import { continueAsNewDue } from '../core/versioning.js';
-import { upgradeOnContinueAsNew } from './versioning.js';
+import { UPGRADE_ON_CONTINUE_AS_NEW, upgradeOnContinueAsNew } from './versioning.js';
 import { inRunSpan, reportRunStarted } from './telemetry.js';
 
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
@@ -49,7 +49,7 @@ async function runToEnd(run: AgentRun): Promise<AgentResult> {
     return run.end({ status: 'cancelled', guard: null, error: null });
   } finally {
     run.forgetTranscript(); // however it ends, continue-as-new included
-    await run.webhooks.settled(); // an activity does not outlive its workflow
+    if (run.webhooks.scheduled) await run.webhooks.settled(); // an activity does not outlive its workflow
   }
 }
 
@@ -179,22 +179,32 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
   const info = workflowInfo();
   const due = continueAsNewDue({
     suggested: info.continueAsNewSuggested,
-    targetVersionChanged: info.targetWorkerDeploymentVersionChanged === true,
+    // Behind the patch: a run recorded before it did not continue as new for this (replay must do as it did).
+    targetVersionChanged: info.targetWorkerDeploymentVersionChanged === true && patched(UPGRADE_ON_CONTINUE_AS_NEW),
     stepsThisRun: run.stepsThisRun,
     every: run.settings.continueAsNewAfterSteps,
   });
   if (!due) return;
+  // A webhook delivery still being retried would be abandoned with this run (an activity does not outlive its
+  // workflow): the job goes on in this run, and continues as new at a later turn, once its deliveries have settled.
+  if (run.webhooks.pending) {
+    run.webhooks.noteContinueAsNewPostponed();
+    return;
+  }
   const once = patched(CARRY_TASK_ONCE);
   // The task is the carried transcript's first message; the rest of the input is measured with the state.
   const rest: AgentInput = once ? { ...run.input, task: '', carried: undefined } : run.input;
-  const carried = fitForContinueAsNew(run.state, once ? MAX_CARRIED_BYTES - utf8Bytes(JSON.stringify(rest)) : MAX_CARRIED_BYTES);
-  if (!carried) {
+  const carry = () => fitForContinueAsNew(run.state, once ? MAX_CARRIED_BYTES - utf8Bytes(JSON.stringify(rest)) : MAX_CARRIED_BYTES);
+  const fits = carry();
+  if (!fits) {
     // Too big to carry even trimmed: better to go on in this run, towards the history limit, than to fail.
     log.warn('The transcript is too large to carry into continue-as-new; the run goes on without it');
     return;
   }
   await condition(allHandlersFinished);
   const upgrade = await upgradeOnContinueAsNew();
+  // Measured again after the waits: a handler that ran meanwhile (a closeChat, a queued message) is carried too.
+  const carried = carry() ?? fits;
   if (upgrade.initialVersioningBehavior) {
     await makeContinueAsNewFunc<(input: AgentInput) => Promise<AgentResult>>(upgrade)({ ...rest, carried });
   }

@@ -30,7 +30,12 @@ export function inRunSpan<T>(input: AgentInput, ids: { workflowId: string }, vie
       return await loop();
     } catch (err) {
       if (err instanceof ContinueAsNew) span.setAttribute('durable_agent.continued_as_new', true);
-      else span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+      else {
+        // The kind of failure, not its message: the workflow cannot tell whether its worker encrypts payloads, and a
+        // message may quote the run's content (docs/observability.md). The message is in the run's history.
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.setAttribute('error.type', err instanceof Error ? (err as Error & { type?: string }).type ?? err.name : 'Error');
+      }
       throw err;
     } finally {
       const v = view();

@@ -61,6 +61,25 @@ export class Webhooks {
     }
   }
 
+  /** True while a delivery has not settled (it may be being retried for hours). */
+  get pending(): boolean {
+    return [...this.#tails.values()].some((tail) => !tail.settled);
+  }
+
+  /** True once any delivery was scheduled (only then does the run's end wait for them). */
+  get scheduled(): boolean {
+    return this.#tails.size > 0;
+  }
+
+  #postponedNoted = false;
+
+  /** Says once per run that a continue-as-new waits for deliveries in flight. */
+  noteContinueAsNewPostponed(): void {
+    if (this.#postponedNoted) return;
+    this.#postponedNoted = true;
+    log.info('Continue-as-new is postponed until the webhook deliveries in flight have settled; the run goes on meanwhile');
+  }
+
   /** Resolves once every delivery so far has been made or given up. */
   async settled(): Promise<void> {
     while (this.#deliveries.length > 0) await Promise.allSettled(this.#deliveries.splice(0));

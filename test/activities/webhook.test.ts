@@ -39,6 +39,19 @@ describe('deliverWebhook', () => {
     expect(unreachable).toMatchObject({ type: 'WebhookUnreachable', nonRetryable: false });
   });
 
+  it('does not retry what cannot pass later: a 4xx refusal (but 408 and 429 are retried) and a URL that does not parse', async () => {
+    let status = 401;
+    receiver = await startWebhookReceiver(() => status);
+    const refused = await failure(postWebhook({ url: receiver.url, event }, 'k1'));
+    expect(refused).toMatchObject({ type: 'WebhookRefused', nonRetryable: true });
+    expect(refused.message).toMatch(/answered 401 .*not retried/);
+    for (status of [408, 429]) {
+      expect(await failure(postWebhook({ url: receiver.url, event }, 'k1'))).toMatchObject({ type: 'WebhookRejected', nonRetryable: false });
+    }
+    const badUrl = await failure(postWebhook({ url: 'http://%zz/hook', event }, 'k1'));
+    expect(badUrl).toMatchObject({ type: 'WebhookBadUrl', nonRetryable: true });
+  });
+
   it('without a secret on the worker, fails the attempt retryably, naming DURABLE_AGENT_WEBHOOK_SECRET, and sends nothing', async () => {
     receiver = await startWebhookReceiver();
     const missing = await failure(postWebhook({ url: receiver.url, event }, undefined));

@@ -42,6 +42,7 @@ describe('webhook URLs', () => {
     expect(webhookUrlProblem('ftp://example.com')).toMatch(/not an http:\/\/ or https:\/\/ URL/);
     expect(webhookUrlProblem('https://exa mple.com')).toMatch(/not an http/);
     expect(webhookUrlProblem('https://user:pw@example.com/')).toMatch(/credentials/);
+    expect(webhookUrlProblem('http://%zz/hook')).toMatch(/is not a URL that parses/);
   });
 
   it('is part of the settings check', () => {

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAgentResult } from '../../src/client/index.js';
+import { resolveMcpServers } from '../../src/mcp/config.js';
 import { connectMcpServers, FileMcpTokenStore, MemoryMcpTokenStore } from '../../src/mcp/index.js';
+import { mcpLogin } from '../../src/mcp/login.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { expectExit, useCli } from '../helpers/cli.js';
 import { lastToolResults, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
@@ -104,6 +106,16 @@ describe('OAuth for streamable-HTTP MCP servers', () => {
     expect(await login()).toMatch(/^Authorized MCP server "docs"/);
     const plain = await readFile(tokens, 'utf8');
     for (const token of oauth.issued.slice(0, -2)) expect(plain).not.toContain(token);
+  });
+
+  it('a login abandoned before its browser step leaves the tokens the workers use as they were', async () => {
+    await login();
+    const store = new FileMcpTokenStore(tokens);
+    const before = (await store.load('docs'))?.tokens?.access_token;
+    expect(before).toBeTruthy();
+    const [server] = resolveMcpServers({ docs: { url: oauth.url, oauth: true } });
+    await expect(mcpLogin(server, store, { onAuthorizationUrl: async () => {}, timeoutMs: 500 })).rejects.toThrow();
+    expect((await store.load('docs'))?.tokens?.access_token).toBe(before);
   });
 
   it('a worker with no tokens for an oauth server does not start, and registers no client of its own', async () => {

@@ -69,14 +69,18 @@ describe('dispatch order on a server with the priority matcher and fairness on',
   it('a priority-1 run started after six priority-5 runs is dispatched first', async () => {
     const low = Array.from({ length: 6 }, (_, i) => ({ label: `low-${i}`, priority: { priorityKey: 5 } }));
     const order = await dispatchOrder([...low, { label: 'urgent', priority: { priorityKey: 1 } }]);
-    expect(order).toEqual(['urgent', 'low-0', 'low-1', 'low-2', 'low-3', 'low-4', 'low-5']); // first come, first served: last
+    // First come, first served would put it last. (Among equal priorities the order of two tasks started by two
+    // pollers in the same instant is not the test's business.)
+    expect(order[0]).toBe('urgent');
+    expect(order.slice(1).sort()).toEqual(low.map((l) => l.label));
   });
 
   it("a tenant with two runs started after another tenant's eight is not served last", async () => {
     const a = Array.from({ length: 8 }, (_, i) => ({ label: `a-${i}`, priority: { fairnessKey: 'tenant-a' } }));
     const b = Array.from({ length: 2 }, (_, i) => ({ label: `b-${i}`, priority: { fairnessKey: 'tenant-b' } }));
     const order = await dispatchOrder([...a, ...b]);
-    // Turn about while both have runs waiting (first come, first served: b-0 and b-1 last).
-    expect(order.slice(0, 4)).toEqual(['a-0', 'b-0', 'a-1', 'b-1']);
+    // Turn about while both have runs waiting, so both of b's are among the first four dispatched (first come, first
+    // served: b-0 and b-1 last). Which of a's runs goes between them is not fixed.
+    expect(order.slice(0, 4).filter((label) => label.startsWith('b-')).sort()).toEqual(['b-0', 'b-1']);
   });
 });
