@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { approveToolCall, defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import { approveToolCall, defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptedModel } from '../../src/scripted/index.js';
 import { openTestEnv, type TestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
@@ -102,11 +102,20 @@ describe('recovery from a worker SIGKILL, with the default timeouts', () => {
       const settings = defaultSettings({ tools: ['slow_step'], approve: ['slow_step'] });
       const { workflowId } = await startAgent(env.client, { task: 'two steps', settings, taskQueue: w.taskQueue });
       // The first model call is done and the tool waits for approval: the workflow sits in the killed worker's cache.
-      await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBe(1), { timeout: 30_000, interval: 100 });
+      // (Waited for by the pending approval, not by a count of completed activities: the run's describeTools
+      // activity completes first, and a count of 1 would catch the model call still in flight.)
+      await vi.waitFor(
+        async () => {
+          const status = await getStatus(env.client, workflowId);
+          expect(status.live && status.view.pendingApprovals).toHaveLength(1);
+        },
+        { timeout: 30_000, interval: 100 },
+      );
+      const before = await completedActivities(workflowId);
       await startWorker(w);
       const killedAt = await killNow(doomed);
       await approveToolCall(env.client, workflowId);
-      await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBeGreaterThan(1), { timeout: 60_000, interval: 100 });
+      await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBeGreaterThan(before), { timeout: 60_000, interval: 100 });
       const recoveryMs = Date.now() - killedAt;
       console.error(`recovery, between turns: ${recoveryMs} ms`);
       expect(recoveryMs).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
