@@ -190,10 +190,7 @@ const SCENARIOS: Scenario[] = [
     script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])],
     settings: { approve: ['calculator'] },
     drive: async (h, id) => {
-      await expect.poll(async () => {
-        const s = await getStatus(h.env.client, id);
-        return s.live && s.view.pendingApprovals.length === 1;
-      }, { timeout: 10_000 }).toBe(true);
+      await statusUntil(h, id, (v) => v.pendingApprovals.length === 1);
       await approveToolCall(h.env.client, id);
     },
   },
@@ -535,10 +532,7 @@ const SCENARIOS: Scenario[] = [
     script: [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])],
     settings: { approve: ['calculator'] },
     drive: async (h, id) => {
-      await expect.poll(async () => {
-        const s = await getStatus(h.env.client, id);
-        return s.live && s.view.pendingApprovals.length === 1;
-      }, { timeout: 10_000 }).toBe(true);
+      await statusUntil(h, id, (v) => v.pendingApprovals.length === 1);
       await approveToolCall(h.env.client, id);
     },
     proves: ({ events, result }) => {

@@ -2,6 +2,7 @@
 // as `answer` says for the n-th request (a status, or 'hold' to keep the request open until `release()`).
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface Delivery {
   headers: IncomingHttpHeaders;
@@ -45,4 +46,18 @@ export async function startWebhookReceiver(answer: (n: number, delivery: Deliver
         server.close(() => resolve());
       }),
   };
+}
+
+/** Sets the workers' DURABLE_AGENT_WEBHOOK_SECRET for the test file (in-process workers read it at each delivery),
+ * and puts back what was there after it. */
+export function useWebhookSecret(secret: string): void {
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
+    process.env.DURABLE_AGENT_WEBHOOK_SECRET = secret;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.DURABLE_AGENT_WEBHOOK_SECRET;
+    else process.env.DURABLE_AGENT_WEBHOOK_SECRET = saved;
+  });
 }

@@ -1,24 +1,16 @@
 // Webhooks of runs started over HTTP: the `webhook` field of POST /v1/runs and the server's own (`serve --webhook`)
 // both receive the run's events; a bad URL is a 400 naming the field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text } from '../../src/scripted/index.js';
 import { serve } from '../../src/serve/index.js';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
-import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
+import { startWebhookReceiver, useWebhookSecret } from '../helpers/webhook-receiver.js';
 import { call, OPERATE } from './api-helpers.js';
 
 const env = useTestEnv();
 const SECRET = 'serve-webhook-secret';
-let saved: string | undefined;
-beforeAll(() => {
-  saved = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
-  process.env.DURABLE_AGENT_WEBHOOK_SECRET = SECRET;
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.DURABLE_AGENT_WEBHOOK_SECRET;
-  else process.env.DURABLE_AGENT_WEBHOOK_SECRET = saved;
-});
+useWebhookSecret(SECRET);
 
 describe('webhooks over HTTP', () => {
   it("a run's webhook field and the server's webhooks both get its run.completed; a bad URL is 400 naming webhook", async () => {

@@ -1,25 +1,17 @@
 // Webhooks of a run, end to end: a real worker delivers each event with the deliverWebhook activity, signed, retried
 // with backoff until the receiver takes it, every attempt with the same event id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { approveToolCall, getAgentResult, getStatus } from '../../src/client/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { scheduledActivities, useTestEnv, withAgent, eventually } from '../helpers/harness.js';
-import { startWebhookReceiver, type Delivery } from '../helpers/webhook-receiver.js';
+import { startWebhookReceiver, type Delivery, useWebhookSecret } from '../helpers/webhook-receiver.js';
 import type { WebhookEvent } from '../../src/core/types.js';
 import { findPlainText, rawHistory } from '../helpers/plaintext.js';
 
 const env = useTestEnv();
 const SECRET = 'test-webhook-secret';
-let saved: string | undefined;
-beforeAll(() => {
-  saved = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
-  process.env.DURABLE_AGENT_WEBHOOK_SECRET = SECRET;
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.DURABLE_AGENT_WEBHOOK_SECRET;
-  else process.env.DURABLE_AGENT_WEBHOOK_SECRET = saved;
-});
+useWebhookSecret(SECRET);
 
 const verified = (d: Delivery): WebhookEvent => verifyWebhook({ secret: SECRET, body: d.body, headers: d.headers });
 

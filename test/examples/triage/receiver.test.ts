@@ -3,7 +3,7 @@
 // the receiver, with the issue triaged in the store.
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTriageReceiver } from '../../../examples/triage/receiver.js';
 import { triageScript } from '../../../examples/triage/scripted-model.js';
 import { triageTools } from '../../../examples/triage/tools/index.js';
@@ -11,20 +11,13 @@ import type { WebhookEvent } from '../../../src/core/types.js';
 import { serve } from '../../../src/serve/index.js';
 import { eventually, useTestEnv, withAgent } from '../../helpers/harness.js';
 import { freshStore } from './fixture.js';
+import { useWebhookSecret } from '../../helpers/webhook-receiver.js';
 
 const env = useTestEnv();
 const TOKEN = 'triage-receiver-token';
 const AGENT_SECRET = 'triage-agent-webhook-secret';
 const TRACKER_SECRET = 'tracker-secret';
-let saved: string | undefined;
-beforeAll(() => {
-  saved = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
-  process.env.DURABLE_AGENT_WEBHOOK_SECRET = AGENT_SECRET;
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.DURABLE_AGENT_WEBHOOK_SECRET;
-  else process.env.DURABLE_AGENT_WEBHOOK_SECRET = saved;
-});
+useWebhookSecret(AGENT_SECRET);
 
 const signed = (body: string, secret = TRACKER_SECRET) => ({
   'content-type': 'application/json',
