@@ -42,7 +42,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'give a tool call waiting for an outside completion its result (the token its tool handed out)',
     load: async () => (await import('./commands/complete-tool.js')).completeTool,
   },
-  resume: { summary: 'go on with a stopped, failed or cancelled run (worker in this process)', load: async () => (await import('./commands/steer.js')).resume },
+  resume: { summary: 'go on with a stopped, failed or cancelled run (worker in this process)', load: async () => (await import('./commands/resume.js')).resume },
   serve: {
     summary: 'the HTTP API: start, read, follow (Server-Sent Events) and steer runs over HTTP, with bearer tokens',
     load: async () => (await import('./commands/serve.js')).serve,

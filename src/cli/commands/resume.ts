@@ -1,0 +1,71 @@
+// `resume`: go on with a stopped, failed or cancelled run, with a worker in this process (like `run`).
+import { getAgentResult, resumeAgent } from '../../client/index.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { defineCommand } from '../command.js';
+import { CONFIG_FLAG, loadCliConfig } from '../config.js';
+import { commandLine } from '../invocation.js';
+import { logLine } from '../log.js';
+import { durationFlag } from '../settings.js';
+import { runWithWorker, taskQueue, useScriptedModel } from './run.js';
+
+const RESUME_FLAGS = {
+  json: { type: 'boolean', help: 'print exactly one JSON document' },
+  scripted: { type: 'boolean', help: 'use the offline scripted model instead of Claude' },
+  'max-steps': { type: 'int', min: 1, max: 10_000, help: 'model calls allowed in addition to those already used' },
+  'budget-tokens': { type: 'int', min: 1, help: 'tokens allowed in addition to those already used' },
+  deadline: { type: 'string', value: 'D', help: 'wall-clock limit from now (without it, the resumed run has none)' },
+  ...CONFIG_FLAG,
+} satisfies Record<string, FlagSpec>;
+
+export const resume = defineCommand({
+  usage: 'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]',
+  description: `Go on with a stopped, failed or cancelled run, in a new run of the same workflow id, from its
+transcript and guard state, with a worker in this process (like \`run\`). A completed run cannot be resumed.`,
+  flags: RESUME_FLAGS,
+  examples: ['resume nightly-report --max-steps 10', 'resume nightly-report --budget-tokens 200000 --deadline 20m'],
+  run: resumeCommand,
+});
+
+async function resumeCommand({ flags, positionals }: Parsed<typeof RESUME_FLAGS>): Promise<number> {
+  const [workflowId] = expectPositionals(
+    positionals,
+    ['workflowId'],
+    'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]',
+  );
+  const deadlineMs = flags.deadline !== undefined ? durationFlag('deadline', flags.deadline) : undefined;
+  const { config } = await loadCliConfig(flags.config);
+  const scripted = useScriptedModel(flags.scripted, config);
+  return runWithWorker({
+    scripted,
+    config,
+    json: flags.json ?? false,
+    async begin(temporal) {
+      const { client } = temporal;
+      const description = await client.workflow.getHandle(workflowId).describe();
+      if (description.status.name === 'RUNNING') {
+        throw new UsageError(`run ${workflowId} is still running: only a stopped, failed or cancelled run can be resumed`);
+      }
+      const before = await getAgentResult(client, workflowId);
+      if (before.status === 'completed') {
+        throw new UsageError(`run ${workflowId} completed: there is nothing to resume`);
+      }
+      const why = before.guard ? ` by guard ${before.guard}` : before.error ? `: ${before.error}` : '';
+      if (before.guard === 'max_steps' && flags['max-steps'] === undefined) {
+        logLine('warning: the run was stopped by its step cap and --max-steps is not given: it will stop again at once');
+      }
+      if (before.guard === 'budget' && flags['budget-tokens'] === undefined) {
+        logLine('warning: the run was stopped by its budget and --budget-tokens is not given: it may stop again at once');
+      }
+      const started = await resumeAgent(client, workflowId, {
+        moreSteps: flags['max-steps'],
+        moreBudgetTokens: flags['budget-tokens'],
+        deadlineMs,
+        taskQueue: taskQueue(),
+      });
+      logLine(`resumed run ${workflowId} (it was ${before.status}${why}) as run ${started.runId}`);
+      return workflowId;
+    },
+    reattach: (id) => commandLine(`run --id ${id ?? workflowId}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`),
+  });
+}
+
