@@ -32,13 +32,26 @@ export function findJaeger(env: Env = process.env): string | null {
 
 /** The binary, built the first time (minutes on 2 cores; Go's caches make a rebuild fast) under a lock, so a second
  * process waits for the first one's build instead of starting its own. */
-export async function ensureJaeger(log: Log = () => {}): Promise<string> {
-  const dir = jaegerCacheDir();
-  const found = findJaeger();
+export async function ensureJaeger(log: Log = () => {}, options: EnsureJaegerOptions = {}): Promise<string> {
+  const env = options.env ?? process.env;
+  const dir = jaegerCacheDir(env);
+  const found = findJaeger(env);
   if (found) return found;
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.error || go.status !== 0) throw new Error(`Jaeger is not built yet (${dir}) and Go is not installed to build it: install Go >= 1.24`);
-  return withCacheLock(dir, log, async () => findJaeger() ?? goBuildJaeger(dir, 'go', log), 'Jaeger');
+  let build = options.build;
+  if (!build) {
+    const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+    if (go.error || go.status !== 0) throw new Error(`Jaeger is not built yet (${dir}) and Go is not installed to build it: install Go >= 1.24`);
+    build = (cacheDir) => goBuildJaeger(cacheDir, 'go', log);
+  }
+  const produce = build;
+  return withCacheLock(dir, log, async () => findJaeger(env) ?? produce(dir), 'Jaeger');
+}
+
+export interface EnsureJaegerOptions {
+  /** Environment to read the cache folder from (default process.env). */
+  env?: Env;
+  /** Replaces the Go build (tests use this so they never build): makes `<cacheDir>/jaeger`, returns its path. */
+  build?: (cacheDir: string) => Promise<string>;
 }
 
 /** `go build` of cmd/jaeger in a throwaway module that requires it as a tool (`go get -tool`), so the build uses
