@@ -155,7 +155,7 @@ export async function findTemporalCli(options: FindTemporalOptions = {}): Promis
  * Exclusive lock via O_EXCL on `<dir>/.lock`. A lock whose owner pid is dead is taken over; an hour-old one too
  * (a Go build takes minutes, never an hour).
  */
-async function withCacheLock<T>(dir: string, log: Log, fn: () => Promise<T>): Promise<T> {
+export async function withCacheLock<T>(dir: string, log: Log, fn: () => Promise<T>, what = 'the Temporal CLI'): Promise<T> {
   await fs.mkdir(dir, { recursive: true });
   const lock = path.join(dir, '.lock');
   let announced = false;
@@ -175,7 +175,7 @@ async function withCacheLock<T>(dir: string, log: Log, fn: () => Promise<T>): Pr
         await fs.rm(lock, { force: true });
         continue;
       }
-      if (!announced) log(`waiting for another process (pid ${owner || '?'}) that is installing the Temporal CLI into ${dir}`);
+      if (!announced) log(`waiting for another process (pid ${owner || '?'}) that is installing ${what} into ${dir}`);
       announced = true;
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -227,7 +227,7 @@ export async function goBuildTemporalCli(cacheDir: string, goPath: string, log: 
 }
 
 /** Runs `go <args>` in `cwd`, its output into `output`; a failure is an Error with the output's last lines. */
-async function runGo(goPath: string, args: string[], cwd: string, build: { output: WriteStream; logFile: string }, log: Log): Promise<void> {
+export async function runGo(goPath: string, args: string[], cwd: string, build: { output: WriteStream; logFile: string }, log: Log): Promise<void> {
   const child = spawn(goPath, args, { cwd, env: { ...process.env, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const onData = (buf: Buffer) => {

@@ -142,6 +142,10 @@ export function checkEnvNames(pages: Page[], known: Set<string>): string[] {
 export const OTHER_PROGRAMS_FLAGS: Record<string, string> = {
   '--silent': 'npm run',
   '--build': 'npm run cluster',
+  '--ui': 'npm run jaeger',
+  '--engine-strict': 'npm ci',
+  '--ignore-scripts': 'npm ci',
+  '--workspace': 'npm run',
   '--only': 'npm run bench',
   '--fleet': 'npm run bench',
   '--max-old-space-size': 'node',
