@@ -1,8 +1,9 @@
 // Per-turn time and a fleet of concurrent agents on ONE worker process, each against its floor, in one run so
 // that machine noise cancels:
-//   (a) per turn: ours (0 ms scripted model + calculator) / the bare shape's two no-op activity round trips, both
-//       on the embedded server's configuration, and the bare shape on a server with the CLI's defaults / the same
-//       loop in-process without Temporal (the zero-durability floor); with each shape's history event timeline;
+//   (a) per turn: ours (0 ms scripted model + calculator; and with the calculator `fast: true`) / the bare shape's
+//       two no-op activity round trips, both on the embedded server's configuration, and the bare shape on a server
+//       with the CLI's defaults / the same loop in-process without Temporal (the zero-durability floor); with each
+//       shape's history event timeline;
 //   (b) N concurrent agents of 10 turns with a 200 ms model / the bare shape (a workflow calling a 200 ms
 //       activity and a no-op activity per turn), and / the bare shape whose 'model' activity makes the same
 //       streamed HTTP call to the scripted model as ours: wall time against the ideal (10 × 200 ms), turns per second,
@@ -56,7 +57,7 @@ function describe(o: SizingWorkerOptions) {
 
 /** The worker processes compared: ours, the bare shape (a sleeping 'model' activity), and the bare shape whose
  * 'model' activity makes ours's HTTP call (bench/worker-process.mjs). */
-type Shape = 'ours' | 'bare' | 'bare-http';
+type Shape = 'ours' | 'ours-fast' | 'bare' | 'bare-http';
 
 /** The wall time of `fn`. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
@@ -141,8 +142,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   const lines: string[] = [];
   const notes: string[] = [];
   const workers: WorkerMemory[] = [];
-  const withWorker = async <T>(shape: Shape, fn: (taskQueue: string, pid: number) => Promise<T>, address?: string) => {
-    const { taskQueue, pid, memory } = await startWorker(shape, address);
+  const withWorker = async <T>(shape: Shape, fn: (taskQueue: string, pid: number) => Promise<T>) => {
+    const { taskQueue, pid, memory } = await startWorker(shape);
     workers.push(memory);
     try {
       const value = await fn(taskQueue, pid);
@@ -153,65 +154,77 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   };
   try {
     if (perTurnOn && defaultClient && defaultServer) {
-      // (a) per-turn time, interleaved repeats (warm-up run first), one worker process of each shape: ours and the
-      // bare floor on the embedded server's configuration, and the bare floor on the CLI's defaults.
+      // (a) per-turn time, interleaved repeats (warm-up run first), one worker process of each shape: ours, ours with
+      // the calculator as a fast tool (local activities) and the bare floor on the embedded server's configuration,
+      // and the bare floor on a server with the CLI's defaults.
       const perTurnMs = async (fn: () => Promise<string>) => {
         const t0 = performance.now();
         const workflowId = await fn();
         return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
       };
-      await withWorker('ours', (oursQueue) =>
-        withWorker('bare', (bareQueue) =>
-          withWorker(
-            'bare',
-            async (defaultQueue) => {
-              const ours = () => runOurs(oursQueue, PER_TURN_TURNS);
-              const bare = () => runBare(bareQueue, PER_TURN_TURNS, 0);
-              const bareDefault = () => runBare(defaultQueue, PER_TURN_TURNS, 0, defaultClient);
-              await Promise.all([ours(), bare(), bareDefault()]);
-              const t = { ours: [] as number[], bare: [] as number[], bareDefault: [] as number[], inProcess: [] as number[] };
-              const timelines = { ours: [] as Array<Map<string, number[]>>, bare: [] as Array<Map<string, number[]>>, bareDefault: [] as Array<Map<string, number[]>> };
-              const timeline = async (c: Client, workflowId: string) => historyGaps((await c.workflow.getHandle(workflowId).fetchHistory()).events ?? []);
-              for (let i = 0; i < PER_TURN_REPEATS; i++) {
-                const o = await perTurnMs(ours);
-                const b = await perTurnMs(bare);
-                const d = await perTurnMs(bareDefault);
-                t.ours.push(o.ms);
-                t.bare.push(b.ms);
-                t.bareDefault.push(d.ms);
-                t.inProcess.push((await time(() => runInProcess(PER_TURN_TURNS))) / PER_TURN_TURNS);
-                timelines.ours.push(await timeline(client, o.workflowId));
-                timelines.bare.push(await timeline(client, b.workflowId));
-                timelines.bareDefault.push(await timeline(defaultClient, d.workflowId));
-              }
-              const perTurn = { oursMs: median(t.ours), bareMs: median(t.bare), bareDefaultMs: median(t.bareDefault), inProcessMs: median(t.inProcess) };
-              const gaps = { ours: medianGaps(timelines.ours), bare: medianGaps(timelines.bare), bareDefault: medianGaps(timelines.bareDefault) };
-              figures.perTurn = {
-                ...perTurn,
-                turns: PER_TURN_TURNS,
-                repeats: PER_TURN_REPEATS,
-                serverDynamicConfig: EMBEDDED_SERVER_DYNAMIC_CONFIG,
-                oursOverBare: perTurn.oursMs / perTurn.bareMs,
-                oursOverBareDefault: perTurn.oursMs / perTurn.bareDefaultMs,
-                timelineMs: Object.fromEntries(Object.entries(gaps).map(([k, g]) => [k, Object.fromEntries(g)])),
-              };
-              const pairs = [...new Set([...gaps.ours.keys(), ...gaps.bare.keys(), ...gaps.bareDefault.keys()])];
-              const cell = (g: Map<string, number>, k: string, w: number) => (g.has(k) ? fmt(g.get(k)!) : '-').padStart(w);
-              lines.push(
-                `\n(a) Per-turn time, ${PER_TURN_TURNS}-turn runs, 0 ms scripted model, median of ${PER_TURN_REPEATS}; embedded server: ${EMBEDDED_SERVER_DYNAMIC_CONFIG.join(' ')}`,
-                `ours (ms/turn) | bare, embedded (ms/turn) | bare, CLI defaults (ms/turn) | in-process (ms/turn) | ours/bare embedded | ours/bare defaults | ours/in-process`,
-                `${fmt(perTurn.oursMs).padStart(14)} | ${fmt(perTurn.bareMs).padStart(24)} | ${fmt(perTurn.bareDefaultMs).padStart(28)} | ${fmt(perTurn.inProcessMs, 2).padStart(20)} | ` +
-                  `${fmt(perTurn.oursMs / perTurn.bareMs, 2).padStart(18)} | ${fmt(perTurn.oursMs / perTurn.bareDefaultMs, 2).padStart(18)} | ${fmt(perTurn.oursMs / perTurn.inProcessMs, 0).padStart(15)}`,
-                `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
-                `${'from → to'.padEnd(64)} | ours | bare, embedded | bare, CLI defaults`,
-                ...pairs.map((k) => `${k.padEnd(64)} | ${cell(gaps.ours, k, 4)} | ${cell(gaps.bare, k, 14)} | ${cell(gaps.bareDefault, k, 18)}`),
-              );
-              console.log(lines.join('\n'));
-            },
-            defaultServer.address,
-          ),
-        ),
-      );
+      const shapes = ['ours', 'ours-fast', 'bare', 'bare-default'] as const;
+      const names = { ours: 'ours', 'ours-fast': 'ours, fast tool', bare: 'bare, embedded', 'bare-default': 'bare, CLI defaults' };
+      type Measured = (typeof shapes)[number];
+      const queues = {} as Record<Measured, string>;
+      const started: WorkerMemory[] = [];
+      for (const shape of shapes) {
+        const w = await startWorker(shape === 'bare-default' ? 'bare' : shape, shape === 'bare-default' ? defaultServer.address : undefined);
+        queues[shape] = w.taskQueue;
+        started.push(w.memory);
+        workers.push(w.memory);
+      }
+      try {
+        const runs: Record<Measured, () => Promise<string>> = {
+          ours: () => runOurs(queues.ours, PER_TURN_TURNS),
+          'ours-fast': () => runOurs(queues['ours-fast'], PER_TURN_TURNS),
+          bare: () => runBare(queues.bare, PER_TURN_TURNS, 0),
+          'bare-default': () => runBare(queues['bare-default'], PER_TURN_TURNS, 0, defaultClient),
+        };
+        const clientOf = (shape: Measured) => (shape === 'bare-default' ? defaultClient : client);
+        for (const shape of shapes) await runs[shape](); // warm-up
+        const t = Object.fromEntries(shapes.map((k) => [k, [] as number[]])) as Record<Measured, number[]>;
+        const timelines = Object.fromEntries(shapes.map((k) => [k, [] as Array<Map<string, number[]>>])) as Record<Measured, Array<Map<string, number[]>>>;
+        const inProcess: number[] = [];
+        for (let i = 0; i < PER_TURN_REPEATS; i++) {
+          for (const shape of shapes) {
+            const r = await perTurnMs(runs[shape]);
+            t[shape].push(r.ms);
+            timelines[shape].push(historyGaps((await clientOf(shape).workflow.getHandle(r.workflowId).fetchHistory()).events ?? []));
+          }
+          inProcess.push((await time(() => runInProcess(PER_TURN_TURNS))) / PER_TURN_TURNS);
+        }
+        const ms = Object.fromEntries(shapes.map((k) => [k, median(t[k])])) as Record<Measured, number>;
+        const gaps = Object.fromEntries(shapes.map((k) => [k, medianGaps(timelines[k])])) as Record<Measured, Map<string, number>>;
+        const inProcessMs = median(inProcess);
+        figures.perTurn = {
+          oursMs: ms.ours,
+          oursFastToolMs: ms['ours-fast'],
+          bareMs: ms.bare,
+          bareDefaultMs: ms['bare-default'],
+          inProcessMs,
+          turns: PER_TURN_TURNS,
+          repeats: PER_TURN_REPEATS,
+          serverDynamicConfig: EMBEDDED_SERVER_DYNAMIC_CONFIG,
+          oursOverBare: ms.ours / ms.bare,
+          oursOverBareDefault: ms.ours / ms['bare-default'],
+          oursFastToolOverBareDefault: ms['ours-fast'] / ms['bare-default'],
+          timelineMs: Object.fromEntries(shapes.map((k) => [k, Object.fromEntries(gaps[k])])),
+        };
+        const pairs = [...new Set(shapes.flatMap((k) => [...gaps[k].keys()]))];
+        const cell = (k: Measured, pair: string) => (gaps[k].has(pair) ? fmt(gaps[k].get(pair)!) : '-').padStart(names[k].length);
+        lines.push(
+          `\n(a) Per-turn time, ${PER_TURN_TURNS}-turn runs, 0 ms scripted model, median of ${PER_TURN_REPEATS} interleaved; embedded server: ${EMBEDDED_SERVER_DYNAMIC_CONFIG.join(' ')}`,
+          `${shapes.map((k) => `${names[k]} (ms/turn)`).join(' | ')} | in-process (ms/turn) | ours / bare embedded | ours / bare defaults | ours, fast tool / bare defaults`,
+          `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
+            `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
+          `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
+          `${'from → to'.padEnd(64)} | ${shapes.map((k) => names[k]).join(' | ')}`,
+          ...pairs.map((p) => `${p.padEnd(64)} | ${shapes.map((k) => cell(k, p)).join(' | ')}`),
+        );
+        console.log(lines.join('\n'));
+      } finally {
+        await Promise.all(started.map((m) => m.stop()));
+      }
     }
 
     // (b) the fleet: a fresh worker process per shape and N, so each peak RSS is that case's.
