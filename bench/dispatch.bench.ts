@@ -1,7 +1,7 @@
 // What bounds a bare activity round trip on the embedded dev server (issue 12: "~100 ms, a fixed delay rather
 // than CPU: find what bounds it"; issue 24: shorten it). Bare 20-turn runs (no-op "model" and "tool" activities) on
-// dev servers of several dynamic configs side by side (the CLI's defaults, eager activity execution, the embedded
-// server's EMBEDDED_SERVER_DYNAMIC_CONFIG), repeats interleaved; from each run's history the time between each pair
+// dev servers of several dynamic configs side by side (the CLI's defaults, eager activity execution, a faster
+// transfer-queue reader, and both: the embedded server's EMBEDDED_SERVER_DYNAMIC_CONFIG), repeats interleaved; from each run's history the time between each pair
 // of consecutive events: where a turn's time goes.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ const CONFIGS: ServerConfig[] = process.env.BENCH_DISPATCH_CONFIGS
   : [
       { name: 'default', dynamicConfig: [] },
       { name: 'eager activities', dynamicConfig: ['system.enableActivityEagerExecution=true'] },
+      { name: 'transfer-queue reads 1000/s', dynamicConfig: ['history.transferProcessorMaxPollRPS=1000'] },
       { name: 'embedded', dynamicConfig: [...EMBEDDED_SERVER_DYNAMIC_CONFIG] },
     ];
 const REPEATS = Number(process.env.BENCH_DISPATCH_REPEATS ?? 3);
