@@ -1,7 +1,9 @@
 // Per-turn time and a fleet of concurrent agents on ONE worker process, each against its floor, in one run so
 // that machine noise cancels:
-//   (a) per turn: ours (0 ms scripted model + calculator) / the bare shape's two no-op activity round trips /
-//       the same loop in-process without Temporal (the zero-durability floor);
+//   (a) per turn: ours (0 ms scripted model + calculator; and with the calculator `fast: true`) / the bare shape's
+//       two no-op activity round trips, both on the embedded server's configuration, and the bare shape on a server
+//       with the CLI's defaults / the same loop in-process without Temporal (the zero-durability floor); with each
+//       shape's history event timeline;
 //   (b) N concurrent agents of 10 turns with a 200 ms model / the bare shape (a workflow calling a 200 ms
 //       activity and a no-op activity per turn), and / the bare shape whose 'model' activity makes the same
 //       streamed HTTP call to the scripted model as ours: wall time against the ideal (10 × 200 ms), turns per second,
@@ -9,7 +11,7 @@
 //       of a sample of runs).
 // Each worker runs in a process of its own (bench/worker-process.mjs, the built package): a fresh one per shape
 // and N, so its peak RSS (VmHWM) is that case's alone; the client, the scripted model and the dev server stay
-// in this process. `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case; BENCH_JSON=file to write the
+// in this process. `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case, BENCH_FLEET=0 for (a) alone; BENCH_JSON=file to write the
 // figures; BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
 // BENCH_PER_TURN=0 to skip (a)).
 import { randomUUID } from 'node:crypto';
@@ -22,12 +24,13 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
-import { startDevServer } from '../src/devserver/index.js';
+import { EMBEDDED_SERVER_DYNAMIC_CONFIG, startDevServer } from '../src/devserver/index.js';
 import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
 import { calculator } from '../src/tools/calculator.js';
 import { agentWorkerSizing, type SizingWorkerOptions, type WorkerSizing } from '../src/worker-sizing.js';
 import { startWorkerProcess } from '../test/helpers/worker-process.js';
 import { workflowTaskLatency } from './workflow-task-latency.js';
+import { historyGaps, median, medianGaps } from './history-gaps.js';
 import { cpuMs, workerMemory, type WorkerMemory } from './worker-memory.js';
 
 const WORKER_PROCESS = fileURLToPath(new URL('./worker-process.mjs', import.meta.url));
@@ -37,8 +40,7 @@ const PER_TURN_TURNS = 20;
 const PER_TURN_REPEATS = 3;
 const FLEET_TURNS = 10;
 const MODEL_MS = 200;
-const FLEET = (process.env.BENCH_FLEET ?? '10,100,1000').split(',').map(Number);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const FLEET = (process.env.BENCH_FLEET ?? '10,100,1000').split(',').map(Number).filter((n) => n > 0);
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
 /** A sizing in the flags' terms, for the table's heading and the JSON figures. */
@@ -55,7 +57,7 @@ function describe(o: SizingWorkerOptions) {
 
 /** The worker processes compared: ours, the bare shape (a sleeping 'model' activity), and the bare shape whose
  * 'model' activity makes ours's HTTP call (bench/worker-process.mjs). */
-type Shape = 'ours' | 'bare' | 'bare-http';
+type Shape = 'ours' | 'ours-fast' | 'bare' | 'bare-http';
 
 /** The wall time of `fn`. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
@@ -65,8 +67,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: numbe
 }
 
 it('per-turn time and a fleet of agents on one worker, against the bare shape', async () => {
+  // The embedded server's configuration (EMBEDDED_SERVER_DYNAMIC_CONFIG: eager activities, a faster transfer
+  // queue); (a) also measures the bare floor on a server with the CLI's defaults (`defaultServer`).
   const server = await startDevServer({ uiPort: false });
   const client = new Client({ connection: await Connection.connect({ address: server.address }) });
+  const perTurnOn = process.env.BENCH_PER_TURN !== '0';
+  const defaultServer = perTurnOn ? await startDevServer({ uiPort: false, dynamicConfig: [] }) : undefined;
+  const defaultClient = defaultServer ? new Client({ connection: await Connection.connect({ address: defaultServer.address }) }) : undefined;
   const figures: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length } };
   const fleetModelMs = { value: 0 };
   const model = await startScriptedModel({
@@ -86,10 +93,10 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   // What both workers run with (the cache as the child's default heap gives it: the same Node, the same flags).
   figures.workerSizing = describe(agentWorkerSizing(sizing as WorkerSizing));
   /** A fresh worker process of `shape` on a queue of its own, with its memory sampled until it is stopped. */
-  const startWorker = async (shape: Shape) => {
+  const startWorker = async (shape: Shape, address = server.address) => {
     const taskQueue = `bench-${shape}-${randomUUID()}`;
     const child = await startWorkerProcess(WORKER_PROCESS, {
-      TEMPORAL_ADDRESS: server.address,
+      TEMPORAL_ADDRESS: address,
       BENCH_SHAPE: shape,
       BENCH_TASK_QUEUE: taskQueue,
       BENCH_SIZING: JSON.stringify(sizing),
@@ -108,9 +115,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     if (result.status !== 'completed' || result.steps !== turns) throw new Error(`bench run ended early: ${JSON.stringify(result)}`);
     return workflowId;
   };
-  const runBare = async (taskQueue: string, turns: number, modelMs: number) => {
+  const runBare = async (taskQueue: string, turns: number, modelMs: number, on = client) => {
     const workflowId = `bare-${randomUUID()}`;
-    await client.workflow.execute('bareAgentWorkflow', { taskQueue, workflowId, args: [turns, modelMs] });
+    await on.workflow.execute('bareAgentWorkflow', { taskQueue, workflowId, args: [turns, modelMs] });
     return workflowId;
   };
   const anthropic = new Anthropic({ apiKey: 'bench', baseURL: model.url, maxRetries: 0 });
@@ -146,35 +153,85 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     }
   };
   try {
-    if (process.env.BENCH_PER_TURN !== '0') {
-      // (a) per-turn time, interleaved repeats (warm-up run first), one worker process of each shape.
-      await withWorker('ours', (oursQueue) =>
-        withWorker('bare', async (bareQueue) => {
-          await runOurs(oursQueue, PER_TURN_TURNS);
-          await runBare(bareQueue, PER_TURN_TURNS, 0);
-          const t = { ours: [] as number[], bare: [] as number[], inProcess: [] as number[] };
-          for (let i = 0; i < PER_TURN_REPEATS; i++) {
-            t.ours.push((await time(() => runOurs(oursQueue, PER_TURN_TURNS))) / PER_TURN_TURNS);
-            t.bare.push((await time(() => runBare(bareQueue, PER_TURN_TURNS, 0))) / PER_TURN_TURNS);
-            t.inProcess.push((await time(() => runInProcess(PER_TURN_TURNS))) / PER_TURN_TURNS);
+    if (perTurnOn && defaultClient && defaultServer) {
+      // (a) per-turn time, interleaved repeats (warm-up run first), one worker process of each shape: ours, ours with
+      // the calculator as a fast tool (local activities) and the bare floor on the embedded server's configuration,
+      // and the bare floor on a server with the CLI's defaults.
+      const perTurnMs = async (fn: () => Promise<string>) => {
+        const t0 = performance.now();
+        const workflowId = await fn();
+        return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
+      };
+      const shapes = ['ours', 'ours-fast', 'bare', 'bare-default'] as const;
+      const names = { ours: 'ours', 'ours-fast': 'ours, fast tool', bare: 'bare, embedded', 'bare-default': 'bare, CLI defaults' };
+      type Measured = (typeof shapes)[number];
+      const queues = {} as Record<Measured, string>;
+      const started: WorkerMemory[] = [];
+      for (const shape of shapes) {
+        const w = await startWorker(shape === 'bare-default' ? 'bare' : shape, shape === 'bare-default' ? defaultServer.address : undefined);
+        queues[shape] = w.taskQueue;
+        started.push(w.memory);
+        workers.push(w.memory);
+      }
+      try {
+        const runs: Record<Measured, () => Promise<string>> = {
+          ours: () => runOurs(queues.ours, PER_TURN_TURNS),
+          'ours-fast': () => runOurs(queues['ours-fast'], PER_TURN_TURNS),
+          bare: () => runBare(queues.bare, PER_TURN_TURNS, 0),
+          'bare-default': () => runBare(queues['bare-default'], PER_TURN_TURNS, 0, defaultClient),
+        };
+        const clientOf = (shape: Measured) => (shape === 'bare-default' ? defaultClient : client);
+        for (const shape of shapes) await runs[shape](); // warm-up
+        const t = Object.fromEntries(shapes.map((k) => [k, [] as number[]])) as Record<Measured, number[]>;
+        const timelines = Object.fromEntries(shapes.map((k) => [k, [] as Array<Map<string, number[]>>])) as Record<Measured, Array<Map<string, number[]>>>;
+        const inProcess: number[] = [];
+        for (let i = 0; i < PER_TURN_REPEATS; i++) {
+          for (const shape of shapes) {
+            const r = await perTurnMs(runs[shape]);
+            t[shape].push(r.ms);
+            timelines[shape].push(historyGaps((await clientOf(shape).workflow.getHandle(r.workflowId).fetchHistory()).events ?? []));
           }
-          const perTurn = { oursMs: median(t.ours), bareMs: median(t.bare), inProcessMs: median(t.inProcess) };
-          figures.perTurn = { ...perTurn, turns: PER_TURN_TURNS, repeats: PER_TURN_REPEATS, oursOverBare: perTurn.oursMs / perTurn.bareMs };
-          lines.push(
-            `\n(a) Per-turn time, ${PER_TURN_TURNS}-turn runs, 0 ms scripted model, median of ${PER_TURN_REPEATS}`,
-            `ours (ms/turn) | bare: 2 no-op activities (ms/turn) | in-process, no Temporal (ms/turn) | ours/bare | ours/in-process`,
-            `${fmt(perTurn.oursMs).padStart(14)} | ${fmt(perTurn.bareMs).padStart(34)} | ${fmt(perTurn.inProcessMs, 2).padStart(33)} | ${fmt(perTurn.oursMs / perTurn.bareMs, 2).padStart(9)} | ${fmt(perTurn.oursMs / perTurn.inProcessMs, 0).padStart(14)}`,
-          );
-          console.log(lines.slice(-3).join('\n'));
-        }),
-      );
+          inProcess.push((await time(() => runInProcess(PER_TURN_TURNS))) / PER_TURN_TURNS);
+        }
+        const ms = Object.fromEntries(shapes.map((k) => [k, median(t[k])])) as Record<Measured, number>;
+        const gaps = Object.fromEntries(shapes.map((k) => [k, medianGaps(timelines[k])])) as Record<Measured, Map<string, number>>;
+        const inProcessMs = median(inProcess);
+        figures.perTurn = {
+          oursMs: ms.ours,
+          oursFastToolMs: ms['ours-fast'],
+          bareMs: ms.bare,
+          bareDefaultMs: ms['bare-default'],
+          inProcessMs,
+          turns: PER_TURN_TURNS,
+          repeats: PER_TURN_REPEATS,
+          serverDynamicConfig: EMBEDDED_SERVER_DYNAMIC_CONFIG,
+          oursOverBare: ms.ours / ms.bare,
+          oursOverBareDefault: ms.ours / ms['bare-default'],
+          oursFastToolOverBareDefault: ms['ours-fast'] / ms['bare-default'],
+          timelineMs: Object.fromEntries(shapes.map((k) => [k, Object.fromEntries(gaps[k])])),
+        };
+        const pairs = [...new Set(shapes.flatMap((k) => [...gaps[k].keys()]))];
+        const cell = (k: Measured, pair: string) => (gaps[k].has(pair) ? fmt(gaps[k].get(pair)!) : '-').padStart(names[k].length);
+        lines.push(
+          `\n(a) Per-turn time, ${PER_TURN_TURNS}-turn runs, 0 ms scripted model, median of ${PER_TURN_REPEATS} interleaved; embedded server: ${EMBEDDED_SERVER_DYNAMIC_CONFIG.join(' ')}`,
+          `${shapes.map((k) => `${names[k]} (ms/turn)`).join(' | ')} | in-process (ms/turn) | ours / bare embedded | ours / bare defaults | ours, fast tool / bare defaults`,
+          `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
+            `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
+          `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
+          `${'from → to'.padEnd(64)} | ${shapes.map((k) => names[k]).join(' | ')}`,
+          ...pairs.map((p) => `${p.padEnd(64)} | ${shapes.map((k) => cell(k, p)).join(' | ')}`),
+        );
+        console.log(lines.join('\n'));
+      } finally {
+        await Promise.all(started.map((m) => m.stop()));
+      }
     }
 
     // (b) the fleet: a fresh worker process per shape and N, so each peak RSS is that case's.
     fleetModelMs.value = MODEL_MS;
     const idealMs = FLEET_TURNS * MODEL_MS;
     const fleet: unknown[] = [];
-    lines.push(
+    if (FLEET.length > 0) lines.push(
       `\n(b) N concurrent agents of ${FLEET_TURNS} turns, ${MODEL_MS} ms model, one worker process each (ideal ${idealMs} ms); worker sizing ${JSON.stringify(figures.workerSizing)}`,
       `    N | bare wall (s) | ours wall (s) | ours/bare | bare turns/s | ours turns/s | bare wall/ideal | ours wall/ideal | worker peak RSS bare / ours (MB) | WFT p50 bare / ours (ms) | WFT p95 bare / ours (ms) | failed | bare+HTTP wall (s) | ours/bare+HTTP`,
     );
@@ -241,7 +298,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     await Promise.all(workers.map((w) => w.stop()));
     await model.close();
     await client.connection.close();
+    await defaultClient?.connection.close();
     await server.stop();
+    await defaultServer?.stop();
     rmSync(bundleDir, { recursive: true, force: true });
   }
   console.log(lines.join('\n') + '\n');

@@ -3,13 +3,13 @@
 // user runs it; `npm run bench` builds first), `bare` is the floor: bench/bare-workflow.ts with a 'model' activity
 // that sleeps and a no-op 'tool' activity, sized like ours; `bare-http` the same whose 'model' activity makes the
 // streamed HTTP request to the scripted model that ours makes. Prints `ready` once polling; SIGTERM stops it.
-//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
+//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
 //        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
 //        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
 import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { agentWorkerSizing, createAgentWorker, DEFAULT_MODEL_CALL_SLOTS } from '../dist/index.js';
+import { agentWorkerSizing, calculator, createAgentWorker, DEFAULT_MODEL_CALL_SLOTS } from '../dist/index.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const address = process.env.TEMPORAL_ADDRESS;
@@ -19,9 +19,11 @@ const connection = await NativeConnection.connect({ address });
 
 let worker;
 let transcripts;
-if (process.env.BENCH_SHAPE === 'ours') {
+if (process.env.BENCH_SHAPE === 'ours' || process.env.BENCH_SHAPE === 'ours-fast') {
   const client = new Client({ connection: await Connection.connect({ address }) });
-  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, ...sizing }));
+  // `ours-fast`: the calculator defined with `fast: true`, so its calls run as local activities.
+  const tools = process.env.BENCH_SHAPE === 'ours-fast' ? [{ ...calculator, fast: true }] : undefined;
+  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, tools, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, ...sizing }));
 } else {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // `bare-http`: the 'model' activity makes the HTTP call ours makes (one streamed Messages API request through the

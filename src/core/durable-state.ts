@@ -246,6 +246,8 @@ export interface ToolCallPolicy {
   /** The tool may end a call with `context.completeLater()`: the call is scheduled without a heartbeat timeout
    * (nothing beats while it waits for its completion from outside). */
   completesLater?: boolean;
+  /** Calls run as local activities (patch `fast-tools-local`): no dispatch, no workflow task of their own. */
+  fast?: boolean;
 }
 
 /** What the guards look at. Plain JSON, so it is carried through continue-as-new as it is. */

@@ -15,6 +15,8 @@ export interface ToolCallSchedule {
   backoffCoefficient: number;
   maximumIntervalMs: number;
   completesLater: boolean;
+  /** Run as a local activity (the tool sets `fast: true`). */
+  fast?: true;
 }
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000; // TOOL_CALL_OPTIONS.startToCloseTimeout
@@ -36,6 +38,7 @@ export function toolCallSchedule(
     backoffCoefficient: retry.backoffCoefficient ?? DEFAULT_RETRY.backoffCoefficient,
     maximumIntervalMs: retry.maximumIntervalMs ?? DEFAULT_RETRY.maximumIntervalMs,
     completesLater,
+    ...(policy?.fast ? { fast: true as const } : {}),
   };
 }
 
@@ -59,6 +62,7 @@ export function scheduleNote(schedule: ToolCallSchedule): string {
   const notes: string[] = [];
   if (schedule.timeoutMs !== DEFAULT_TIMEOUT_MS) notes.push(`timeout ${formatDuration(schedule.timeoutMs)}`);
   if (schedule.completesLater) notes.push('completed from outside');
+  if (schedule.fast) notes.push('local');
   if (schedule.maximumAttempts !== TOOL_CALL_OPTIONS.retry.maximumAttempts) {
     notes.push(schedule.maximumAttempts === 0 ? 'unlimited attempts' : `${schedule.maximumAttempts} attempt${schedule.maximumAttempts === 1 ? '' : 's'}`);
   }

@@ -28,6 +28,9 @@ export interface DevServerOptions {
   logLevel?: string;
   /** How long to wait for the server to answer GetSystemInfo. Default 60 s. */
   startTimeoutMs?: number;
+  /** `--dynamic-config-value KEY=VALUE` settings. Default EMBEDDED_SERVER_DYNAMIC_CONFIG; [] for the CLI's own
+   * defaults. */
+  dynamicConfig?: readonly string[];
   /** Picks the ports not given (gRPC, UI, HTTP API, metrics). Default findFreePort; a seam for tests. */
   choosePort?: PortChooser;
 }
@@ -43,6 +46,20 @@ export interface DevServer {
   process: ChildProcess;
   stop(): Promise<void>;
 }
+
+/** The embedded server's dynamic config, for per-turn latency (docs/operations.md, "Per-turn latency: server
+ * settings"; measured in BENCHMARKS.md (e)). With the CLI's defaults each task waits ~25-40 ms from scheduled to
+ * started, with the worker idle and polling:
+ * - `history.transferProcessorMaxPollRPS`: the history shard's transfer-queue reader (which hands new workflow and
+ *   activity tasks to matching) loads at most 20 times a second per shard (burst 20); the dev server has one
+ *   shard, so a fast run's tasks queue behind that limit. 1,000 takes a dispatch to ~3 ms;
+ * - `system.enableActivityEagerExecution`: the worker that completes a workflow task gets the activities it
+ *   schedules on its own task queue in the reply (tool calls; model calls run on `<queue>-model`), with no
+ *   dispatch at all. */
+export const EMBEDDED_SERVER_DYNAMIC_CONFIG: readonly string[] = Object.freeze([
+  'system.enableActivityEagerExecution=true',
+  'history.transferProcessorMaxPollRPS=1000',
+]);
 
 /** CLI spelling of each SDK search attribute type (`--search-attribute Name=Type`). */
 const CLI_TYPE: Record<string, string> = {
@@ -183,6 +200,7 @@ async function launch(cliPath: string, options: DevServerOptions, ports: Ports):
   args.push('--log-format', 'pretty', '--log-level', options.logLevel ?? 'warn');
   // Stops the server from phoning home to check for new versions.
   args.push('--dynamic-config-value', 'frontend.enableServerVersionCheck=false');
+  for (const value of options.dynamicConfig ?? EMBEDDED_SERVER_DYNAMIC_CONFIG) args.push('--dynamic-config-value', value);
   if (options.dbFile) args.push('--db-filename', path.resolve(options.dbFile));
   args.push(...(uiPort === false ? ['--headless'] : ['--ui-port', String(uiPort)]));
   args.push(...searchAttributeArgs(), ...(options.extraArgs ?? []));

@@ -10,6 +10,7 @@ export {
 export { downloadTemporalCli, TEMPORAL_CLI_SHA256, temporalCliArchiveName } from './download-cli.js';
 export {
   startDevServer,
+  EMBEDDED_SERVER_DYNAMIC_CONFIG,
   isServerReachable,
   findFreePort,
   searchAttributeArgs,

@@ -1,4 +1,4 @@
-// A tool's call policy (`timeout`, `heartbeatTimeout`, `retry`, `completesLater` on its definition) checked and
+// A tool's call policy (`timeout`, `heartbeatTimeout`, `retry`, `completesLater`, `fast` on its definition) checked and
 // turned into the durable ToolCallPolicy the workflow schedules its calls with. Checked when the worker or the
 // CLI loads the tool, so a bad value is one startup error naming the tool and the field, never a call that fails.
 import { parseDuration } from '../core/duration.js';
@@ -45,6 +45,16 @@ export function toolCallPolicy(name: string, options: ToolCallPolicyOptions): To
   }
   if (policy.completesLater && policy.heartbeatTimeoutMs !== undefined) {
     throw new Error(`${where('heartbeatTimeout')} cannot be set with completesLater: a call waiting for its completion from outside does not heartbeat`);
+  }
+  if (options.fast !== undefined) {
+    if (typeof options.fast !== 'boolean') throw new Error(`${where('fast')} must be true or false`);
+    if (options.fast) policy.fast = true;
+  }
+  if (policy.fast && policy.completesLater) {
+    throw new Error(`${where('fast')} cannot be set with completesLater: a local call cannot wait for a completion from outside`);
+  }
+  if (policy.fast && policy.heartbeatTimeoutMs !== undefined) {
+    throw new Error(`${where('heartbeatTimeout')} cannot be set with fast: a local call does not heartbeat`);
   }
   return Object.keys(policy).length > 0 ? policy : undefined;
 }

@@ -1,6 +1,6 @@
 // The workflow's view of the activities: typed proxies, the options each call is scheduled with, and the
 // summary the Temporal UI shows for it.
-import { ActivityCancellationType, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityCancellationType, patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Priority } from '@temporalio/common';
 import type { createActivities } from '../activities/index.js';
 import { MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
@@ -14,6 +14,16 @@ const { callModel, runTool, describeTools } = proxyActivities<ReturnType<typeof 
 const { runTool: runToolWithPolicy } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: TOOL_CALL_OPTIONS.startToCloseTimeout,
 });
+
+/** Fast tools' calls (`fast: true`) as local activities: options are given per call, from the tool's policy. */
+const { runTool: runToolLocally } = proxyLocalActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: TOOL_CALL_OPTIONS.startToCloseTimeout,
+});
+
+/** Patch id: a call of a tool defined with `fast: true` runs as a local activity (in the worker running the workflow
+ * task: no dispatch through the server and no workflow task of its own) instead of an activity. Only runs that call
+ * such a tool check it (it is asked at the call), so no other run's history changes. */
+export const FAST_TOOLS_LOCAL = 'fast-tools-local';
 
 /** Patch id: activities are scheduled with WAIT_CANCELLATION_COMPLETED instead of TRY_CANCEL. With TRY_CANCEL a
  * cancelled run completed while its in-flight call was still pending on the server, and the closed run showed
@@ -87,6 +97,10 @@ export function scheduleToolCall(
 ): Promise<ToolOutcome> {
   const { schedule } = options;
   const summary = oneLine(`${input.name}(${argsPreview(input.input)})`, 200) + (schedule ? scheduleNote(schedule) : '');
+  if (schedule?.fast && patched(FAST_TOOLS_LOCAL)) {
+    const { startToCloseTimeout, retry } = toolCallActivityOptions(schedule);
+    return runToolLocally.executeWithOptions({ startToCloseTimeout, retry, ...cancellation(), summary }, [input]);
+  }
   if (schedule) {
     // A call waiting for an outside completion cannot acknowledge a cancel (no worker holds it): it is abandoned.
     const cancel = schedule.completesLater ? { cancellationType: ActivityCancellationType.TRY_CANCEL } : cancellation();

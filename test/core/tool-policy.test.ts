@@ -37,5 +37,12 @@ describe('toolCallSchedule', () => {
     expect(scheduleNote(toolCallSchedule({ completesLater: true, retry: { maximumAttempts: 1 } }, {}))).toBe(
       ' · completed from outside · 1 attempt',
     );
+    expect(scheduleNote(toolCallSchedule({ fast: true }, {}))).toBe(' · local');
+  });
+
+  it('a fast tool’s schedule says so; any other has no fast field (its calls stay activities)', () => {
+    expect(toolCallSchedule({ fast: true }, {})).toMatchObject({ fast: true });
+    expect(toolCallSchedule(undefined, {})).not.toHaveProperty('fast');
+    expect(toolCallSchedule({ completesLater: true }, {})).not.toHaveProperty('fast');
   });
 });

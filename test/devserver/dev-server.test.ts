@@ -9,7 +9,7 @@ import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_SEARCH_ATTRIBUTES } from '../../src/core/search-attributes.js';
 import { findTemporalCli } from '../../src/devserver/find-temporal.js';
-import { findFreePort, isServerReachable, startDevServer, type DevServer } from '../../src/devserver/dev-server.js';
+import { EMBEDDED_SERVER_DYNAMIC_CONFIG, findFreePort, isServerReachable, startDevServer, type DevServer } from '../../src/devserver/dev-server.js';
 
 // What the server reports for each SDK search attribute type.
 const { IndexedValueType } = temporal.api.enums.v1;
@@ -102,6 +102,19 @@ describe('startDevServer', { timeout: 60_000 }, () => {
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/exited with code \d+ before becoming ready/);
     expect((err as Error).message).toMatch(/no-such-flag/);
+  });
+
+  it('passes the embedded dynamic config (eager activities, a faster transfer queue) unless dynamicConfig says otherwise', async () => {
+    // A "CLI" that exits at once: the error names the command line it was given.
+    const commandOf = async (opts: Parameters<typeof startDevServer>[0]) =>
+      ((await startDevServer({ cliPath: '/bin/true', uiPort: false, ...opts }).catch((e: Error) => e)) as Error).message.split('\n')[1];
+    const embedded = await commandOf({});
+    for (const value of EMBEDDED_SERVER_DYNAMIC_CONFIG) expect(embedded).toContain(`--dynamic-config-value ${value}`);
+    expect(embedded).toContain('system.enableActivityEagerExecution=true');
+    expect(embedded).toContain('history.transferProcessorMaxPollRPS=');
+    const plain = await commandOf({ dynamicConfig: [] });
+    expect(plain).not.toContain('system.enableActivityEagerExecution');
+    expect(plain).not.toContain('transferProcessorMaxPollRPS');
   });
 
   it('isServerReachable is false for a port nobody listens on, quickly', async () => {

@@ -155,6 +155,15 @@ const timedTool = defineTool({
   },
 });
 
+/** A tool whose calls run as local activities (`fast: true`). */
+const fastAdd = defineTool<{ a: number; b: number }>({
+  name: 'fast_add',
+  description: 'Adds two numbers.',
+  inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  fast: true,
+  execute: async ({ a, b }) => String(a + b),
+});
+
 const outsideJob = defineTool({
   name: 'outside_job',
   description: 'Starts a job elsewhere; it reports back.',
@@ -371,6 +380,20 @@ const SCENARIOS: Scenario[] = [
       expect(Number(scheduled[2].startToCloseTimeout?.seconds)).toBe(2);
       expect(events.some((e) => e.activityTaskTimedOutEventAttributes)).toBe(true);
       expect(result).toMatchObject({ status: 'completed', text: 'it timed out' });
+    },
+  },
+  {
+    // A fast tool's calls as local activities (patched 'fast-tools-local'): markers, no runTool activity.
+    name: 'fast-tools',
+    tools: [fastAdd as AgentTool],
+    script: [reply([toolUse('fast_add', { a: 2, b: 3 })]), reply([toolUse('fast_add', { a: 5, b: 1 })]), reply([text('6')])],
+    settings: { tools: ['fast_add'] },
+    proves: ({ events, result }) => {
+      expect(patchIds(events)).toContain('fast-tools-local');
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+      expect(scheduled.map((a) => a.activityType?.name)).toEqual(['describeTools', 'callModel', 'callModel', 'callModel']);
+      expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
+      expect(result).toMatchObject({ status: 'completed', text: '6', toolCalls: 2 });
     },
   },
   {

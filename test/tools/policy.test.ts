@@ -27,6 +27,8 @@ describe('toolCallPolicy', () => {
     });
     expect(toolCallPolicy('x', {})).toBeUndefined();
     expect(toolCallPolicy('x', { completesLater: true, timeout: '1d' })).toEqual({ completesLater: true, timeoutMs: 86_400_000 });
+    expect(toolCallPolicy('x', { fast: true, timeout: '5s' })).toEqual({ fast: true, timeoutMs: 5_000 });
+    expect(toolCallPolicy('x', { fast: false })).toBeUndefined();
   });
 
   it.each([
@@ -40,6 +42,9 @@ describe('toolCallPolicy', () => {
     [{ retry: { attempts: 2 } }, /Tool "slow_build": retry has unknown field attempts/],
     [{ retry: { backoffCoefficient: 0.5 } }, /retry\.backoffCoefficient must be a number of at least 1/],
     [{ completesLater: true, heartbeatTimeout: '10s' }, /heartbeatTimeout cannot be set with completesLater/],
+    [{ fast: 'yes' }, /Tool "slow_build": fast must be true or false/],
+    [{ fast: true, completesLater: true }, /Tool "slow_build": fast cannot be set with completesLater/],
+    [{ fast: true, heartbeatTimeout: '10s' }, /Tool "slow_build": heartbeatTimeout cannot be set with fast/],
   ])('refuses %j with one line naming the tool and the field', (extra, message) => {
     expect(() => toolCallPolicy('slow_build', extra as never)).toThrow(message);
   });
