@@ -15,13 +15,13 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
-import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor } from './activities/attempt-log.js';
+import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor, type AttemptLimitOf } from './activities/attempt-log.js';
 import { warnOfRunsWaitingForKeys, workerDataConverter } from './key-queues.js';
 import { runBeside } from './run-beside.js';
 import { codecKeyIds, codecsEncrypt } from './codec/encryption-codec.js';
 import { checkAgents, subAgentDefinitions } from './config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from './config/types.js';
-import type { SubAgentDefinition } from './core/types.js';
+import type { SubAgentDefinition, ToolCallInput } from './core/types.js';
 import { ignoredTranscriptSinks } from './core/transcript-sink.js';
 import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import { connectMcpServers, withMcpTools, type McpTokenStore, type McpTools } from './mcp/index.js';
@@ -130,6 +130,13 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     return this.#withMcp ?? this.#localTools;
   }
 
+  /** A tool call's attempt limit from the tool's own retry policy, for the attempt log when the server dispatched the
+   * call eagerly and sent no retry policy with it (attempt-log.ts). */
+  readonly #toolAttemptLimit: AttemptLimitOf = (type, args) => {
+    const name = type === 'runTool' ? (args[0] as Partial<ToolCallInput> | undefined)?.name : undefined;
+    return name === undefined ? undefined : this.registry.get(name)?.retry?.maximumAttempts;
+  };
+
   /** The model activity's cache of the MCP tool definitions runs recorded (its stats show the query fallback). */
   get recordedTools(): RecordedToolsStore {
     if (!this.#recordedTools) throw new Error('AgentPlugin.recordedTools exists once a worker has been created with the plugin');
@@ -232,7 +239,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       taskQueue: modelTaskQueue(options.taskQueue),
       dataConverter,
       activities: { callModel: this.#activitiesOnce().callModel },
-      interceptors: { activity: [attemptLogInterceptor, ...telemetry.activityInterceptors] },
+      interceptors: { activity: [attemptLogInterceptor(), ...telemetry.activityInterceptors] },
       maxConcurrentActivityTaskExecutions: this.options.maxModelCalls ?? DEFAULT_MODEL_CALL_SLOTS,
       ...(this.options.modelCallsPerSecond ? { maxTaskQueueActivitiesPerSecond: this.options.modelCallsPerSecond } : {}),
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
@@ -305,7 +312,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     return new SimplePlugin({
       name: this.name,
       activities,
-      workerInterceptors: { activity: [attemptLogInterceptor, ...telemetry.activityInterceptors], workflowModules: WORKFLOW_MODULES },
+      workerInterceptors: { activity: [attemptLogInterceptor(this.#toolAttemptLimit), ...telemetry.activityInterceptors], workflowModules: WORKFLOW_MODULES },
       ...this.workflowSource(options),
     }).configureWorker({
       // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled call

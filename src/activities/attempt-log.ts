@@ -3,6 +3,7 @@
 import { CompleteAsyncError, type Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { attemptText } from '../core/tool-policy.js';
 
 /** The agent's activity types (the ones this logs for; a team's own activities on the same worker are left alone). */
@@ -16,24 +17,43 @@ const WHEN_NONE_FOLLOWS: Record<(typeof AGENT_ACTIVITY_TYPES)[number], string> =
   deliverWebhook: 'the event is not delivered',
 };
 
-export const attemptLogInterceptor: ActivityInterceptorsFactory = (ctx) => ({
-  inbound: {
-    async execute(input, next) {
-      try {
-        return await next(input);
-      } catch (err) {
-        logFailedAttempt(ctx, err);
-        throw err;
-      }
-    },
-  },
-});
+/** The attempt limit a worker's own definitions give an activity of `type` called with `args` (the tool's retry
+ * policy for `runTool`), or undefined when they do not say. */
+export type AttemptLimitOf = (type: AgentActivityType, args: unknown[]) => number | undefined;
 
-function logFailedAttempt(ctx: Context, err: unknown): void {
-  const type = ctx.info.activityType as (typeof AGENT_ACTIVITY_TYPES)[number];
+type AgentActivityType = (typeof AGENT_ACTIVITY_TYPES)[number];
+
+/** The limits the workflow schedules with when a tool sets none. */
+const DEFAULT_LIMITS: Record<AgentActivityType, number> = {
+  runTool: TOOL_CALL_OPTIONS.retry.maximumAttempts,
+  callModel: MODEL_CALL_OPTIONS.retry.maximumAttempts,
+  describeTools: TOOL_CALL_OPTIONS.retry.maximumAttempts,
+  deliverWebhook: 0, // no limit: WEBHOOK_DELIVERY_OPTIONS bounds deliveries by time
+};
+
+/** `limitOf` stands in for the retry policy when the task came without one: a server with eager activity
+ * execution (`system.enableActivityEagerExecution`, on in the embedded server) hands the worker the activities a
+ * workflow task schedules in its reply, and that task's info has no retry policy (Server 1.29). */
+export function attemptLogInterceptor(limitOf: AttemptLimitOf = () => undefined): ActivityInterceptorsFactory {
+  return (ctx) => ({
+    inbound: {
+      async execute(input, next) {
+        try {
+          return await next(input);
+        } catch (err) {
+          logFailedAttempt(ctx, err, (type) => limitOf(type, input.args) ?? DEFAULT_LIMITS[type]);
+          throw err;
+        }
+      },
+    },
+  });
+}
+
+function logFailedAttempt(ctx: Context, err: unknown, limitOf: (type: AgentActivityType) => number): void {
+  const type = ctx.info.activityType as AgentActivityType;
   if (!AGENT_ACTIVITY_TYPES.includes(type) || err instanceof CompleteAsyncError || ctx.cancellationSignal.aborted) return;
   const { attempt, retryPolicy } = ctx.info;
-  const maximumAttempts = retryPolicy?.maximumAttempts ?? 0;
+  const maximumAttempts = retryPolicy ? (retryPolicy.maximumAttempts ?? 0) : limitOf(type);
   const nonRetryable = err instanceof ApplicationFailure && err.nonRetryable;
   const what = nonRetryable
     ? `not retried (retrying cannot fix it): ${WHEN_NONE_FOLLOWS[type]}`
