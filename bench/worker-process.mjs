@@ -6,11 +6,24 @@
 //   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
 //        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
 //        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { agentWorkerSizing, createAgentWorker, DEFAULT_MODEL_CALL_SLOTS } from '../dist/index.js';
 
+// BENCH_CPU_PROF=DIR: this process runs itself again under `node --cpu-prof` (not allowed in NODE_OPTIONS), which
+// writes a profile of each thread (the workflow thread included) to DIR as it exits; its CPU time is the child's.
+if (process.env.BENCH_CPU_PROF && !process.env.BENCH_CPU_PROFILING) {
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, fileURLToPath(import.meta.url)], {
+    env: { ...process.env, BENCH_CPU_PROFILING: '1' },
+    stdio: 'inherit',
+  });
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  await new Promise((resolve) => child.once('exit', resolve));
+  process.exit(0);
+}
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const address = process.env.TEMPORAL_ADDRESS;
 const taskQueue = process.env.BENCH_TASK_QUEUE;
