@@ -12,6 +12,7 @@
 // in this process. `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case; BENCH_FLEET_REPEATS=3 for the median
 // of 3 interleaved repeats of each; BENCH_FLEET_HTTP=10,100,1000 for the sizes that also run bare+HTTP, default 10
 // and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
+// BENCH_OURS_BEFORE_BUNDLE=file to run another build of the agent's workflow bundle too, side by side;
 // BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
 // BENCH_PER_TURN=0 to skip (a)).
 import { randomUUID } from 'node:crypto';
@@ -44,6 +45,8 @@ const FLEET = (process.env.BENCH_FLEET ?? '10,100,1000').split(',').map(Number);
 const FLEET_REPEATS = Number(process.env.BENCH_FLEET_REPEATS || '1');
 /** The fleet sizes that also run the bare+HTTP floor (it costs as much time as ours). */
 const FLEET_HTTP = (process.env.BENCH_FLEET_HTTP ?? '10,100').split(',').map(Number);
+/** Another build of the agent's workflow bundle (say, main's) run as a fourth shape, after ours in each repeat. */
+const OURS_BEFORE = process.env.BENCH_OURS_BEFORE_BUNDLE ? path.resolve(process.env.BENCH_OURS_BEFORE_BUNDLE) : undefined;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
@@ -61,7 +64,7 @@ function describe(o: SizingWorkerOptions) {
 
 /** The worker processes compared: ours, the bare shape (a sleeping 'model' activity), and the bare shape whose
  * 'model' activity makes ours's HTTP call (bench/worker-process.mjs). */
-type Shape = 'ours' | 'bare' | 'bare-http';
+type Shape = 'ours' | 'ours-before' | 'bare' | 'bare-http';
 
 /** The wall time of `fn`. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
@@ -100,6 +103,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       BENCH_TASK_QUEUE: taskQueue,
       BENCH_SIZING: JSON.stringify(sizing),
       BENCH_BARE_BUNDLE: bareBundle,
+      BENCH_OURS_BEFORE_BUNDLE: OURS_BEFORE ?? '',
       ANTHROPIC_BASE_URL: model.url,
       // BENCH_CPU_PROF=DIR: each worker process (and its workflow thread) writes a V8 CPU profile to DIR/<shape>.
       ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF, shape) } : {}),
@@ -201,6 +205,14 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const b = await withWorker('bare', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS)));
         const o = await withWorker('ours', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
         const h = withHttp ? await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS))) : undefined;
+        if (OURS_BEFORE) {
+          const ob = await withWorker('ours-before', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
+          const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
+          notes.push(
+            `${n} agents, repeat ${r + 1}, the workflow bundle before and after: wall ${fmt(ob.value.wallMs / 1000)} s / ${fmt(o.value.wallMs / 1000)} s, ` +
+              `CPU per turn (worker + server, ms) ${perTurn(ob.value.cpuMs)} / ${perTurn(o.value.cpuMs)}; bare ${perTurn(b.value.cpuMs)}`,
+          );
+        }
         repeats.push({ b: b.value, o: { ...o.value, transcriptStats: o.transcriptStats }, h: h?.value, bRss: b.peakRssMb, oRss: o.peakRssMb, hRss: h?.peakRssMb });
         if (FLEET_REPEATS > 1) console.log(`${n} agents, repeat ${r + 1} of ${FLEET_REPEATS}: ours/bare ${fmt(o.value.wallMs / b.value.wallMs, 2)}`);
       }

@@ -3,7 +3,7 @@
 // user runs it; `npm run bench` builds first), `bare` is the floor: bench/bare-workflow.ts with a 'model' activity
 // that sleeps and a no-op 'tool' activity, sized like ours; `bare-http` the same whose 'model' activity makes the
 // streamed HTTP request to the scripted model that ours makes. Prints `ready` once polling; SIGTERM stops it.
-//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
+//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-before | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
 //        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
 //        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
 import { spawn } from 'node:child_process';
@@ -32,9 +32,12 @@ const connection = await NativeConnection.connect({ address });
 
 let worker;
 let transcripts;
-if (process.env.BENCH_SHAPE === 'ours') {
+if (process.env.BENCH_SHAPE === 'ours' || process.env.BENCH_SHAPE === 'ours-before') {
   const client = new Client({ connection: await Connection.connect({ address }) });
-  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, ...sizing }));
+  // `ours-before`: the same worker running another workflow bundle (BENCH_OURS_BEFORE_BUNDLE: the agent's workflow code
+  // as it was), to measure a change of the workflow code side by side.
+  const workflowBundlePath = process.env.BENCH_SHAPE === 'ours-before' ? process.env.BENCH_OURS_BEFORE_BUNDLE : undefined;
+  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, workflowBundlePath, ...sizing }));
 } else {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // `bare-http`: the 'model' activity makes the HTTP call ours makes (one streamed Messages API request through the
