@@ -210,7 +210,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
           notes.push(
             `${n} agents, repeat ${r + 1}, the workflow bundle before and after: wall ${fmt(ob.value.wallMs / 1000)} s / ${fmt(o.value.wallMs / 1000)} s, ` +
-              `CPU per turn (worker + server, ms) ${perTurn(ob.value.cpuMs)} / ${perTurn(o.value.cpuMs)}; bare ${perTurn(b.value.cpuMs)}`,
+              `CPU per turn (worker + server, ms) ${perTurn(ob.value.cpuMs)} / ${perTurn(o.value.cpuMs)}; bare ${perTurn(b.value.cpuMs)}; ` +
+              `worker peak RSS ${fmt(ob.peakRssMb, 0)} / ${fmt(o.peakRssMb, 0)} MB`,
           );
         }
         repeats.push({ b: b.value, o: { ...o.value, transcriptStats: o.transcriptStats }, h: h?.value, bRss: b.peakRssMb, oRss: o.peakRssMb, hRss: h?.peakRssMb });
