@@ -11,8 +11,11 @@
 //       of a sample of runs).
 // Each worker runs in a process of its own (bench/worker-process.mjs, the built package): a fresh one per shape
 // and N, so its peak RSS (VmHWM) is that case's alone; the client, the scripted model and the dev server stay
-// in this process. `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case, BENCH_FLEET=0 for (a) alone; BENCH_JSON=file to write the
-// figures; BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
+// in this process. `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case, BENCH_FLEET=0 for (a) alone; BENCH_FLEET_REPEATS=3 for the median
+// of 3 interleaved repeats of each; BENCH_FLEET_HTTP=10,100,1000 for the sizes that also run bare+HTTP, default 10
+// and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
+// BENCH_OURS_BEFORE_BUNDLE=file to run another build of the agent's workflow bundle too, side by side;
+// BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
 // BENCH_PER_TURN=0 to skip (a)).
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +44,12 @@ const PER_TURN_REPEATS = 3;
 const FLEET_TURNS = 10;
 const MODEL_MS = 200;
 const FLEET = (process.env.BENCH_FLEET ?? '10,100,1000').split(',').map(Number).filter((n) => n > 0);
+/** Repeats of each fleet (interleaved shapes; the row is the median repeat). */
+const FLEET_REPEATS = Number(process.env.BENCH_FLEET_REPEATS || '1');
+/** The fleet sizes that also run the bare+HTTP floor (it costs as much time as ours). */
+const FLEET_HTTP = (process.env.BENCH_FLEET_HTTP ?? '10,100').split(',').map(Number);
+/** Another build of the agent's workflow bundle (say, main's) run as a fourth shape, after ours in each repeat. */
+const OURS_BEFORE = process.env.BENCH_OURS_BEFORE_BUNDLE ? path.resolve(process.env.BENCH_OURS_BEFORE_BUNDLE) : undefined;
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
 /** A sizing in the flags' terms, for the table's heading and the JSON figures. */
@@ -57,7 +66,7 @@ function describe(o: SizingWorkerOptions) {
 
 /** The worker processes compared: ours, the bare shape (a sleeping 'model' activity), and the bare shape whose
  * 'model' activity makes ours's HTTP call (bench/worker-process.mjs). */
-type Shape = 'ours' | 'ours-fast' | 'bare' | 'bare-http';
+type Shape = 'ours' | 'ours-fast' | 'ours-before' | 'bare' | 'bare-http';
 
 /** The wall time of `fn`. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
@@ -101,7 +110,10 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       BENCH_TASK_QUEUE: taskQueue,
       BENCH_SIZING: JSON.stringify(sizing),
       BENCH_BARE_BUNDLE: bareBundle,
+      BENCH_OURS_BEFORE_BUNDLE: OURS_BEFORE ?? '',
       ANTHROPIC_BASE_URL: model.url,
+      // BENCH_CPU_PROF=DIR: each worker process (and its workflow thread) writes a V8 CPU profile to DIR/<shape>.
+      ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF, shape) } : {}),
     });
     return { taskQueue, pid: child.pid!, memory: workerMemory(child) };
   };
@@ -242,52 +254,78 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const result = await timed(() => Promise.allSettled(Array.from({ length: n }, run)));
         return { ...result, cpuMs: { worker: cpuMs(workerPid) - before.worker, server: cpuMs(server.process.pid!) - before.server } };
       };
-      const b = await withWorker('bare', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS)));
-      const o = await withWorker('ours', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
-      const h = await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS)));
+      // Repeats interleaved (bare, ours, bare+HTTP, bare, ours, ...), so that a change of the machine's load falls on
+      // every shape; the row is the repeat whose ours/bare is the median.
+      const withHttp = FLEET_HTTP.includes(n);
+      const repeats: { b: Awaited<ReturnType<typeof fleetOf>>; o: Awaited<ReturnType<typeof fleetOf>> & { transcriptStats?: Record<string, number> }; h?: Awaited<ReturnType<typeof fleetOf>>; bRss: number; oRss: number; hRss?: number }[] = [];
+      for (let r = 0; r < FLEET_REPEATS; r++) {
+        const b = await withWorker('bare', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS)));
+        const o = await withWorker('ours', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
+        const h = withHttp ? await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS))) : undefined;
+        if (OURS_BEFORE) {
+          const ob = await withWorker('ours-before', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
+          const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
+          notes.push(
+            `${n} agents, repeat ${r + 1}, the workflow bundle before and after: wall ${fmt(ob.value.wallMs / 1000)} s / ${fmt(o.value.wallMs / 1000)} s, ` +
+              `CPU per turn (worker + server, ms) ${perTurn(ob.value.cpuMs)} / ${perTurn(o.value.cpuMs)}; bare ${perTurn(b.value.cpuMs)}; ` +
+              `worker peak RSS ${fmt(ob.peakRssMb, 0)} / ${fmt(o.peakRssMb, 0)} MB`,
+          );
+        }
+        repeats.push({ b: b.value, o: { ...o.value, transcriptStats: o.transcriptStats }, h: h?.value, bRss: b.peakRssMb, oRss: o.peakRssMb, hRss: h?.peakRssMb });
+        if (FLEET_REPEATS > 1) console.log(`${n} agents, repeat ${r + 1} of ${FLEET_REPEATS}: ours/bare ${fmt(o.value.wallMs / b.value.wallMs, 2)}`);
+      }
+      const ratios = repeats.map((r) => r.o.wallMs / r.b.wallMs);
+      const { b, o, h, bRss, oRss, hRss } = repeats[ratios.indexOf(median(ratios))];
       const done = (rs: PromiseSettledResult<string>[]) => rs.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-      const failedOurs = o.value.value.filter((r) => r.status === 'rejected');
-      const failedBare = b.value.value.filter((r) => r.status === 'rejected').length;
+      const failedOurs = repeats.flatMap((r) => r.o.value.filter((x) => x.status === 'rejected'));
+      const failedBare = repeats.reduce((k, r) => k + r.b.value.filter((x) => x.status === 'rejected').length, 0);
       if (failedOurs.length) console.log(`ours, ${n}: ${failedOurs.length} failed, first: ${String((failedOurs[0] as PromiseRejectedResult).reason)}`);
-      const bareWft = await workflowTaskLatency(client, done(b.value.value).slice(0, LATENCY_SAMPLE));
-      const oursWft = await workflowTaskLatency(client, done(o.value.value).slice(0, LATENCY_SAMPLE));
+      const bareWft = await workflowTaskLatency(client, done(b.value).slice(0, LATENCY_SAMPLE));
+      const oursWft = await workflowTaskLatency(client, done(o.value).slice(0, LATENCY_SAMPLE));
+      const cpuPerTurn = (c: { worker: number; server: number }) => (c.worker + c.server) / (n * FLEET_TURNS);
       const row = {
         n,
-        bareWallMs: b.value.wallMs,
-        oursWallMs: o.value.wallMs,
-        ratio: o.value.wallMs / b.value.wallMs,
-        bareTurnsPerSec: (n * FLEET_TURNS) / (b.value.wallMs / 1000),
-        oursTurnsPerSec: (n * FLEET_TURNS) / (o.value.wallMs / 1000),
-        bareOverIdeal: b.value.wallMs / idealMs,
-        oursOverIdeal: o.value.wallMs / idealMs,
-        bareWorkerPeakRssMb: b.peakRssMb,
-        oursWorkerPeakRssMb: o.peakRssMb,
-        bareWorkerSampledPeakRssMb: b.sampledPeakRssMb,
-        oursWorkerSampledPeakRssMb: o.sampledPeakRssMb,
+        repeats: FLEET_REPEATS,
+        ratiosOfRepeats: ratios,
+        bareWallMs: b.wallMs,
+        oursWallMs: o.wallMs,
+        ratio: o.wallMs / b.wallMs,
+        bareTurnsPerSec: (n * FLEET_TURNS) / (b.wallMs / 1000),
+        oursTurnsPerSec: (n * FLEET_TURNS) / (o.wallMs / 1000),
+        bareOverIdeal: b.wallMs / idealMs,
+        oursOverIdeal: o.wallMs / idealMs,
+        bareWorkerPeakRssMb: bRss,
+        oursWorkerPeakRssMb: oRss,
         bareWorkflowTask: bareWft,
         oursWorkflowTask: oursWft,
         failedOurs: failedOurs.length,
         failedBare,
-        bareHttpWallMs: h.value.wallMs,
-        bareHttpWorkerPeakRssMb: h.peakRssMb,
-        failedBareHttp: h.value.value.filter((r) => r.status === 'rejected').length,
-        oursOverBareHttp: o.value.wallMs / h.value.wallMs,
+        bareHttpWallMs: h?.wallMs ?? null,
+        bareHttpWorkerPeakRssMb: hRss ?? null,
+        failedBareHttp: repeats.reduce((k, r) => k + (r.h?.value.filter((x) => x.status === 'rejected').length ?? 0), 0),
+        oursOverBareHttp: h ? o.wallMs / h.wallMs : null,
         oursTranscriptStats: o.transcriptStats,
-        cpuMs: { bare: b.value.cpuMs, ours: o.value.cpuMs, bareHttp: h.value.cpuMs },
+        cpuMs: { bare: b.cpuMs, ours: o.cpuMs, bareHttp: h?.cpuMs ?? null },
+        // CPU per turn (worker + server), ours over bare, in each repeat: the median is the figure.
+        cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.o.cpuMs) / cpuPerTurn(r.b.cpuMs)),
       };
       fleet.push(row);
+      const orDash = (x: number | null, f: (x: number) => string) => (x === null ? '—' : f(x));
       lines.push(
         `${String(n).padStart(5)} | ${fmt(row.bareWallMs / 1000).padStart(13)} | ${fmt(row.oursWallMs / 1000).padStart(13)} | ${fmt(row.ratio, 2).padStart(9)} | ` +
           `${fmt(row.bareTurnsPerSec).padStart(12)} | ${fmt(row.oursTurnsPerSec).padStart(12)} | ${fmt(row.bareOverIdeal, 2).padStart(15)} | ${fmt(row.oursOverIdeal, 2).padStart(15)} | ` +
           `${`${fmt(row.bareWorkerPeakRssMb, 0)} / ${fmt(row.oursWorkerPeakRssMb, 0)}`.padStart(32)} | ` +
-          `${`${fmt(bareWft.p50Ms, 0)} / ${fmt(oursWft.p50Ms, 0)}`.padStart(24)} | ${`${fmt(bareWft.p95Ms, 0)} / ${fmt(oursWft.p95Ms, 0)}`.padStart(24)} | ${failedBare} / ${failedOurs.length} | ${fmt(row.bareHttpWallMs / 1000).padStart(18)} | ${fmt(row.oursOverBareHttp, 2).padStart(14)}`,
+          `${`${fmt(bareWft.p50Ms, 0)} / ${fmt(oursWft.p50Ms, 0)}`.padStart(24)} | ${`${fmt(bareWft.p95Ms, 0)} / ${fmt(oursWft.p95Ms, 0)}`.padStart(24)} | ${failedBare} / ${failedOurs.length} | ` +
+          `${orDash(row.bareHttpWallMs, (x) => fmt(x / 1000)).padStart(18)} | ${orDash(row.oursOverBareHttp, (x) => fmt(x, 2)).padStart(14)}`,
       );
       console.log(lines.at(-1));
       const perTurn = (ms: number) => fmt(ms / (n * FLEET_TURNS), 2);
       const c = row.cpuMs;
       notes.push(
         `${n} agents, CPU per turn (ms), worker + server: bare ${perTurn(c.bare.worker)} + ${perTurn(c.bare.server)}, ` +
-          `bare+HTTP ${perTurn(c.bareHttp.worker)} + ${perTurn(c.bareHttp.server)}, ours ${perTurn(c.ours.worker)} + ${perTurn(c.ours.server)}`,
+          (c.bareHttp ? `bare+HTTP ${perTurn(c.bareHttp.worker)} + ${perTurn(c.bareHttp.server)}, ` : '') +
+          `ours ${perTurn(c.ours.worker)} + ${perTurn(c.ours.server)}; ours / bare, total CPU: ${row.cpuRatiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}` +
+          (FLEET_REPEATS > 1 ? ` (median ${fmt(median(row.cpuRatiosOfRepeats), 2)}); ours/bare wall: ${ratios.map((x) => fmt(x, 2)).join(', ')} (median ${fmt(median(ratios), 2)})` : ''),
       );
       const t = o.transcriptStats;
       if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);
@@ -309,4 +347,5 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     const all = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
     writeFileSync(file, JSON.stringify({ ...all, ...figures }, null, 2));
   }
-}, 1_200_000);
+  // 20 minutes a repeat, 40 with ours-before: bare, ours and ours-before at 1,000 agents passed 20 minutes under load.
+}, 1_200_000 * FLEET_REPEATS * (OURS_BEFORE ? 2 : 1));

@@ -16,7 +16,9 @@ import { createAgentWorker } from '../src/worker.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const TURN_BYTES = 8192;
-const SIZES = [10, 50, 100, 200];
+// 100 turns left out (issue 24, the bench's time): its ratio was the 200-turn one (1.31 both), and its naive run (42 MB)
+// is the first 100 turns of the 200-turn naive run, which the server terminates at turn 111.
+const SIZES = [10, 50, 200];
 
 it('history bytes per turn: reference passing vs whole-transcript passing', async () => {
   const server = await startDevServer({ uiPort: false });

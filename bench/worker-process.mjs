@@ -3,14 +3,27 @@
 // user runs it; `npm run bench` builds first), `bare` is the floor: bench/bare-workflow.ts with a 'model' activity
 // that sleeps and a no-op 'tool' activity, sized like ours; `bare-http` the same whose 'model' activity makes the
 // streamed HTTP request to the scripted model that ours makes. Prints `ready` once polling; SIGTERM stops it.
-//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
+//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | ours-before | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
 //        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
 //        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { agentWorkerSizing, calculator, createAgentWorker, DEFAULT_MODEL_CALL_SLOTS } from '../dist/index.js';
 
+// BENCH_CPU_PROF=DIR: this process runs itself again under `node --cpu-prof` (not allowed in NODE_OPTIONS), which
+// writes a profile of each thread (the workflow thread included) to DIR as it exits; its CPU time is the child's.
+if (process.env.BENCH_CPU_PROF && !process.env.BENCH_CPU_PROFILING) {
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, fileURLToPath(import.meta.url)], {
+    env: { ...process.env, BENCH_CPU_PROFILING: '1' },
+    stdio: 'inherit',
+  });
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  await new Promise((resolve) => child.once('exit', resolve));
+  process.exit(0);
+}
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const address = process.env.TEMPORAL_ADDRESS;
 const taskQueue = process.env.BENCH_TASK_QUEUE;
@@ -19,11 +32,14 @@ const connection = await NativeConnection.connect({ address });
 
 let worker;
 let transcripts;
-if (process.env.BENCH_SHAPE === 'ours' || process.env.BENCH_SHAPE === 'ours-fast') {
+if (process.env.BENCH_SHAPE === 'ours' || process.env.BENCH_SHAPE === 'ours-fast' || process.env.BENCH_SHAPE === 'ours-before') {
   const client = new Client({ connection: await Connection.connect({ address }) });
   // `ours-fast`: the calculator defined with `fast: true`, so its calls run as local activities.
   const tools = process.env.BENCH_SHAPE === 'ours-fast' ? [{ ...calculator, fast: true }] : undefined;
-  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, tools, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, ...sizing }));
+  // `ours-before`: the same worker running another workflow bundle (BENCH_OURS_BEFORE_BUNDLE: the agent's workflow code
+  // as it was), to measure a change of the workflow code side by side.
+  const workflowBundlePath = process.env.BENCH_SHAPE === 'ours-before' ? process.env.BENCH_OURS_BEFORE_BUNDLE : undefined;
+  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, tools, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, workflowBundlePath, ...sizing }));
 } else {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // `bare-http`: the 'model' activity makes the HTTP call ours makes (one streamed Messages API request through the

@@ -1,4 +1,4 @@
-// `npm run bench [-- --json FILE] [--fleet 10,100] [--only a,b]`: the benchmarks (not part of `npm test`), through
+// `npm run bench [-- --json FILE] [--fleet 10,100] [--repeats 3] [--fleet-http 10,100] [--only a,b]`: the benchmarks (not part of `npm test`), through
 // vitest so the TypeScript sources run as they are:
 //   (a) per-turn time and (b) the fleet: bench/fleet.bench.ts;  (c) history bytes: bench/history-growth.bench.ts;
 //   (e) where a bare activity round trip spends its time on the dev server: bench/dispatch.bench.ts;
@@ -24,21 +24,36 @@ if (json) {
 }
 const fleet = value('--fleet');
 if (fleet) env.BENCH_FLEET = fleet;
+// The fleet's repeats (interleaved, the median reported) and the sizes that also run the bare+HTTP floor.
+const repeats = value('--repeats');
+if (repeats) env.BENCH_FLEET_REPEATS = repeats;
+const fleetHttp = value('--fleet-http');
+if (fleetHttp) env.BENCH_FLEET_HTTP = fleetHttp;
 const only = value('--only')?.split(',');
 const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'bench/dispatch.bench.ts', 'bench/long-job.bench.ts', 'recovery'];
 
 let failed = false;
+// Each step timed, so that the bench's own time says where it goes.
+const took = [];
+const timed = (name, fn) => {
+  const t0 = Date.now();
+  fn();
+  took.push(`${name} ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+};
 const files = benches.filter((b) => b !== 'recovery');
 // The fleet bench's workers and the recovery test's run the BUILT package (dist/), as a user runs it.
-if (files.includes('bench/fleet.bench.ts') || benches.includes('recovery')) {
+if (files.includes('bench/fleet.bench.ts') || benches.includes('recovery')) timed('build', () => {
   const r = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', env });
   if (r.status !== 0) process.exit(1);
+});
+// One vitest run per file.
+for (const file of files) {
+  timed(file, () => {
+    const r = spawnSync('npx', ['vitest', 'run', '-c', 'vitest.bench.config.ts', file], { stdio: 'inherit', env });
+    failed ||= r.status !== 0;
+  });
 }
-if (files.length) {
-  const r = spawnSync('npx', ['vitest', 'run', '-c', 'vitest.bench.config.ts', ...files], { stdio: 'inherit', env });
-  failed ||= r.status !== 0;
-}
-if (benches.includes('recovery')) {
+if (benches.includes('recovery')) timed('recovery', () => {
   const r = spawnSync('npx', ['vitest', 'run', 'test/durability/recovery.test.ts'], { env, encoding: 'utf8' });
   const out = `${r.stdout}\n${r.stderr}`;
   const ms = (label) => Number(out.match(new RegExp(`recovery, ${label}: (\\d+) ms`))?.[1] ?? NaN);
@@ -53,5 +68,6 @@ if (benches.includes('recovery')) {
     const all = existsSync(env.BENCH_JSON) ? JSON.parse(readFileSync(env.BENCH_JSON, 'utf8')) : {};
     writeFileSync(env.BENCH_JSON, JSON.stringify({ ...all, recovery }, null, 2));
   }
-}
+});
+console.log(`\nTime taken: ${took.join(', ')}`);
 process.exit(failed ? 1 : 0);

@@ -29,15 +29,16 @@ export function isProgressAttribute(key: SearchAttributeUpdatePair['key']): bool
   return [AgentSteps.name, AgentTokens.name, AgentCostUsd.name, AgentStopReason.name].includes(key.name);
 }
 
+/** The values a run's search attributes take for this view of it, in AGENT_SEARCH_ATTRIBUTES order. */
+export function searchAttributeValues(view: AgentStatusView): [string, number, number, number, string, string, string] {
+  return [view.status, view.steps, totalTokens(view.usage), view.costUsd ?? 0, view.stopReason ?? '', view.guard ?? '', view.model];
+}
+
+/** Which of the values (same order) are progress attributes (isProgressAttribute). */
+export const PROGRESS_VALUE = AGENT_SEARCH_ATTRIBUTES.map((key) => isProgressAttribute(key));
+
 /** The values a run's search attributes take for this view of it. */
 export function searchAttributesOf(view: AgentStatusView): SearchAttributeUpdatePair[] {
-  return [
-    { key: AgentStatus, value: view.status },
-    { key: AgentSteps, value: view.steps },
-    { key: AgentTokens, value: totalTokens(view.usage) },
-    { key: AgentCostUsd, value: view.costUsd ?? 0 },
-    { key: AgentStopReason, value: view.stopReason ?? '' },
-    { key: AgentGuard, value: view.guard ?? '' },
-    { key: AgentModel, value: view.model },
-  ];
+  const values = searchAttributeValues(view);
+  return AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributeUpdatePair);
 }

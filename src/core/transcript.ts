@@ -62,6 +62,30 @@ export function lastAssistantText(messages: readonly MessageParam[]): string {
   return '';
 }
 
+/** `lastAssistantText` of a transcript that only grows, kept as it grows: each call reads only the messages added
+ * since the one before, so a run that asks after every step costs linear time, not quadratic. A transcript that
+ * is not the one it has read, or is shorter, is read again from the start. */
+export class LastAssistantText {
+  #messages: readonly MessageParam[] | null = null;
+  #read = 0;
+  #text = '';
+
+  of(messages: readonly MessageParam[]): string {
+    if (messages !== this.#messages || messages.length < this.#read) {
+      this.#messages = messages;
+      this.#read = 0;
+      this.#text = '';
+    }
+    for (; this.#read < messages.length; this.#read++) {
+      const m = messages[this.#read];
+      if (m.role !== 'assistant') continue;
+      const text = textOf(m.content);
+      if (text) this.#text = text;
+    }
+    return this.#text;
+  }
+}
+
 /** ONE user message holding every result of a turn, in the order of the tool_use blocks (the API requires
  * the results right after the assistant turn, first in the content). */
 export function toolResultMessage(calls: readonly ToolUseBlock[], outcomes: readonly ToolOutcome[]): MessageParam {

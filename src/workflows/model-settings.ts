@@ -29,9 +29,8 @@ export class ModelSettingsSharing {
     state: RunState,
     transcript: TranscriptRef,
   ): Pick<ModelCallInput, ModelCallSettingsField | 'transcript'> | Pick<ModelCallByDigest, 'settings' | 'transcript'> {
-    const own = modelCallSettings(settings, state);
-    if (!patched(MODEL_SETTINGS_BY_DIGEST)) return { transcript, ...own };
-    const named = digestSettings(own);
+    if (!patched(MODEL_SETTINGS_BY_DIGEST)) return { transcript, ...modelCallSettings(settings, state) };
+    const named = this.#digested(settings, state);
     this.#named.set(named.digest, named);
     // Not while replaying (the sink call would be dropped): the first live call after a replay shares again.
     if (!workflowInfo().unsafe.isReplaying && !this.#shared.has(named.digest)) {
@@ -39,6 +38,20 @@ export class ModelSettingsSharing {
       this.#shared.add(named.digest);
     }
     return { transcript: { messageCount: transcript.messageCount }, settings: named.digest };
+  }
+
+  /** The last settings digested, and what they were made of: the digest hashes the settings' JSON (the system
+   * prompt included), so it is computed again only when they change (a refused feature, a client-side summary),
+   * not at every model call. */
+  #last: { settings: AgentSettings; refused: string; clientSummary: RunState['clientSummary']; named: DigestedSettings } | null = null;
+
+  #digested(settings: AgentSettings, state: RunState): DigestedSettings {
+    const refused = state.refused?.join(',') ?? '';
+    const last = this.#last;
+    if (last && last.settings === settings && last.refused === refused && last.clientSummary === state.clientSummary) return last.named;
+    const named = digestSettings(modelCallSettings(settings, state));
+    this.#last = { settings, refused, clientSummary: state.clientSummary, named };
+    return named;
   }
 
   /** The `modelSettings` query. */

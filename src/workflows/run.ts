@@ -21,7 +21,7 @@ import { isAgentTool } from '../core/sub-agents.js';
 import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
 import { splitMcpName } from '../core/tool-names.js';
-import { lastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
+import { LastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
 import type {
   AgentInput,
   AgentResult,
@@ -63,6 +63,11 @@ export class AgentRun {
   #waitingForMessage = false;
   #finishing = false;
   #stepsThisRun = 0;
+  /** The live view's last text, kept as the transcript grows (the view is built at every step). */
+  readonly #lastText = new LastAssistantText();
+  /** While a turn's tool calls are being started (runTools), their start is published once, after the last. */
+  #startingTools = false;
+  #startsUnpublished = false;
   readonly #inFlight = new Map<string, ToolCallView>();
   /** The current turn's tool calls: which finished (and how) and which are running, for closing the turn
    * truthfully when a deadline or a cancel cuts it short. */
@@ -116,7 +121,7 @@ export class AgentRun {
       inFlight: [...this.#inFlight.values()],
       pendingApprovals,
       ...(pendingQuestions.length > 0 ? { pendingQuestions } : {}),
-      lastText: lastAssistantText(this.messages),
+      lastText: this.#lastText.of(this.messages),
       messages: this.messages.length,
       deadlineAt: this.state.deadlineAt,
       runsUsed: this.state.runsUsed,
@@ -154,7 +159,7 @@ export class AgentRun {
       status: o.status,
       stopReason: this.state.stopReason,
       guard: o.guard,
-      text: o.text ?? lastAssistantText(this.messages),
+      text: o.text ?? this.#lastText.of(this.messages),
       output: o.output,
       steps: loop.steps,
       toolCalls: loop.toolCalls,
@@ -246,6 +251,7 @@ export class AgentRun {
     this.#progress = {};
     this.subAgents.reportToParent(); // a sub-agent's totals, before it goes on
     const delegations = calls.filter((c) => isAgentTool(c.name)).length;
+    this.#startingTools = true;
     const outcomes = calls.map(async (call): Promise<ToolOutcome> => {
       const view = { toolUseId: call.id, name: call.name, input: call.input };
       if (approvalNeeded.has(call.name)) {
@@ -256,7 +262,9 @@ export class AgentRun {
       const schedule = scheduleFor(call.name, this.state.toolPolicies, this.settings);
       this.#inFlight.set(call.id, schedule ? { ...view, timeoutMs: schedule.timeoutMs, ...(schedule.completesLater ? { completesLater: true } : {}) } : view);
       this.#progress[call.id] = 'in_flight';
-      this.publish();
+      // The calls that start at once (no approval to wait for) are published together, after the last of them.
+      if (this.#startingTools) this.#startsUnpublished = true;
+      else this.publish();
       try {
         const delegated = this.state.agents && isAgentTool(call.name);
         const outcome = delegated ? await this.subAgents.delegate(call, delegations) : await callTool({
@@ -277,6 +285,11 @@ export class AgentRun {
         this.publish();
       }
     });
+    this.#startingTools = false;
+    if (this.#startsUnpublished) {
+      this.#startsUnpublished = false;
+      this.publish();
+    }
     // A cancel rejects a wait for approval at once, but a running call only once it has acknowledged: the turn
     // ends when every call has settled, so the run never closes with a call still pending (patched: see
     // WAIT_FOR_CANCELLED_CALLS).

@@ -3,7 +3,8 @@
 // SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS of workflow time; a change of status, guard or model at once.
 import { patched, upsertSearchAttributes } from '@temporalio/workflow';
 import { SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS } from '../core/policies.js';
-import { isProgressAttribute, searchAttributesOf } from '../core/search-attributes.js';
+import { AGENT_SEARCH_ATTRIBUTES, PROGRESS_VALUE, searchAttributeValues } from '../core/search-attributes.js';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { AgentStatusView } from '../core/types.js';
 
 /** Patch id: progress-only search attribute changes are upserted at most every
@@ -11,22 +12,27 @@ import type { AgentStatusView } from '../core/types.js';
 export const THROTTLED_PROGRESS_ATTRIBUTES = 'throttled-progress-search-attributes';
 
 export class SearchAttributeUpserts {
-  #written = '';
-  #writtenState = '';
+  /** The values last written (AGENT_SEARCH_ATTRIBUTES order), compared value by value: this runs on every change
+   * of the live view, and most of them change no attribute. */
+  #written: readonly (string | number)[] | null = null;
   #writtenAt = 0;
 
   /** Upserts the attributes of `view` if they are due. */
   write(view: AgentStatusView): void {
-    const pairs = searchAttributesOf(view);
-    const all = JSON.stringify(pairs.map((p) => p.value));
-    if (all === this.#written) return;
-    const state = JSON.stringify(pairs.filter((p) => !isProgressAttribute(p.key)).map((p) => p.value));
+    const values = searchAttributeValues(view);
+    const written = this.#written;
+    let progressOnly = written !== null;
+    let changed = written === null;
+    for (let i = 0; written && i < values.length; i++) {
+      if (values[i] === written[i]) continue;
+      changed = true;
+      if (!PROGRESS_VALUE[i]) progressOnly = false;
+    }
+    if (!changed) return;
     const now = Date.now();
-    const progressOnly = state === this.#writtenState;
     if (progressOnly && now - this.#writtenAt < SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS && patched(THROTTLED_PROGRESS_ATTRIBUTES)) return;
-    this.#written = all;
-    this.#writtenState = state;
+    this.#written = values;
     this.#writtenAt = now;
-    upsertSearchAttributes(pairs);
+    upsertSearchAttributes(AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributeUpdatePair));
   }
 }

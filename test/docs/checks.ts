@@ -148,6 +148,8 @@ export const OTHER_PROGRAMS_FLAGS: Record<string, string> = {
   '--workspace': 'npm run',
   '--only': 'npm run bench',
   '--fleet': 'npm run bench',
+  '--fleet-http': 'npm run bench',
+  '--repeats': 'npm run bench',
   '--max-old-space-size': 'node',
   '--namespace': 'temporal operator search-attribute create',
   '--name': 'temporal operator search-attribute create',
