@@ -1,16 +1,12 @@
 // The France run's trace in a real Jaeger (v2, built from the Go module proxy: `npm run jaeger -- --build`, which
 // CI runs first), exported over OTLP/HTTP (http/protobuf, the default) and read back through Jaeger's query API,
 // the one its UI reads: what a team sees in its backend, not what our exporter thinks it sent.
-import { context, trace } from '@opentelemetry/api';
-import { Client } from '@temporalio/client';
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { startJaeger, type Jaeger } from '../../src/devserver/jaeger.js';
-import { agentTracingFromEnv } from '../../src/observability/tracing.js';
 import { franceDemoScript } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 import { jaegerTrace, jaegerTraceIds } from '../helpers/jaeger.js';
+import { runFromTracedCaller } from '../helpers/traced-run.js';
 import { ancestorsOf, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 const env = useTestEnv();
@@ -30,21 +26,10 @@ afterAll(async () => {
   await jaeger?.stop();
 });
 
-const TASK = 'What is the population of France, and what is 15% of it?';
-
 describe('a run in Jaeger', () => {
   it('a France run exported to Jaeger reads back from its query API as one trace: invoke_agent over three chat and two execute_tool spans with GenAI attributes and the configured service', async () => {
     await withAgent(env, { script: franceDemoScript }, async (h) => {
-      const tracing = agentTracingFromEnv();
-      expect(tracing).not.toBeNull();
-      const client = new Client({ connection: env.client.connection, dataConverter: env.dataConverter, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
-      const caller = tracing!.tracer.startSpan('caller');
-      const settings = defaultSettings({ tools: ['calculator', 'web_search'] });
-      const { workflowId } = await context.with(trace.setSpan(context.active(), caller), () => startAgent(client, { task: TASK, settings, taskQueue: h.taskQueue }));
-      caller.end();
-      const result = await getAgentResult(env.client, workflowId);
-      expect(result.status).toBe('completed');
-      const traceId = caller.spanContext().traceId;
+      const { workflowId, traceId, settings, result } = await runFromTracedCaller(env, h);
 
       // Jaeger stores what its batch processor hands on: wait until the whole trace is there.
       let spans: ReceivedSpan[] = [];

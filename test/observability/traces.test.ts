@@ -1,13 +1,12 @@
 // A France run exported to an OTLP/HTTP receiver (http/json): one trace, continued from the caller's span, with
 // the run's invoke_agent span, three chat and two execute_tool spans under it, on top of Temporal's own spans.
-import { context, trace } from '@opentelemetry/api';
 import { Client } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
-import { agentTracingFromEnv } from '../../src/observability/tracing.js';
 import { franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { runFromTracedCaller } from '../helpers/traced-run.js';
 import { ancestorsOf, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 const env = useTestEnv();
@@ -25,21 +24,10 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const TASK = 'What is the population of France, and what is 15% of it?';
-
 describe('traces of a run', () => {
   it('a France run started from a traced caller exports one trace: invoke_agent over three chat and two execute_tool spans with GenAI attributes', async () => {
     await withAgent(env, { script: franceDemoScript }, async (h) => {
-      const tracing = agentTracingFromEnv();
-      expect(tracing).not.toBeNull();
-      const client = new Client({ connection: env.client.connection, dataConverter: env.dataConverter, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
-      const caller = tracing!.tracer.startSpan('caller');
-      const settings = defaultSettings({ tools: ['calculator', 'web_search'] });
-      const { workflowId } = await context.with(trace.setSpan(context.active(), caller), () => startAgent(client, { task: TASK, settings, taskQueue: h.taskQueue }));
-      caller.end();
-      const result = await getAgentResult(env.client, workflowId);
-      expect(result.status).toBe('completed');
-      const traceId = caller.spanContext().traceId;
+      const { workflowId, traceId, settings, result } = await runFromTracedCaller(env, h);
       const inTrace = () => receiver.spans.filter((s) => s.traceId === traceId);
       const named = (prefix: string) => inTrace().filter((s) => s.name.startsWith(prefix));
       await vi.waitFor(
