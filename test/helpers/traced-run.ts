@@ -10,6 +10,15 @@ import { agentTracingFromEnv } from '../../src/observability/tracing.js';
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import type { AgentHarness, TestEnv } from './harness.js';
 
+/** Points this process's exporter at `endpoint` through the standard variables, which are read once, when the
+ * first worker is made (src/core/otel-config.ts): call it before. Spans are handed on every 50 ms, not 5 s. */
+export function exportTracesTo(endpoint: string, protocol: 'http/json' | 'http/protobuf', serviceName: string): void {
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
+  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = protocol;
+  process.env.OTEL_SERVICE_NAME = serviceName;
+  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
+}
+
 export const FRANCE_TASK = 'What is the population of France, and what is 15% of it?';
 
 /** Runs the France task on `h`'s queue from a traced caller and expects it to complete: its workflow id, the

@@ -6,7 +6,7 @@ import { startJaeger, type Jaeger } from '../../src/devserver/jaeger.js';
 import { franceDemoScript } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 import { jaegerTrace, jaegerTraceIds } from '../helpers/jaeger.js';
-import { runFromTracedCaller } from '../helpers/traced-run.js';
+import { exportTracesTo, runFromTracedCaller } from '../helpers/traced-run.js';
 import { ancestorsOf, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 const env = useTestEnv();
@@ -16,11 +16,7 @@ let jaeger: Jaeger;
 beforeAll(async () => {
   // Without the cached build this fails, naming the command that makes it (`npm run jaeger -- --build`).
   jaeger = await startJaeger();
-  // The standard variables, read once, when the first worker is made (src/core/otel-config.ts).
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = jaeger.otlpEndpoint;
-  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/protobuf';
-  process.env.OTEL_SERVICE_NAME = SERVICE;
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
+  exportTracesTo(jaeger.otlpEndpoint, 'http/protobuf', SERVICE);
 }, 60_000);
 afterAll(async () => {
   await jaeger?.stop();

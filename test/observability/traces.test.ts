@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
-import { runFromTracedCaller } from '../helpers/traced-run.js';
+import { exportTracesTo, runFromTracedCaller } from '../helpers/traced-run.js';
 import { ancestorsOf, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
 const env = useTestEnv();
@@ -14,11 +14,7 @@ let receiver: OtlpReceiver;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  // The standard variables, read once, when the first worker is made (src/core/otel-config.ts).
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
-  process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
-  process.env.OTEL_SERVICE_NAME = 'traces-test';
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
+  exportTracesTo(receiver.url, 'http/json', 'traces-test');
 });
 afterAll(async () => {
   await receiver?.close();
