@@ -24,7 +24,7 @@ import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import type { SubAgentDefinition, ToolCallInput } from './core/types.js';
 import { ignoredTranscriptSinks } from './core/transcript-sink.js';
 import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
-import { connectMcpServers, withMcpTools, type McpTokenStore, type McpTools } from './mcp/index.js';
+import type { McpTokenStore, McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
@@ -35,7 +35,8 @@ import { transcriptSinks, transcriptStore } from './worker-stores.js';
 import { modelConnectionFromEnv } from './model-connection.js';
 import { ignoredTelemetrySinks } from './core/telemetry-sink.js';
 import type { AgentMetrics } from './observability/metrics.js';
-import { agentTracingFromEnv, type AgentTracing } from './observability/tracing.js';
+import type { AgentTracing } from './observability/tracing.js';
+import { tracingFromEnvOnDemand } from './observability/tracing-on-demand.js';
 import { OTEL_WORKFLOW_INTERCEPTORS } from './observability/workflow-interceptors.js';
 import { workerTelemetry, type WorkerTelemetry } from './observability/worker-telemetry.js';
 
@@ -153,6 +154,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** Connects to the MCP servers (once; Worker.create does it through configureWorker). */
   async startMcp(): Promise<void> {
     if (!this.mcpServers || Object.keys(this.mcpServers).length === 0) return;
+    // Loaded here: a worker without MCP servers does not load the MCP SDK.
+    const { connectMcpServers, withMcpTools } = await import('./mcp/index.js');
     this.#mcp ??= connectMcpServers(this.mcpServers, this.options.mcpTokenStore ? { tokenStore: this.options.mcpTokenStore } : {}).then(async (mcp) => {
       try {
         return { mcp, registry: withMcpTools(this.#localTools, mcp) };
@@ -231,7 +234,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   async createModelWorker(options: ModelWorkerOptions): Promise<Worker> {
     const dataConverter = options.dataConverter ?? workerDataConverter();
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
-    const telemetry = this.#telemetryOnce(dataConverter);
+    const telemetry = await this.#telemetryOnce(dataConverter);
     return Worker.create({
       connection: options.connection,
       namespace: options.namespace,
@@ -274,9 +277,11 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   }
 
   /** Traces and metrics, once per plugin (the first worker's data converter decides whether content may be captured). */
-  #telemetryOnce(dataConverter: WorkerOptions['dataConverter']): WorkerTelemetry {
-    const tracing = this.options.tracing === undefined ? agentTracingFromEnv() : this.options.tracing;
-    return (this.#telemetry ??= workerTelemetry({ tracing, metrics: this.options.metrics, encrypts: codecsEncrypt(dataConverter?.payloadCodecs ?? []) }));
+  async #telemetryOnce(dataConverter: WorkerOptions['dataConverter']): Promise<WorkerTelemetry> {
+    if (this.#telemetry) return this.#telemetry;
+    const tracing = this.options.tracing === undefined ? await tracingFromEnvOnDemand() : this.options.tracing;
+    const telemetry = await workerTelemetry({ tracing, metrics: this.options.metrics, encrypts: codecsEncrypt(dataConverter?.payloadCodecs ?? []) });
+    return (this.#telemetry ??= telemetry);
   }
 
   /** The model activity's transcript cache (its stats show when the query fallback ran); exists once the
@@ -299,7 +304,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const dataConverter = options.dataConverter ?? workerDataConverter();
     if (options.workerDeploymentOptions?.useWorkerVersioning) this.#usesVersioning = true;
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
-    const telemetry = this.#telemetryOnce(dataConverter);
+    const telemetry = await this.#telemetryOnce(dataConverter);
     const activities = this.#activitiesOnce();
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,

@@ -16,7 +16,7 @@ import { workflowBundle } from './workflow-code.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 import { workerDeploymentOptions, type WorkerDeployment } from './core/versioning.js';
 import { SimplePlugin } from '@temporalio/plugin';
-import { AgentMetrics } from './observability/metrics.js';
+import type { AgentMetrics } from './observability/metrics.js';
 import { serveMetrics, type MetricsServer } from './observability/metrics-server.js';
 import type { AgentTracing } from './observability/tracing.js';
 
@@ -89,7 +89,8 @@ export interface AgentWorker {
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
   const dataConverter = options.dataConverter ?? workerDataConverter();
   assertClientDecodes(options.client, dataConverter);
-  const metrics = options.metrics ? new AgentMetrics() : undefined;
+  // prom-client is loaded only for a worker that serves metrics.
+  const metrics = options.metrics ? new (await import('./observability/metrics.js')).AgentMetrics() : undefined;
   const plugin = new AgentPlugin({
     metrics,
     tracing: options.tracing,

@@ -3,7 +3,6 @@
 // the workflow interceptors export their spans through, the sink the workflow reports its metrics through, and what
 // the activities report with.
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { ignoredTelemetrySinks, type AgentTelemetrySinks } from '../core/telemetry-sink.js';
 import type { ActivityTelemetry } from './activity-telemetry.js';
 import type { AgentMetrics } from './metrics.js';
@@ -15,10 +14,12 @@ export interface WorkerTelemetry {
   sinks: InjectedSinks<AgentTelemetrySinks> & InjectedSinks<Record<string, never>>;
 }
 
-export function workerTelemetry(options: { tracing: AgentTracing | null; metrics?: AgentMetrics; encrypts: boolean }): WorkerTelemetry {
+/** Temporal's OpenTelemetry interceptors are loaded only with tracing on: an untraced worker does without them. */
+export async function workerTelemetry(options: { tracing: AgentTracing | null; metrics?: AgentMetrics; encrypts: boolean }): Promise<WorkerTelemetry> {
   const { tracing, metrics } = options;
+  const otel = tracing ? await import('@temporalio/interceptors-opentelemetry') : undefined;
   const sinks: Record<string, unknown> = { ...ignoredTelemetrySinks };
-  if (tracing) sinks.exporter = makeWorkflowExporter(tracing.spanProcessor, tracing.resource);
+  if (tracing && otel) sinks.exporter = otel.makeWorkflowExporter(tracing.spanProcessor, tracing.resource);
   if (metrics) {
     sinks.agentMetrics = {
       runStarted: { fn: () => metrics.runStarted() },
@@ -36,9 +37,10 @@ export function workerTelemetry(options: { tracing: AgentTracing | null; metrics
       metrics,
     },
     // Inbound: the RunActivity span; outbound: the activity's log lines carry its trace_id and span_id.
-    activityInterceptors: tracing
-      ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer: tracing.tracer }), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })]
-      : [],
+    activityInterceptors:
+      tracing && otel
+        ? [(ctx) => ({ inbound: new otel.OpenTelemetryActivityInboundInterceptor(ctx, { tracer: tracing.tracer }), outbound: new otel.OpenTelemetryActivityOutboundInterceptor(ctx) })]
+        : [],
     sinks: sinks as WorkerTelemetry['sinks'],
   };
 }

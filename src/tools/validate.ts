@@ -21,16 +21,30 @@ function validatorFor(tool: AnyAgentTool): ValidateFunction {
   return validate;
 }
 
-/** Each schema in an Ajv instance of its own: one instance keeps every schema it compiled by `$id`, so two
- * different schemas sharing an `$id` (two runs' `--output-schema`, two tools) would collide, and the second
- * would fail to compile on every call. */
+/** The Ajv every schema is compiled in. Creating one costs about a tenth of a second of CPU (it compiles the JSON
+ * Schema meta-schema and the formats), which every worker and CLI process paid for each tool before; one serves
+ * many schemas now. `addUsedSchema: false`: a compiled schema is not registered under its `$id`, so two different
+ * schemas sharing one (two runs' `--output-schema`, two tools) do not collide. An instance keeps every schema it
+ * compiled, so it is replaced after SCHEMAS_PER_COMPILER of them: the memory a long-lived worker holds is bounded. */
+let compiler: { ajv: Ajv; compiled: number } | undefined;
+const SCHEMAS_PER_COMPILER = 100;
+
+function schemaCompiler(): Ajv {
+  if (!compiler || compiler.compiled >= SCHEMAS_PER_COMPILER) {
+    // Patterns run on RE2 (linear time): a hostile `pattern` cannot freeze the worker (see linear-regexp.ts).
+    const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, code: { regExp: linearRegExp } });
+    // The formats JSON Schema defines (uri, date-time, email, ...) are checked, and an MCP server's schema that uses
+    // them no longer makes Ajv print `unknown format "uri" ignored` at every session start.
+    addFormats(ajv);
+    compiler = { ajv, compiled: 0 };
+  }
+  compiler.compiled++;
+  return compiler.ajv;
+}
+
+/** `schema` compiled on its own: whatever `$id` it or another schema carries, the one does not affect the other. */
 export function compileAlone(schema: object | boolean): ValidateFunction {
-  // Patterns run on RE2 (linear time): a hostile `pattern` cannot freeze the worker (see linear-regexp.ts).
-  const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
-  // The formats JSON Schema defines (uri, date-time, email, ...) are checked, and an MCP server's schema that uses
-  // them no longer makes Ajv print `unknown format "uri" ignored` at every session start.
-  addFormats(ajv);
-  return ajv.compile(schema);
+  return schemaCompiler().compile(schema);
 }
 
 export function describeError(error: ErrorObject): string {

@@ -129,14 +129,20 @@ describe('workerTelemetry', () => {
     flush: async () => undefined,
   });
 
-  it('captures content only when opted in and the worker does not encrypt payloads', () => {
-    expect(workerTelemetry({ tracing: tracing(true), encrypts: false }).activity.captureContent).toBe(true);
-    expect(workerTelemetry({ tracing: tracing(true), encrypts: true }).activity.captureContent).toBe(false);
-    expect(workerTelemetry({ tracing: tracing(false), encrypts: false }).activity.captureContent).toBe(false);
+  it('captures content only when opted in and the worker does not encrypt payloads', async () => {
+    expect((await workerTelemetry({ tracing: tracing(true), encrypts: false })).activity.captureContent).toBe(true);
+    expect((await workerTelemetry({ tracing: tracing(true), encrypts: true })).activity.captureContent).toBe(false);
+    expect((await workerTelemetry({ tracing: tracing(false), encrypts: false })).activity.captureContent).toBe(false);
   });
 
-  it('without tracing or metrics registers do-nothing sinks and no activity interceptor', () => {
-    const t = workerTelemetry({ tracing: null, encrypts: false });
+  it('with tracing registers the RunActivity interceptor and the workflow spans exporter', async () => {
+    const t = await workerTelemetry({ tracing: tracing(false), encrypts: false });
+    expect(t.activityInterceptors).toHaveLength(1);
+    expect(typeof (t.sinks as { exporter?: { export?: { fn?: unknown } } }).exporter?.export?.fn).toBe('function');
+  });
+
+  it('without tracing or metrics registers do-nothing sinks and no activity interceptor', async () => {
+    const t = await workerTelemetry({ tracing: null, encrypts: false });
     expect(t.activityInterceptors).toEqual([]);
     expect(Object.keys(t.sinks).sort()).toEqual(['agentMetrics', 'exporter']);
     expect(t.activity.tracer).toBeUndefined();

@@ -119,6 +119,33 @@ describe('tools whose schemas share an $id', () => {
     expect(validateToolInput(byName, { name: 'x' })).toBeNull();
     expect(validateToolInput(byName, { id: 1 })).toBe(`Invalid input for tool "by_name": must have required property 'name'`);
   });
+
+  it('each resolves a $ref to its own nested $id, whichever was compiled first', () => {
+    const nested = (type: string) => ({
+      $id: 'https://example.com/outer.json',
+      type: 'object' as const,
+      properties: { value: { $ref: 'value.json' } },
+      definitions: { value: { $id: 'value.json', type } },
+      required: ['value'],
+    });
+    const numbers = defineTool<{ value: number }>({ name: 'numbers', description: 'test tool', inputSchema: nested('number'), execute: async () => 'ok' });
+    const strings = defineTool<{ value: string }>({ name: 'strings', description: 'test tool', inputSchema: nested('string'), execute: async () => 'ok' });
+    expect(validateToolInput(numbers, { value: 1 })).toBeNull();
+    expect(validateToolInput(strings, { value: 'x' })).toBeNull();
+    expect(validateToolInput(strings, { value: 1 })).toMatch(/must be string/);
+    expect(validateToolInput(numbers, { value: 'x' })).toMatch(/must be number/);
+  });
+
+  it('still holds once the shared compiler has been replaced (it is, every 100 schemas)', () => {
+    for (let i = 0; i < 150; i++) expect(validateJsonSchema({ $id: 'https://example.com/same.json', type: 'object', properties: { [`p${i}`]: { type: 'number' } } })).toBeNull();
+    const late = defineTool<{ id: number }>({
+      name: 'late',
+      description: 'test tool',
+      inputSchema: { $id: 'https://example.com/same.json', type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
+      execute: async () => 'ok',
+    });
+    expect(validateToolInput(late, { id: 'one' })).toMatch(/must be number/);
+  });
 });
 
 describe('patterns run on a linear-time engine', () => {

@@ -15,7 +15,7 @@ import { loadScript, openScriptedModel } from '../scripted.js';
 import { openTemporal } from '../temporal.js';
 import { describeSizing, sizingFromFlags, warnWhenCacheFull, WORKER_SIZING_FLAGS } from '../worker-sizing-flags.js';
 import { findFreePort } from '../../devserver/ports.js';
-import { agentTracingFromEnv } from '../../observability/tracing.js';
+import { tracingFromEnvOnDemand } from '../../observability/tracing-on-demand.js';
 
 const WORKER_FLAGS = {
   scripted: { type: 'boolean', help: 'answer model calls from the offline scripted model (AGENT_SCRIPT, else the France demo)' },
@@ -77,7 +77,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
   if (!flags.scripted && !model.apiKey) {
     logLine('warning: ANTHROPIC_API_KEY is not set: model calls on this worker will fail until it is (or use --scripted).');
   }
-  const tracing = agentTracingFromEnv(); // bad OTEL_* values fail here, before anything starts (exit 2)
+  const tracing = await tracingFromEnvOnDemand(); // bad OTEL_* values fail here, before anything starts (exit 2)
   const metricsPort = flags['metrics-port'];
   // Temporal's runtime serves its own metrics on a loopback port; --metrics-port serves them after ours.
   const temporalMetrics = metricsPort ? `127.0.0.1:${await findFreePort()}` : undefined;
