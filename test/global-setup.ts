@@ -14,32 +14,51 @@ import { startDevServer, type DevServer } from '../src/devserver/dev-server.js';
 import { FAILURE_CONVERTER_PATH } from '../src/codec/data-converter.js';
 import { OTEL_WORKFLOW_INTERCEPTORS } from '../src/observability/workflow-interceptors.js';
 
-let servers: DevServer[] = [];
-let tmpDir: string | undefined;
+interface Shared {
+  servers: DevServer[];
+  tmpDir?: string;
+  addresses: string[];
+  bundlePath: string;
+}
 
-export async function setup({ provide, config }: TestProject): Promise<void> {
+// Both integration projects (vitest.config.ts) name this file: they share one set of servers and one bundle, started
+// by whichever asks first and stopped when the last one tears down.
+let shared: Promise<Shared> | undefined;
+let users = 0;
+
+async function start(maxWorkers: number): Promise<Shared> {
   const log = (m: string) => console.error(`[global-setup] ${m}`);
   const cliPath = await findTemporalCli({ log });
-  servers = await Promise.all(Array.from({ length: Math.max(1, config.maxWorkers) }, () => startDevServer({ cliPath, uiPort: false, log })));
-  provide('temporalAddresses', servers.map((s) => s.address));
+  const servers = await Promise.all(Array.from({ length: Math.max(1, maxWorkers) }, () => startDevServer({ cliPath, uiPort: false, log })));
+  const addresses = servers.map((s) => s.address);
 
   // The workflows may not exist yet while the project is being assembled; unit tests must still run then.
   const workflowsPath = fileURLToPath(new URL('../src/workflows/index.ts', import.meta.url));
   if (!existsSync(workflowsPath)) {
     log(`${workflowsPath} not found: no workflow bundle`);
-    provide('workflowBundlePath', '');
-    return;
+    return { servers, addresses, bundlePath: '' };
   }
   const started = Date.now();
   const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath: FAILURE_CONVERTER_PATH, workflowInterceptorModules: [OTEL_WORKFLOW_INTERCEPTORS], logger: new DefaultLogger('WARN') });
-  tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-test-'));
+  const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-test-'));
   const bundlePath = path.join(tmpDir, 'workflow-bundle.js');
   await fs.writeFile(bundlePath, code);
   log(`workflow bundle (${Math.round(code.length / 1024)} KiB) built in ${Date.now() - started} ms`);
+  return { servers, tmpDir, addresses, bundlePath };
+}
+
+export async function setup({ provide, config }: TestProject): Promise<void> {
+  users++;
+  shared ??= start(config.maxWorkers);
+  const { addresses, bundlePath } = await shared;
+  provide('temporalAddresses', addresses);
   provide('workflowBundlePath', bundlePath);
 }
 
 export async function teardown(): Promise<void> {
+  if (--users > 0 || !shared) return;
+  const { servers, tmpDir } = await shared;
+  shared = undefined;
   await Promise.all(servers.map((s) => s.stop()));
   if (tmpDir) await fs.rm(tmpDir, { recursive: true, force: true });
 }

@@ -5,15 +5,22 @@ import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { setDefaultWorkflowBundle } from '../src/workflow-code.js';
 
-const entries: LogEntry[] = [];
-const print = new DefaultLogger('WARN');
-
-Runtime.install({
-  logger: new DefaultLogger('DEBUG', (entry) => {
-    entries.push(entry);
-    if (entry.level === 'WARN' || entry.level === 'ERROR') print.log(entry.level, entry.message, entry.meta);
-  }),
-});
+// With `isolate: false` (vitest.config.ts) this file runs again before each test file of a process, in that
+// process: the runtime is installed once per process (a second Runtime.install throws), and its log kept on globalThis
+// so that every file reads the one the runtime writes to.
+const state = globalThis as typeof globalThis & { durableAgentWorkerLogs?: LogEntry[] };
+if (!state.durableAgentWorkerLogs) {
+  const entries: LogEntry[] = (state.durableAgentWorkerLogs = []);
+  const print = new DefaultLogger('WARN');
+  Runtime.install({
+    logger: new DefaultLogger('DEBUG', (entry) => {
+      entries.push(entry);
+      if (entry.level === 'WARN' || entry.level === 'ERROR') print.log(entry.level, entry.message, entry.meta);
+    }),
+  });
+}
+const entries = state.durableAgentWorkerLogs;
+entries.length = 0; // each test file reads the entries of its own workers, as with a process of its own
 
 export function workerLogs(): readonly LogEntry[] {
   return entries;
