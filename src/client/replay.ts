@@ -33,10 +33,8 @@ export async function replayRunHistory(
   ids: { workflowId: string; runId: string },
   options: { workflowBundlePath?: string } = {},
 ): Promise<ReplayedRun> {
-  const { DefaultLogger, Runtime, Worker } = await import('@temporalio/worker');
-  // A process that only reads runs (a client, no worker of its own) would get the SDK's default runtime here, whose
-  // INFO lines about the replay worker's state changes go to the console. A runtime installed before stays.
-  if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('WARN') });
+  const { Worker } = await import('@temporalio/worker');
+  await ensureQuietRuntime();
   // A CommonJS package: Node's ESM loader exposes it as the default export only.
   const { coresdk } = (await import('@temporalio/proto')).default;
   const { workflowBundle } = await import('../workflow-code.js');
@@ -118,4 +116,14 @@ interface WorkflowCreator {
 interface WorkerWithCreator {
   new (...args: never[]): object;
   createWorkflowCreator(...args: unknown[]): Promise<WorkflowCreator>;
+}
+
+/** A process that only reads runs (a client, no worker of its own) would get the SDK's default runtime for the
+ * replay, whose INFO lines about the replay worker's state changes go to the console: it gets one that logs warnings
+ * only. A runtime the process made before stays, even one the SDK shut down when its last worker and connection
+ * closed (it makes it again, with the same options, when next needed): installing ours then would replace the
+ * process's own logger for every worker it makes after. */
+export async function ensureQuietRuntime(): Promise<void> {
+  const { DefaultLogger, Runtime } = await import('@temporalio/worker');
+  if (Runtime._instance === undefined && Runtime.instantiator === undefined) Runtime.install({ logger: new DefaultLogger('WARN') });
 }

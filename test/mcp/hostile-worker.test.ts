@@ -81,7 +81,9 @@ describe('a hung MCP server', () => {
         const answeredBy = Number(/^answered by (\d+)$/.exec(result.content as string)?.[1]);
         expect(answeredBy).toBeGreaterThan(0);
         expect(answeredBy).not.toBe(hungPid);
-        expect(h.agent.mcp!.session('fx')!.connects).toBe(2);
+        // At least one restart. A loaded machine can add one: the attempt's heartbeats late past its 1.5 s timeout, the
+        // server retries it while the first still hangs, and that one's cancellation restarts the session again.
+        expect(h.agent.mcp!.session('fx')!.connects).toBeGreaterThanOrEqual(2);
       });
     } finally {
       state.remove();
