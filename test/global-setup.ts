@@ -16,6 +16,7 @@ import { OTEL_WORKFLOW_INTERCEPTORS } from '../src/observability/workflow-interc
 
 interface Shared {
   servers: DevServer[];
+  dbDir: string;
   tmpDir?: string;
   addresses: string[];
   bundlePath: string;
@@ -29,14 +30,20 @@ let users = 0;
 async function start(maxWorkers: number): Promise<Shared> {
   const log = (m: string) => console.error(`[global-setup] ${m}`);
   const cliPath = await findTemporalCli({ log });
-  const servers = await Promise.all(Array.from({ length: Math.max(1, maxWorkers) }, () => startDevServer({ cliPath, uiPort: false, log })));
+  // Each server's SQLite database in a file, in memory all the same (tmpfs where there is one): the dev server's
+  // in-memory database can vanish under load ("no such table: task_queues" on every query after it, seen once in the
+  // suite; temporalio/temporal#3784), and every test file on that server then fails. A file outlives its connections.
+  const dbDir = await fs.mkdtemp(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'durable-agent-test-db-'));
+  const servers = await Promise.all(
+    Array.from({ length: Math.max(1, maxWorkers) }, (_, i) => startDevServer({ cliPath, uiPort: false, log, dbFile: path.join(dbDir, `server-${i + 1}.db`) })),
+  );
   const addresses = servers.map((s) => s.address);
 
   // The workflows may not exist yet while the project is being assembled; unit tests must still run then.
   const workflowsPath = fileURLToPath(new URL('../src/workflows/index.ts', import.meta.url));
   if (!existsSync(workflowsPath)) {
     log(`${workflowsPath} not found: no workflow bundle`);
-    return { servers, addresses, bundlePath: '' };
+    return { servers, dbDir, addresses, bundlePath: '' };
   }
   const started = Date.now();
   const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath: FAILURE_CONVERTER_PATH, workflowInterceptorModules: [OTEL_WORKFLOW_INTERCEPTORS], logger: new DefaultLogger('WARN') });
@@ -44,7 +51,7 @@ async function start(maxWorkers: number): Promise<Shared> {
   const bundlePath = path.join(tmpDir, 'workflow-bundle.js');
   await fs.writeFile(bundlePath, code);
   log(`workflow bundle (${Math.round(code.length / 1024)} KiB) built in ${Date.now() - started} ms`);
-  return { servers, tmpDir, addresses, bundlePath };
+  return { servers, dbDir, tmpDir, addresses, bundlePath };
 }
 
 export async function setup({ provide, config }: TestProject): Promise<void> {
@@ -57,8 +64,9 @@ export async function setup({ provide, config }: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   if (--users > 0 || !shared) return;
-  const { servers, tmpDir } = await shared;
+  const { servers, dbDir, tmpDir } = await shared;
   shared = undefined;
   await Promise.all(servers.map((s) => s.stop()));
+  await fs.rm(dbDir, { recursive: true, force: true });
   if (tmpDir) await fs.rm(tmpDir, { recursive: true, force: true });
 }
