@@ -23,8 +23,9 @@ function testFiles(dir: string): string[] {
 // tracer provider, installed once from the OTEL_* variables, is one; such a file gets a process of its own.
 const CHANGES_PROCESS_STATE = /\bOTEL_|exportTracesTo|agentTracingFromEnv/;
 
-const unitFiles = testFiles('test').filter((file) => !NEEDS_SERVER_OR_PROCESS.test(readFileSync(file, 'utf8')));
-const isolatedFiles = testFiles('test').filter((file) => !unitFiles.includes(file) && CHANGES_PROCESS_STATE.test(readFileSync(file, 'utf8')));
+const sources = testFiles('test').map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+const unitFiles = sources.filter(({ text }) => !NEEDS_SERVER_OR_PROCESS.test(text)).map(({ file }) => file);
+const isolatedFiles = sources.filter(({ text }) => NEEDS_SERVER_OR_PROCESS.test(text) && CHANGES_PROCESS_STATE.test(text)).map(({ file }) => file);
 
 export default defineConfig({
   test: {

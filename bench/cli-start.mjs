@@ -4,6 +4,7 @@
 //   node bench/cli-start.mjs <checkout A> <checkout B> [rounds]
 // Needs TEMPORAL_CLI_PATH (npm run temporal:install prints it) and /usr/bin/time.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDevServer } from '../dist/devserver/dev-server.js';
 
@@ -13,6 +14,8 @@ if (!a || !b) {
   process.exit(2);
 }
 const rounds = Number(roundsArg ?? 5);
+const scriptPath = path.join(process.env.TMPDIR ?? '/tmp', `cli-start-script-${process.pid}.json`);
+writeFileSync(scriptPath, JSON.stringify([{ content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' }]));
 const server = await startDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH, uiPort: false, log: () => {} });
 
 /** CPU seconds (user + system) of one CLI process; `until`: stop it with SIGINT once its stderr matches. */
@@ -35,10 +38,6 @@ function cpuOf(checkout, args, until) {
     });
   });
 }
-
-const { writeFileSync } = await import('node:fs');
-const scriptPath = path.join(process.env.TMPDIR ?? '/tmp', `cli-start-script-${process.pid}.json`);
-writeFileSync(scriptPath, JSON.stringify([{ content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' }]));
 
 const kinds = {
   start: (c) => cpuOf(c, ['start', 'a task']),

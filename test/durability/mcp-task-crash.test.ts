@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
-import { useTestEnv } from '../helpers/harness.js';
+import { eventMs as ms, useTestEnv } from '../helpers/harness.js';
 import { startHttpFixture, stateDir } from '../helpers/mcp.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 import { testServerAddress } from '../helpers/test-server.js';
@@ -61,7 +61,6 @@ describe('an MCP task across a worker crash', () => {
       const attempts = events.flatMap((e) => e.activityTaskStartedEventAttributes?.attempt ?? []);
       expect(Math.max(...attempts)).toBe(2);
       // It finished when the task did, not a whole task's 6 s after the retry began (event times: load cannot skew it).
-      const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
       const retry = events.find((e) => e.activityTaskStartedEventAttributes?.attempt === 2)!;
       const retryDone = events.find((e) => e.activityTaskCompletedEventAttributes && Number(e.activityTaskCompletedEventAttributes.startedEventId) === Number(retry.eventId))!;
       expect(ms(retryDone.eventTime) - ms(retry.eventTime)).toBeLessThan(6000);

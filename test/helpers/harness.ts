@@ -192,3 +192,9 @@ export function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeo
     { timeout: timeoutMs, interval: 50 },
   );
 }
+
+/** A history event's time (its `eventTime`, or any proto timestamp) in epoch milliseconds: for assertions on when the
+ * server recorded things, which load cannot skew the way a wall clock read by the test can. */
+export function eventMs(t: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
+  return Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
+}

@@ -16,7 +16,7 @@ import {
 } from '../../src/scripted/index.js';
 import { defineTool, ToolError, type AgentTool } from '../../src/tools/types.js';
 import { transcriptPage } from '../../src/workflows/definitions.js';
-import { scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventMs as ms, scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 
@@ -311,7 +311,6 @@ describe('deadline guard', () => {
       const last = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
       const firstRunId = last.events![0].workflowExecutionStartedEventAttributes!.firstExecutionRunId!;
       const first = await env.client.workflow.getHandle(result.workflowId, firstRunId).fetchHistory();
-      const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
       const jobStart = ms(first.events![0].eventTime);
       const lastRunBegan = ms(last.events![0].eventTime) - jobStart;
       expect(lastRunBegan).toBeGreaterThanOrEqual(800);
