@@ -8,6 +8,7 @@ import { createTriageReceiver } from '../../../examples/triage/receiver.js';
 import { triageScript } from '../../../examples/triage/scripted-model.js';
 import { triageTools } from '../../../examples/triage/tools/index.js';
 import type { WebhookEvent } from '../../../src/core/types.js';
+import { hasPollers } from '../../../src/client/task-queue.js';
 import { serve } from '../../../src/serve/index.js';
 import { eventually, useTestEnv, withAgent } from '../../helpers/harness.js';
 import { freshStore } from './fixture.js';
@@ -37,13 +38,16 @@ describe('the triage receiver', () => {
         options.publicUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
         const post = (path: string, body: string, headers: Record<string, string>) => fetch(`${options.publicUrl}${path}`, { method: 'POST', headers, body });
         try {
+          // `serve` checks the run's tools against what the queue's workers offer, and asks only once the server lists
+          // a poller: posting before the worker's first poll would be answered "unknown tool" (the receiver's 502).
+          await eventually(() => hasPollers(env.client, h.taskQueue), (polled) => polled === true, 30_000);
           const opened = JSON.stringify({ action: 'opened', issue: { number: 39, title: 'Login times out behind our corporate proxy' } });
           expect((await post('/issue-opened', opened, signed(opened, 'not-the-secret'))).status).toBe(401);
           const edited = JSON.stringify({ action: 'edited', issue: { number: 39 } });
           expect((await post('/issue-opened', edited, signed(edited))).status).toBe(204);
           const first = await post('/issue-opened', opened, signed(opened));
-          expect(first.status).toBe(202);
           const run = (await first.json()) as { workflowId: string; attached: boolean };
+          expect({ status: first.status, body: run }).toMatchObject({ status: 202 });
           // The tracker delivers again (it does, on a timeout): the same run answers, none is started.
           const again = (await (await post('/issue-opened', opened, signed(opened))).json()) as { workflowId: string; attached: boolean };
           expect(again).toMatchObject({ workflowId: run.workflowId, attached: true });
