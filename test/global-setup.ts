@@ -23,9 +23,10 @@ interface Shared {
 }
 
 // Both integration projects (vitest.config.ts) name this file: they share one set of servers and one bundle, started
-// by whichever asks first and stopped when the last one tears down.
-let shared: Promise<Shared> | undefined;
-let users = 0;
+// by whichever asks first and stopped when the last one tears down. Kept on globalThis: vitest imports this file once
+// per project, so a module variable would give each project servers and a bundle of its own.
+const state = globalThis as typeof globalThis & { durableAgentTestSetup?: { shared?: Promise<Shared>; users: number } };
+const setupState = (state.durableAgentTestSetup ??= { users: 0 });
 
 async function start(maxWorkers: number): Promise<Shared> {
   const log = (m: string) => console.error(`[global-setup] ${m}`);
@@ -55,17 +56,17 @@ async function start(maxWorkers: number): Promise<Shared> {
 }
 
 export async function setup({ provide, config }: TestProject): Promise<void> {
-  users++;
-  shared ??= start(config.maxWorkers);
-  const { addresses, bundlePath } = await shared;
+  setupState.users++;
+  setupState.shared ??= start(config.maxWorkers);
+  const { addresses, bundlePath } = await setupState.shared;
   provide('temporalAddresses', addresses);
   provide('workflowBundlePath', bundlePath);
 }
 
 export async function teardown(): Promise<void> {
-  if (--users > 0 || !shared) return;
-  const { servers, dbDir, tmpDir } = await shared;
-  shared = undefined;
+  if (--setupState.users > 0 || !setupState.shared) return;
+  const { servers, dbDir, tmpDir } = await setupState.shared;
+  setupState.shared = undefined;
   await Promise.all(servers.map((s) => s.stop()));
   await fs.rm(dbDir, { recursive: true, force: true });
   if (tmpDir) await fs.rm(tmpDir, { recursive: true, force: true });

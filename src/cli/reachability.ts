@@ -5,7 +5,7 @@
 // refusal (UNAUTHENTICATED, PERMISSION_DENIED, UNIMPLEMENTED: a wrong API key or TLS setting, another gRPC service)
 // is there: the command goes on, and its own first call reports that refusal, instead of 30 s and "does not answer".
 import net from 'node:net';
-import { Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import type { ReachOptions } from '../devserver/dev-server.js';
 
 /** The first round trip's deadline; each further one doubles it, within the budget. */
@@ -45,6 +45,7 @@ const ANSWERED_WITH_A_REFUSAL = new Set([7, 12, 16]);
 async function answers(address: string, timeoutMs: number, reach: ReachOptions): Promise<boolean> {
   let connection: Connection | undefined;
   try {
+    const { Connection } = await import('@temporalio/client');
     connection = await Connection.connect({
       ...reach,
       address,

@@ -1,7 +1,7 @@
 // The flags of `run` and `start`, and how they become the AgentSettings carried in the workflow input (so a
 // run started on one machine keeps its limits on any worker that finishes it).
 import { readFileSync } from 'node:fs';
-import { defaultSettings } from '../client/index.js';
+import { defaultSettings } from '../core/settings.js';
 import { parseDuration } from '../core/duration.js';
 import { agentToolName } from '../core/sub-agents.js';
 import { nearestName } from '../core/suggest.js';

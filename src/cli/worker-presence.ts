@@ -1,7 +1,6 @@
 // Whether any worker polls a run's task queue: a command that waits for a run says so when none does, rather than
 // seem to hang (the run waits on the server until a worker comes).
 import type { Client } from '@temporalio/client';
-import { hasPollers } from '../client/task-queue.js';
 import { keyIdOfTaskQueue } from '../core/policies.js';
 import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
@@ -13,7 +12,7 @@ export const WORKER_CHECK_AFTER_MS = 5_000;
  * the function that cancels the check (call it when the wait ends). */
 export function sayWhenNoWorker(client: Client, taskQueue: string, workflowId: string): () => void {
   const timer = setTimeout(() => {
-    void hasPollers(client, taskQueue).then((polled) => {
+    void import('../client/task-queue.js').then(({ hasPollers }) => hasPollers(client, taskQueue)).then((polled) => {
       if (polled === false) {
         const keyId = keyIdOfTaskQueue(taskQueue.slice(0, Math.max(0, taskQueue.lastIndexOf('@'))), taskQueue);
         const whose = keyId ? ` (the queue of runs encrypted with key id "${keyId}": only workers whose AGENT_ENCRYPTION_KEYS lists it poll it)` : '';

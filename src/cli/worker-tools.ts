@@ -3,7 +3,6 @@
 // exact names of its MCP servers' tools are known only to that worker. When --tools is not given, or names a
 // tool this process cannot vouch for, `start` asks the task queue's workers (src/client/task-queue.ts).
 import type { Client } from '@temporalio/client';
-import { askWorkersForTools } from '../client/task-queue.js';
 import { isKnownTool, mcpServerOf, offeredCatalog, type ToolCatalog } from '../config/tool-names.js';
 import { commandLine } from './invocation.js';
 
@@ -16,6 +15,7 @@ export function needsWorkerCatalog(tools: readonly string[] | undefined, local: 
 /** The catalog to check `start`'s tools against: the answering worker's, or this process's own when no worker
  * answered, with the sentence an unknown-tool error then needs (why a worker's own tools are missing). */
 export async function startCatalog(client: Client, taskQueue: string, local: ToolCatalog): Promise<{ catalog: ToolCatalog; hint?: string }> {
+  const { askWorkersForTools } = await import('../client/task-queue.js'); // loaded with Temporal's client, on use
   const answer = await askWorkersForTools(client, taskQueue);
   if (answer.answered) return { catalog: offeredCatalog(answer.offered) };
   return {

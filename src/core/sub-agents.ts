@@ -9,7 +9,8 @@ import type { AgentResult, AgentSettings, ChildRunRecord, LoopState, SubAgentDef
 export const AGENT_TOOL_PREFIX = 'agent__';
 /** How deep sub-agents nest unless `--max-agent-depth` (or the config's `maxAgentDepth`) says otherwise. */
 export const DEFAULT_MAX_AGENT_DEPTH = 2;
-/** How much earlier than its parent's a child's deadline is, at most (5 % of the time left, below 40 s). */
+/** How much earlier than its parent's a child's deadline is, at most (a fifth of the time left, below 10 s: the
+ * parent needs a model turn after the child's partial answer, and a twentieth was not enough on a loaded worker). */
 export const DEADLINE_MARGIN_MS = 2_000;
 /** A sub-agent's name: the tool name `agent__<name>` must obey the Messages API's rule (64 characters). */
 export const AGENT_NAME = /^[a-zA-Z0-9-][a-zA-Z0-9_-]{0,56}$/;
@@ -71,7 +72,7 @@ export function childSettings(
   const usdLeft = parent.budgetUsd !== undefined ? Math.max(0, (parent.budgetUsd - (spent.costUsd ?? 0)) / share) : undefined;
   // A little before the parent's: the child's deadline counts from its own start, a moment later, and the parent
   // should get the child's partial answer before its own deadline cuts the turn short.
-  const msLeft = parentDeadlineAt !== null ? Math.max(1, Math.floor(parentDeadlineAt - now - Math.min(DEADLINE_MARGIN_MS, (parentDeadlineAt - now) / 20))) : undefined;
+  const msLeft = parentDeadlineAt !== null ? Math.max(1, Math.floor(parentDeadlineAt - now - Math.min(DEADLINE_MARGIN_MS, (parentDeadlineAt - now) / 5))) : undefined;
   const model = def.model ?? parent.model;
   const settings: AgentSettings = {
     model,

@@ -13,8 +13,10 @@ describe('childSettings', () => {
     const parent = defaultSettings({ budgetTokens: 10_000, model: 'claude-x', maxAgentDepth: 2 });
     const s = childSettings(parent, { description: 'd', budgetTokens: 50_000, deadlineMs: 60_000 }, loop(4_000), 1_000 + 30_000, 1_000, 1, 2);
     expect(s.budgetTokens).toBe(3_000);
-    // A little earlier than the parent's (5 % of the 30 s left), so the parent hears the child's partial answer.
-    expect(s.deadlineMs).toBe(28_500);
+    // A little earlier than the parent's (2 s of the 30 s left), so the parent hears the child's partial answer.
+    expect(s.deadlineMs).toBe(28_000);
+    // With 5 s left the margin is a fifth (1 s): room for the parent's next model turn on a loaded worker.
+    expect(childSettings(parent, { description: 'd' }, loop(0), 1_000 + 5_000, 1_000, 1).deadlineMs).toBe(4_000);
     expect(s.model).toBe('claude-x');
   });
 

@@ -1,6 +1,6 @@
 // `answer`: a person answers an MCP server's question (an elicitation) that a run holds: accept with JSON fields
 // (checked against the requested schema by the run, its defaults applied), decline, or cancel.
-import { answerElicitation } from '../../client/index.js';
+import { agentClient } from '../lazy-client.js';
 import type { ElicitationReply } from '../../core/types.js';
 import { UsageError, type FlagSpec } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -30,6 +30,7 @@ with the answer; an answer that does not match the schema is refused and the que
     const reply = replyOf(flags, elicitationId);
     return withTemporal(async (temporal) => {
       const queue = await requireRunning(temporal.client, workflowId, 'answer a question of');
+      const { answerElicitation } = await agentClient();
       const ack = await rejectionIsUsage(() => noticeIfSlow(answerElicitation(temporal.client, workflowId, reply), queue));
       printText(`${ack.action === 'accept' ? `accepted ${JSON.stringify(ack.content ?? {})}` : `${ack.action}d`} for ${ack.elicitationId}\n`);
       return 0;

@@ -1,7 +1,6 @@
 // `codec-server`: decrypts and encrypts payloads for the Temporal Web UI (and anything speaking Temporal's
 // codec-server protocol) with the keys of AGENT_ENCRYPTION_KEYS, until Ctrl-C.
-import { agentDataConverter } from '../../codec/data-converter.js';
-import { DEFAULT_CODEC_PORT, DEFAULT_UI_ORIGINS, startCodecServer, type CodecServer } from '../../codec/codec-server.js';
+import type { CodecServer } from '../../codec/codec-server.js';
 import { ENCRYPTION_KEYS_VARIABLE, keyRingFromEnv } from '../../codec/keys.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -45,6 +44,9 @@ export async function openCodecServer(options: { port?: number; host?: string; a
   if (!keyRingFromEnv()) {
     throw new UsageError(`${ENCRYPTION_KEYS_VARIABLE} is not set: the codec server needs the keys the workers encrypt with`);
   }
+  // Temporal's protobufs load on use, so `--help` and usage errors stay fast.
+  const { agentDataConverter } = await import('../../codec/data-converter.js');
+  const { DEFAULT_CODEC_PORT, DEFAULT_UI_ORIGINS, startCodecServer } = await import('../../codec/codec-server.js');
   const codec = agentDataConverter().payloadCodecs![0];
   const port = options.port ?? DEFAULT_CODEC_PORT;
   try {

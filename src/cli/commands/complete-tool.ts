@@ -1,7 +1,6 @@
 // `complete-tool <token>`: gives a tool call that its tool ended with `context.completeLater()` its result, from
 // outside (a CI job's last step, a person, a pipeline). Needs the Temporal server only: no worker.
 import { readFileSync } from 'node:fs';
-import { completeToolCall } from '../../client/complete-tool.js';
 import { expectPositionals, UsageError, type FlagSpec } from '../args.js';
 import { defineCommand } from '../command.js';
 import { printText } from '../output.js';
@@ -37,6 +36,7 @@ worker runs. A token that is not one, already used, or of a run that has ended i
         ? { content: flags.error, isError: true }
         : { content: flags.result ?? readResultFile(flags['result-file']!), isError: false };
     return withTemporal(async (temporal) => {
+      const { completeToolCall } = await import('../../client/complete-tool.js'); // Temporal's client, on use
       const call = await completeToolCall(temporal.client, token, outcome);
       printText(`completed tool call ${call.toolUseId} of ${call.workflowId}${outcome.isError ? ' (as an error)' : ''}\n`);
       return 0;

@@ -1,6 +1,7 @@
 // Reading runs: `status` (live state, or the server's record when no worker answers), `transcript` (the whole
 // conversation) and `list` (recent runs from visibility). `watch` is in watch.ts.
-import { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from '../../client/index.js';
+import type { RunSummary, StatusReport } from '../../client/index.js';
+import { agentClient } from '../lazy-client.js';
 import { compactionLine, type CompactionBlock } from '../../core/compaction.js';
 import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
@@ -46,6 +47,7 @@ timed out says so, with the operator's reason.`,
 async function statusCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): Promise<number> {
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'status <workflowId> [--json]');
   return withTemporal(async (temporal) => {
+    const { getStatus } = await agentClient();
     const report = await getStatus(temporal.client, workflowId);
     if (!report.live && report.executionStatus === 'RUNNING') {
       logLine(
@@ -175,6 +177,7 @@ array of messages (usable as a test fixture). Needs no worker: a closed run is r
 async function transcriptCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): Promise<number> {
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'transcript <workflowId> [--json]');
   return withTemporal(async (temporal) => {
+    const { getStatus, getTranscript } = await agentClient();
     const messages = await getTranscript(temporal.client, workflowId);
     if (flags.json) printJson(messages);
     else {
@@ -278,6 +281,7 @@ runs of an id (continue-as-new, resume, temporal workflow reset) are marked "(ea
 async function listCommand({ flags, positionals }: Parsed<typeof LIST_FLAGS>): Promise<number> {
   expectPositionals(positionals, [], 'list [--status S] [--limit N] [--json]');
   return withTemporal(async (temporal) => {
+    const { listRuns } = await agentClient();
     const runs = await listRuns(temporal.client, { status: flags.status, limit: flags.limit ?? 20 });
     if (flags.json) printJson(runs);
     else printText(formatList(runs));

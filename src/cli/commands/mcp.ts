@@ -1,7 +1,6 @@
 // `mcp login <server>`, `mcp logout <server>`, `mcp status`: the OAuth authorizations of the config's streamable-HTTP
 // MCP servers, kept in the token store the workers read (src/mcp/token-store.ts). No token is ever printed.
 import { resolveMcpServers, type ResolvedMcpServer } from '../../mcp/config.js';
-import { mcpLogin } from '../../mcp/login.js';
 import { defaultMcpTokenStore, type McpAuthRecord } from '../../mcp/token-store.js';
 import { durationMs } from '../../tools/policy.js';
 import { nearestName } from '../../core/suggest.js';
@@ -69,6 +68,7 @@ async function mcpCommand({ flags, positionals }: Parsed<typeof MCP_FLAGS>): Pro
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  const { mcpLogin } = await import('../../mcp/login.js'); // the MCP SDK, on use
   const result = await mcpLogin(server, store, {
     timeoutMs,
     onAuthorizationUrl(url) {

@@ -1,12 +1,13 @@
 // `resume`: go on with a stopped, failed or cancelled run, with a worker in this process (like `run`).
-import { getAgentResult, resumeAgent } from '../../client/index.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
+import { agentClient } from '../lazy-client.js';
 import { durationFlag } from '../settings.js';
-import { runWithWorker, taskQueue, useScriptedModel } from './run.js';
+import { taskQueue } from '../task-queue.js';
+import { useScriptedModel } from './run.js';
 
 const RESUME_FLAGS = {
   json: { type: 'boolean', help: 'print exactly one JSON document' },
@@ -35,12 +36,14 @@ async function resumeCommand({ flags, positionals }: Parsed<typeof RESUME_FLAGS>
   const deadlineMs = flags.deadline !== undefined ? durationFlag('deadline', flags.deadline) : undefined;
   const { config } = await loadCliConfig(flags.config);
   const scripted = useScriptedModel(flags.scripted, config);
+  const { runWithWorker } = await import('../hosted-worker.js');
   return runWithWorker({
     scripted,
     config,
     json: flags.json ?? false,
     async begin(temporal) {
       const { client } = temporal;
+      const { getAgentResult, resumeAgent } = await agentClient();
       const description = await client.workflow.getHandle(workflowId).describe();
       if (description.status.name === 'RUNNING') {
         throw new UsageError(`run ${workflowId} is still running: only a stopped, failed or cancelled run can be resumed`);

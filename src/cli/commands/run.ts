@@ -1,25 +1,17 @@
 // `run "<task>"`: start a run (or attach to it with --id) and wait for it, with a worker in this process.
-// (`start` and `result`, which host no worker, are in start.ts: they load none of the worker's modules.)
-import { describeIfExists, getAgentResult, startAgent } from '../../client/index.js';
+// (`start` and `result`, which host no worker, are in start.ts: they load none of the worker's modules.) The worker
+// and Temporal's packages load once the flags, the task and the config are checked (../hosted-worker.ts).
 import type { AgentConfig } from '../../config/types.js';
 import { toolCatalog } from '../../config/tool-names.js';
-import { toolsWithConfig } from '../../config/load.js';
-import { createAgentWorker, modelConnectionFromEnv } from '../../worker.js';
 import { expectPositionals, UsageError, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
-import { loadCliConfig, requireMcpEnvironment } from '../config.js';
+import { loadCliConfig } from '../config.js';
 import { commandLine } from '../invocation.js';
+import { agentClient } from '../lazy-client.js';
 import { logLine } from '../log.js';
-import { installCliRuntime } from '../runtime.js';
-import { EXIT, exitCodeFor, exitWhenFlushed, printResult } from '../output.js';
-import { throughOutage } from '../outage.js';
 import { readTask } from '../task.js';
-import { loadScript, openScriptedModel } from '../scripted.js';
 import { priorityFromFlags, RUN_FLAGS, settingsFromFlags } from '../settings.js';
 import { taskQueue } from '../task-queue.js';
-import { openTemporal, type TemporalSession } from '../temporal.js';
-
-export { taskQueue };
 
 const RUN_USAGE = 'run "<task>" [options]  (or: run --task-file FILE, run - < task.txt, run --id ID to reattach)';
 
@@ -47,11 +39,13 @@ async function runTask(flags: Parsed<typeof RUN_FLAGS>['flags'], task: string): 
   const settings = settingsFromFlags(flags, toolCatalog(config));
   const priority = priorityFromFlags(flags);
   const scripted = useScriptedModel(flags.scripted, config);
+  const { runWithWorker } = await import('../hosted-worker.js');
   return runWithWorker({
     scripted,
     config,
     json: flags.json ?? false,
     async begin(temporal) {
+      const { describeIfExists, startAgent } = await agentClient();
       if (!task && !(await describeIfExists(temporal.client, flags.id!))) {
         throw new UsageError(`no run with id "${flags.id}" exists: give a task to start one`);
       }
@@ -90,77 +84,6 @@ export function requireModelAccess(scripted: boolean): void {
       'ANTHROPIC_API_KEY is not set. Either export ANTHROPIC_API_KEY=<your key> to call Claude, ' +
         'or add --scripted to run against the offline scripted model (no key, canned replies).',
     );
-  }
-}
-
-export interface WorkerRunOptions {
-  scripted: boolean;
-  /** The config file's tools and MCP servers, for the worker this command hosts. */
-  config: AgentConfig;
-  json: boolean;
-  /** Starts (or finds) the run while the in-process worker runs; returns its workflow id. */
-  begin(temporal: TemporalSession): Promise<string>;
-  /** The command that reattaches after Ctrl-C, for the detach message. */
-  reattach(workflowId: string | undefined, embedded: boolean): string;
-}
-
-/** What `run` and `resume` share: a Temporal server (the embedded one when none answers), a worker in this
- * process, the run begun while it polls, then its result printed with the exit code of its status.
- * Ctrl-C detaches (exit 130): the run goes on durably. */
-export async function runWithWorker(options: WorkerRunOptions): Promise<number> {
-  // The in-process worker's INFO lines would drown the run's own messages on stderr.
-  installCliRuntime('WARN');
-  requireMcpEnvironment(options.config);
-  const script = options.scripted ? await loadScript(options.config) : undefined;
-  const temporal = await openTemporal({ allowEmbedded: true });
-  const scripted = script
-    ? await openScriptedModel(script).catch(async (err) => {
-        await temporal.close();
-        throw err;
-      })
-    : undefined;
-  let workflowId: string | undefined;
-  // Set on Ctrl-C. The SDK's runtime also reacts to SIGINT (it shuts the worker down, which ends runUntil), so
-  // the normal path below waits for the detach to finish instead of printing or exiting on its own.
-  let detaching: Promise<never> | undefined;
-  const detach = () => {
-    logLine(`\ndetached: the run goes on durably${temporal.embedded ? ' (its state is in the embedded server\'s database)' : ''}.`);
-    logLine(`reattach with: ${options.reattach(workflowId, Boolean(temporal.embedded))}`);
-    // The embedded server is stopped gracefully, so its database is left clean for the next `run`.
-    detaching = (async () => {
-      await temporal.embedded?.stop().catch(() => undefined);
-      return exitWhenFlushed(EXIT.detached);
-    })();
-  };
-  process.once('SIGINT', detach);
-  try {
-    const { worker } = await createAgentWorker({
-      connection: await temporal.workerConnection(),
-      client: temporal.client,
-      taskQueue: taskQueue(),
-      model: scripted?.connection ?? modelConnectionFromEnv(),
-      tools: toolsWithConfig(options.config),
-      mcpServers: options.config.mcpServers,
-      agents: options.config.agents,
-      maxAgentDepth: options.config.maxAgentDepth,
-    });
-    const result = await worker.runUntil(async () => {
-      const id = (workflowId = await options.begin(temporal));
-      return throughOutage({ what: `waiting for run ${id}`, address: temporal.target.address }, () =>
-        getAgentResult(temporal.client, id),
-      );
-    });
-    if (detaching) await detaching;
-    printResult(result, options.json);
-    return exitCodeFor(result.status);
-  } catch (err) {
-    if (detaching) await detaching;
-    throw err;
-  } finally {
-    if (detaching) await detaching;
-    process.removeListener('SIGINT', detach);
-    await temporal.close();
-    await scripted?.close();
   }
 }
 

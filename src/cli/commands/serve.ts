@@ -1,14 +1,12 @@
 // `serve`: the HTTP API (docs/http-api.md) in the foreground, until SIGINT or SIGTERM. No worker: runs it starts
 // are taken by the workers of the task queue.
 import { toolCatalog } from '../../config/tool-names.js';
-import { checkAuth, checkWebhooks, serve as startApi } from '../../serve/index.js';
 import { tokensFromEnv } from '../../serve/auth.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { openTemporal } from '../temporal.js';
-import { installCliRuntime } from '../runtime.js';
 
 const SERVE_FLAGS = {
   port: { type: 'int', min: 0, max: 65_535, help: 'port to listen on (default 8787; 0 for any free one)' },
@@ -41,6 +39,8 @@ docs/http-api.md has the routes and the events.`,
 
 async function serveCommand({ flags, positionals }: Parsed<typeof SERVE_FLAGS>): Promise<number> {
   expectPositionals(positionals, [], USAGE);
+  // The HTTP framework and Temporal's packages load here: `serve --help` and a bad flag answer without them.
+  const [{ checkAuth, checkWebhooks, serve: startApi }, { installCliRuntime }] = await Promise.all([import('../../serve/index.js'), import('../runtime.js')]);
   // A missing token is exit 2 before any connection is made.
   checkAuth(flags.host ?? '127.0.0.1', tokensFromEnv(), flags['insecure-no-auth']);
   checkWebhooks(flags.webhook);

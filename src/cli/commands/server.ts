@@ -1,6 +1,5 @@
 // `server`: the embedded Temporal dev server with its Web UI, in the foreground, until Ctrl-C.
 import { keyRingFromEnv } from '../../codec/keys.js';
-import { startDevServer } from '../../devserver/index.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
@@ -46,6 +45,7 @@ async function serverCommand({ flags, positionals }: Parsed<typeof SERVER_FLAGS>
   const codec = keyRingFromEnv()
     ? await openCodecServer({ port: flags['codec-port'], allowedOrigins: [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`] })
     : undefined;
+  const { startDevServer } = await import('../../devserver/index.js'); // with Temporal's client, on use
   const dev = await startDevServer({
     port,
     uiPort,

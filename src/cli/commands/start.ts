@@ -1,7 +1,7 @@
 // `start "<task>"`: start a run and print its id; a worker elsewhere runs it. `result <id>`: wait for a run and print
 // its result. Neither hosts a worker, so this module imports nothing of the worker's (Temporal's worker package,
-// the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them.
-import { getAgentResult, startAgent } from '../../client/index.js';
+// the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them. Temporal's
+// client loads once the flags and the task are checked (src/cli/lazy-client.ts).
 import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
 import { expectPositionals, UsageError, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -13,6 +13,7 @@ import { priorityFromFlags, settingsFromFlags, START_FLAGS } from '../settings.j
 import { readTask } from '../task.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal, type TemporalSession } from '../temporal.js';
+import { agentClient } from '../lazy-client.js';
 import { sayWhenNoWorker } from '../worker-presence.js';
 import { needsWorkerCatalog, startCatalog } from '../worker-tools.js';
 
@@ -38,6 +39,7 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
     const priority = priorityFromFlags(flags);
     return withTemporal(async (temporal) => {
       const settings = checked ?? (await settingsFromWorkers(flags, temporal, local));
+      const { startAgent } = await agentClient();
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
       if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
       if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
@@ -72,6 +74,7 @@ reads as such (exit 1), with what its history holds and the operator's reason.`,
       const running = description.status.name === 'RUNNING';
       if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
       const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
+      const { getAgentResult } = await agentClient();
       const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
         getAgentResult(temporal.client, workflowId),
       ).finally(stopCheck);

@@ -1,17 +1,11 @@
 // Stepping in: `approve` / `deny` a tool call, `send` a follow-up, `close` a chat run, `cancel` a run. Client
 // calls only: `resume`, which runs a worker, is in resume.ts, so these commands never load the worker's code.
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import {
-  approveToolCall,
-  cancelRun,
-  closeChatRun,
-  denyToolCall,
-  sendFollowUp,
-} from '../../client/index.js';
+import type { Client } from '@temporalio/client';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
 import { printText } from '../output.js';
+import { agentClient } from '../lazy-client.js';
 import { withTemporal } from '../temporal.js';
 
 /** After this long without an answer to an update, say that it needs a worker (and keep waiting). */
@@ -44,6 +38,7 @@ async function decide(positionals: string[], approve: boolean, reason?: string):
   const [workflowId, toolUseId] = oneOrTwo(positionals, usage);
   return withTemporal(async (temporal) => {
     const queue = await requireRunning(temporal.client, workflowId, approve ? 'approve' : 'deny');
+    const { approveToolCall, denyToolCall } = await agentClient();
     const ack = await rejectionIsUsage(() =>
       noticeIfSlow(
         approve
@@ -83,6 +78,7 @@ async function sendCommand({ positionals }: Parsed<Record<string, never>>): Prom
   if (!text.trim()) throw new UsageError('the message is empty');
   return withTemporal(async (temporal) => {
     const queue = await requireRunning(temporal.client, workflowId, 'send a message to');
+    const { sendFollowUp } = await agentClient();
     const { queued } = await rejectionIsUsage(() => noticeIfSlow(sendFollowUp(temporal.client, workflowId, text), queue));
     logLine(`message sent to ${workflowId}: the run takes it at its next turn (${queued} waiting)`);
     return 0;
@@ -101,7 +97,7 @@ async function closeCommand({ positionals }: Parsed<Record<string, never>>): Pro
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'close <workflowId>');
   return withTemporal(async (temporal) => {
     await requireRunning(temporal.client, workflowId, 'close');
-    await closeChatRun(temporal.client, workflowId);
+    await (await agentClient()).closeChatRun(temporal.client, workflowId);
     logLine(`close sent to ${workflowId}: the chat run ends once it waits for its next message (\`result ${workflowId}\`)`);
     return 0;
   });
@@ -119,7 +115,7 @@ async function cancelCommand({ positionals }: Parsed<Record<string, never>>): Pr
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'cancel <workflowId>');
   return withTemporal(async (temporal) => {
     await requireRunning(temporal.client, workflowId, 'cancel');
-    await cancelRun(temporal.client, workflowId);
+    await (await agentClient()).cancelRun(temporal.client, workflowId);
     logLine(
       `cancellation requested for ${workflowId}: it ends with status cancelled and its partial answer (\`result ${workflowId}\`)`,
     );
@@ -144,6 +140,7 @@ export async function rejectionIsUsage<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    const { WorkflowUpdateFailedError } = await import('@temporalio/client');
     if (err instanceof WorkflowUpdateFailedError) throw new UsageError(err.cause?.message ?? err.message);
     throw err;
   }

@@ -1,7 +1,7 @@
 // `watch`: follows a run step by step until it ends, then prints its result (exit code as `result`).
 import type { Client } from '@temporalio/client';
-import { getAgentResult, getStatus, getTranscript, type StatusReport } from '../../client/index.js';
-import { QUERY_TIMEOUT_MS } from '../../client/inspect.js';
+import type { StatusReport } from '../../client/index.js';
+import { agentClient } from '../lazy-client.js';
 import { oneLine, totalTokens } from '../../core/transcript.js';
 import type { AgentStatusView, ChildRunRecord, MessageParam } from '../../core/types.js';
 import { expectPositionals, type Parsed } from '../args.js';
@@ -31,12 +31,13 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'watch <workflowId>');
   const out = (line: string) => printText(`${line}\n`);
   return withTemporal(async (temporal) => {
+    const { getAgentResult, getStatus } = await agentClient();
     const watcher = new Watcher(workflowId, out);
     const children = new Map<string, { watcher: Watcher; done: boolean }>();
     const outage = { what: `watching run ${workflowId}`, address: temporal.target.address };
     let offline = false;
     for (;;) {
-      const report = await throughOutage(outage, () => getStatus(temporal.client, workflowId, QUERY_TIMEOUT_MS));
+      const report = await throughOutage(outage, () => getStatus(temporal.client, workflowId));
       const running = report.live || report.executionStatus === 'RUNNING';
       if (!report.live && running) {
         if (!offline) {
@@ -88,6 +89,7 @@ class Watcher {
   async follow(client: Client, report: StatusReport, view: AgentStatusView): Promise<void> {
     if (view.messages > this.printed) {
       try {
+        const { getTranscript } = await agentClient();
         this.messages(await getTranscript(client, this.workflowId), view);
       } catch (err) {
         logLine(`could not read the transcript yet: ${(err as Error).message}`);
@@ -220,7 +222,8 @@ async function followChildren(
     }
     if (child.done) continue;
     try {
-      const report = await getStatus(client, record.workflowId, QUERY_TIMEOUT_MS);
+      const { getStatus } = await agentClient();
+      const report = await getStatus(client, record.workflowId);
       if (!report.view) continue;
       await child.watcher.follow(client, report, report.view);
       const running = report.live || report.executionStatus === 'RUNNING';
