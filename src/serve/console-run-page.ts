@@ -83,6 +83,7 @@ async function runPage(id) {
     el('button', { onclick: () => api('POST', path + '/cancel').catch(show), text: 'Cancel run' }));
   main.replaceChildren(el('p', {}, el('a', { href: '#/', text: '← all runs' })), el('h2', { text: id }), head, chart, approval, convo, streaming, controls);
   let chartSteps = -1;
+  let shownApprovals = null;
   const refresh = async () => {
     const [status, transcript] = await Promise.all([api('GET', path), api('GET', path + '/transcript')]);
     const v = status.view || {};
@@ -95,12 +96,19 @@ async function runPage(id) {
       const { turns } = await api('GET', path + '/usage');
       chart.replaceChildren(...[usageChart(turns)].filter(Boolean));
     }
-    approval.replaceChildren(...(v.pendingApprovals || []).map((c) => {
-      const reason = el('input', { 'aria-label': 'reason for denying', placeholder: 'reason (deny)' });
-      const decide = (decision) => api('POST', path + '/approvals/' + encodeURIComponent(c.toolUseId), decision === 'deny' ? { decision, reason: reason.value || undefined } : { decision }).then(refresh, show);
-      return el('div', { id: 'approval', role: 'region', 'aria-label': 'approval' }, el('strong', { text: 'Waiting for approval: ' + c.name }), el('pre', { text: JSON.stringify(c.input, null, 2) }),
-        el('div', { class: 'row' }, el('button', { onclick: () => decide('approve'), text: 'Approve' }), reason, el('button', { onclick: () => decide('deny'), text: 'Deny' })));
-    }));
+    // Rebuilt only when the calls waiting change: an event's refresh must not take the focus off Approve (Enter
+    // would then do nothing) or clear a deny reason being typed.
+    const pending = v.pendingApprovals || [];
+    const approvalKey = pending.map((c) => c.toolUseId).join(',');
+    if (approvalKey !== shownApprovals) {
+      shownApprovals = approvalKey;
+      approval.replaceChildren(...pending.map((c) => {
+        const reason = el('input', { 'aria-label': 'reason for denying', placeholder: 'reason (deny)' });
+        const decide = (decision) => api('POST', path + '/approvals/' + encodeURIComponent(c.toolUseId), decision === 'deny' ? { decision, reason: reason.value || undefined } : { decision }).then(refresh, show);
+        return el('div', { id: 'approval', role: 'region', 'aria-label': 'approval' }, el('strong', { text: 'Waiting for approval: ' + c.name }), el('pre', { text: JSON.stringify(c.input, null, 2) }),
+          el('div', { class: 'row' }, el('button', { onclick: () => decide('approve'), text: 'Approve' }), reason, el('button', { onclick: () => decide('deny'), text: 'Deny' })));
+      }));
+    }
     const compactions = v.compactionLog || [];
     const children = v.children || [];
     const nodes = [];

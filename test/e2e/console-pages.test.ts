@@ -2,8 +2,8 @@
 // compactions where they happen, the per-turn chart, the Temporal UI link), in a real headless Chromium, usable by
 // keyboard and without sideways scrolling at 1280 px and on a phone.
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveToolCall, getAgentResult } from '../../src/client/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { approveToolCall, getAgentResult, getStatus } from '../../src/client/index.js';
 import { reply, text, thinking, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { serve, type ApiServer } from '../../src/serve/index.js';
 import { defineTool } from '../../src/tools/types.js';
@@ -28,8 +28,9 @@ afterAll(async () => {
 const openServe = (h: AgentHarness): Promise<ApiServer> =>
   serve({ client: env.client, port: 0, tokens: { operate: [TOKEN], read: [] }, taskQueue: h.taskQueue, eventsIntervalMs: 100, temporalUi: 'http://localhost:8233', log: () => {} });
 
-async function open(api: ApiServer, hash: string, viewport = DESKTOP): Promise<{ page: Page; problems: string[] }> {
+async function open(api: ApiServer, hash: string, viewport = DESKTOP, prepare?: (page: Page) => Promise<unknown>): Promise<{ page: Page; problems: string[] }> {
   const page = await browser!.newPage({ viewport });
+  await prepare?.(page);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(err.message));
   await page.goto(`${api.url}/${hash}`);
@@ -139,15 +140,28 @@ describe('the console', () => {
       const api = await openServe(h);
       try {
         const id = await startRun(h, 'approve me by keyboard', { tools: ['calculator'], approve: ['calculator'] });
-        const { page, problems } = await open(api, `#/runs/${id}`, PHONE);
+        // The event stream is held until the focus is on Approve: the events it then replays refresh the page, which
+        // must leave the focus where it is (it used to rebuild the buttons, and Enter then did nothing).
+        let releaseEvents = () => {};
+        const eventsHeld = new Promise<void>((resolve) => (releaseEvents = resolve));
+        const holdEvents = (p: Page) => p.route((url) => url.pathname.endsWith('/events'), async (route) => (await eventsHeld, route.continue()));
+        // (So the page must show the approval from its first read.)
+        await vi.waitFor(async () => expect((await getStatus(env.client, id)).view?.pendingApprovals).toHaveLength(1), { timeout: 15_000, interval: 100 });
+        const { page, problems } = await open(api, `#/runs/${id}`, PHONE, holdEvents);
         await page.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 15_000 });
         expect(await overflows(page)).toBe(false);
+        const focused = () => page.evaluate('document.activeElement ? document.activeElement.textContent : null');
         let reached = false;
         for (let i = 0; i < 40 && !reached; i++) {
           await page.keyboard.press('Tab');
-          reached = (await page.evaluate('document.activeElement ? document.activeElement.textContent : null')) === 'Approve';
+          reached = (await focused()) === 'Approve';
         }
         expect(reached).toBe(true);
+        const refreshed = page.waitForResponse((r) => r.url().endsWith('/transcript'));
+        releaseEvents();
+        await refreshed;
+        await page.evaluate('new Promise((resolve) => setTimeout(resolve, 100))');
+        expect(await focused()).toBe('Approve');
         await page.keyboard.press('Enter');
         await page.locator('#run-status').getByText('completed').waitFor({ timeout: 15_000 });
         expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', toolCalls: 1 });
