@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Two projects. `unit`: files that need no Temporal server, no workflow bundle and no child process; they run
 // in seconds. `integration`: the rest, with a dev server per test process and one bundle (test/global-setup.ts). A file is
@@ -27,9 +28,28 @@ const sources = testFiles('test').map((file) => ({ file, text: readFileSync(file
 const unitFiles = sources.filter(({ text }) => !NEEDS_SERVER_OR_PROCESS.test(text)).map(({ file }) => file);
 const isolatedFiles = sources.filter(({ text }) => NEEDS_SERVER_OR_PROCESS.test(text) && CHANGES_PROCESS_STATE.test(text)).map(({ file }) => file);
 
+// Every run in the order a clean clone runs in: largest files first within each project. Vitest's own order on a
+// warm run is by the last run's durations, longest first, and with files sharing their process that was slower:
+// 693 s of vitest against 647 s in one warm clone on 2 cores (BENCHMARKS.md, "The test suite").
+class LargestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const size = new Map(files.map((f) => [f.moduleId, statSync(f.moduleId).size]));
+    const rank = (f: TestSpecification) => [f.project.config.sequence.groupOrder, f.project.name, f.project.config.isolate ? 0 : 1] as const;
+    return [...files].sort((a, b) => {
+      const [ga, pa, ia] = rank(a);
+      const [gb, pb, ib] = rank(b);
+      if (ga !== gb) return ga - gb;
+      if (pa !== pb) return pa < pb ? -1 : 1;
+      if (ia !== ib) return ia - ib;
+      return size.get(b.moduleId)! - size.get(a.moduleId)!;
+    });
+  }
+}
+
 export default defineConfig({
   test: {
     pool: 'forks',
+    sequence: { sequencer: LargestFirst },
     // Three files at a time, each test process on a dev server of its own (test/helpers/test-server.ts). The suite is
     // bound by the 2 cores' CPU (about 1,240 s of it), not by waiting: three keep them busier than two did. A server per
     // process: with one shared by all, in one of four clean runs it locked up (SQLITE_INTERRUPT after a cancelled
