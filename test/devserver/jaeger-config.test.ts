@@ -36,14 +36,19 @@ describe('ensureJaeger', () => {
     try {
       const env = { DURABLE_AGENT_CACHE_DIR: root };
       let builds = 0;
+      const waits: string[] = [];
+      let announced = () => {};
+      const secondWaits = new Promise<void>((resolve) => (announced = resolve));
+      // The build holds the lock until the second caller says it waits (a fixed pause lost that race on a loaded
+      // machine: the lock was gone before the second caller looked at it).
       const build = async (dir: string) => {
         builds++;
-        await new Promise((r) => setTimeout(r, 300));
+        await Promise.race([secondWaits, new Promise((r) => setTimeout(r, 10_000))]);
         await fs.writeFile(path.join(dir, 'jaeger'), '#!/bin/sh\n', { mode: 0o755 });
         return path.join(dir, 'jaeger');
       };
-      const waits: string[] = [];
-      const [a, b] = await Promise.all([ensureJaeger(() => {}, { env, build }), ensureJaeger((m) => waits.push(m), { env, build })]);
+      const log = (m: string) => (waits.push(m), announced());
+      const [a, b] = await Promise.all([ensureJaeger(() => {}, { env, build }), ensureJaeger(log, { env, build })]);
       expect(builds).toBe(1);
       expect(a).toBe(path.join(root, 'jaeger-v1.76.0', 'jaeger'));
       expect(b).toBe(a);
