@@ -1,6 +1,7 @@
 // Per-turn time and a fleet of concurrent agents on ONE worker process, each against its floor, in one run so
 // that machine noise cancels:
-//   (a) per turn: ours (0 ms scripted model + calculator; and with the calculator `fast: true`) / the bare shape's
+//   (a) per turn: ours (0 ms scripted model + calculator; with the calculator `fast: true`; with Temporal's workflow
+//       stack traces on) / the bare shape's
 //       two no-op activity round trips, both on the embedded server's configuration, and the bare shape on a server
 //       with the CLI's defaults / the same loop in-process without Temporal (the zero-durability floor); with each
 //       shape's history event timeline;
@@ -8,13 +9,14 @@
 //       activity and a no-op activity per turn), and / the bare shape whose 'model' activity makes the same
 //       streamed HTTP call to the scripted model as ours: wall time against the ideal (10 × 200 ms), turns per second,
 //       the worker process's own peak RSS, and workflow task latency (scheduled → completed, from the histories
-//       of a sample of runs).
+//       of a sample of runs); and ours with the calculator `fast: true` (its calls local activities) / the bare shape.
 // Each worker runs in a process of its own (bench/worker-process.mjs, the built package): a fresh one per shape
 // and N, so its peak RSS (VmHWM) is that case's alone; the client, the scripted model and the dev server stay
 // in this process. `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case, BENCH_FLEET=0 for (a) alone; BENCH_FLEET_REPEATS=3 for the median
 // of 3 interleaved repeats of each; BENCH_FLEET_HTTP=10,100,1000 for the sizes that also run bare+HTTP, default 10
-// and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
+// and 100; BENCH_FLEET_FAST=10,100,1000 for the sizes that also run ours with a fast tool, default 10 and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
 // BENCH_OURS_BEFORE_BUNDLE=file to run another build of the agent's workflow bundle too, side by side;
+// BENCH_FLEET_STACK_TRACES=100 for the sizes that also run ours with Temporal's workflow stack traces on;
 // BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
 // BENCH_PER_TURN=0 to skip (a)).
 import { randomUUID } from 'node:crypto';
@@ -48,6 +50,10 @@ const FLEET = (process.env.BENCH_FLEET ?? '10,100,1000').split(',').map(Number).
 const FLEET_REPEATS = Number(process.env.BENCH_FLEET_REPEATS || '1');
 /** The fleet sizes that also run the bare+HTTP floor (it costs as much time as ours). */
 const FLEET_HTTP = (process.env.BENCH_FLEET_HTTP ?? '10,100').split(',').map(Number);
+/** The fleet sizes that also run ours with the calculator defined `fast: true` (its calls local activities). */
+const FLEET_FAST = (process.env.BENCH_FLEET_FAST ?? '10,100').split(',').map(Number);
+/** The fleet sizes that also run ours with Temporal's workflow stack traces on (`workflowStackTraces: true`), after ours. */
+const FLEET_STACK_TRACES = (process.env.BENCH_FLEET_STACK_TRACES ?? '').split(',').map(Number);
 /** Another build of the agent's workflow bundle (say, main's) run as a fourth shape, after ours in each repeat. */
 const OURS_BEFORE = process.env.BENCH_OURS_BEFORE_BUNDLE ? path.resolve(process.env.BENCH_OURS_BEFORE_BUNDLE) : undefined;
 const fmt = (n: number, d = 1) => n.toFixed(d);
@@ -66,7 +72,7 @@ function describe(o: SizingWorkerOptions) {
 
 /** The worker processes compared: ours, the bare shape (a sleeping 'model' activity), and the bare shape whose
  * 'model' activity makes ours's HTTP call (bench/worker-process.mjs). */
-type Shape = 'ours' | 'ours-fast' | 'ours-before' | 'bare' | 'bare-http';
+type Shape = 'ours' | 'ours-fast' | 'ours-before' | 'ours-stack-traces' | 'bare' | 'bare-http';
 
 /** The wall time of `fn`. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
@@ -174,8 +180,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const workflowId = await fn();
         return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
       };
-      const shapes = ['ours', 'ours-fast', 'bare', 'bare-default'] as const;
-      const names = { ours: 'ours', 'ours-fast': 'ours, fast tool', bare: 'bare, embedded', 'bare-default': 'bare, CLI defaults' };
+      const shapes = ['ours', 'ours-fast', 'ours-stack-traces', 'bare', 'bare-default'] as const;
+      const names = { ours: 'ours', 'ours-fast': 'ours, fast tool', 'ours-stack-traces': 'ours, stack traces on', bare: 'bare, embedded', 'bare-default': 'bare, CLI defaults' };
       type Measured = (typeof shapes)[number];
       const queues = {} as Record<Measured, string>;
       const started: WorkerMemory[] = [];
@@ -189,6 +195,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const runs: Record<Measured, () => Promise<string>> = {
           ours: () => runOurs(queues.ours, PER_TURN_TURNS),
           'ours-fast': () => runOurs(queues['ours-fast'], PER_TURN_TURNS),
+          'ours-stack-traces': () => runOurs(queues['ours-stack-traces'], PER_TURN_TURNS),
           bare: () => runBare(queues.bare, PER_TURN_TURNS, 0),
           'bare-default': () => runBare(queues['bare-default'], PER_TURN_TURNS, 0, defaultClient),
         };
@@ -211,6 +218,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         figures.perTurn = {
           oursMs: ms.ours,
           oursFastToolMs: ms['ours-fast'],
+          oursStackTracesOnMs: ms['ours-stack-traces'],
           bareMs: ms.bare,
           bareDefaultMs: ms['bare-default'],
           inProcessMs,
@@ -219,6 +227,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           serverDynamicConfig: EMBEDDED_SERVER_DYNAMIC_CONFIG,
           oursOverBare: ms.ours / ms.bare,
           oursOverBareDefault: ms.ours / ms['bare-default'],
+          oursFastToolOverBare: ms['ours-fast'] / ms.bare,
           oursFastToolOverBareDefault: ms['ours-fast'] / ms['bare-default'],
           timelineMs: Object.fromEntries(shapes.map((k) => [k, Object.fromEntries(gaps[k])])),
         };
@@ -226,9 +235,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const cell = (k: Measured, pair: string) => (gaps[k].has(pair) ? fmt(gaps[k].get(pair)!) : '-').padStart(names[k].length);
         lines.push(
           `\n(a) Per-turn time, ${PER_TURN_TURNS}-turn runs, 0 ms scripted model, median of ${PER_TURN_REPEATS} interleaved; embedded server: ${EMBEDDED_SERVER_DYNAMIC_CONFIG.join(' ')}`,
-          `${shapes.map((k) => `${names[k]} (ms/turn)`).join(' | ')} | in-process (ms/turn) | ours / bare embedded | ours / bare defaults | ours, fast tool / bare defaults`,
+          `${shapes.map((k) => `${names[k]} (ms/turn)`).join(' | ')} | in-process (ms/turn) | ours / bare embedded | ours, fast tool / bare embedded | ours / bare defaults | ours, fast tool / bare defaults`,
           `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
-            `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
+            `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms.bare, 2).padStart(31)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
           `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
           `${'from → to'.padEnd(64)} | ${shapes.map((k) => names[k]).join(' | ')}`,
           ...pairs.map((p) => `${p.padEnd(64)} | ${shapes.map((k) => cell(k, p)).join(' | ')}`),
@@ -245,7 +254,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     const fleet: unknown[] = [];
     if (FLEET.length > 0) lines.push(
       `\n(b) N concurrent agents of ${FLEET_TURNS} turns, ${MODEL_MS} ms model, one worker process each (ideal ${idealMs} ms); worker sizing ${JSON.stringify(figures.workerSizing)}`,
-      `    N | bare wall (s) | ours wall (s) | ours/bare | bare turns/s | ours turns/s | bare wall/ideal | ours wall/ideal | worker peak RSS bare / ours (MB) | WFT p50 bare / ours (ms) | WFT p95 bare / ours (ms) | failed | bare+HTTP wall (s) | ours/bare+HTTP`,
+      `    N | bare wall (s) | ours wall (s) | ours/bare | bare turns/s | ours turns/s | bare wall/ideal | ours wall/ideal | worker peak RSS bare / ours (MB) | WFT p50 bare / ours (ms) | WFT p95 bare / ours (ms) | failed | bare+HTTP wall (s) | ours/bare+HTTP | ours, fast tool wall (s) | ours, fast tool/bare | fast tool peak RSS (MB)`,
     );
     for (const n of FLEET) {
       // CPU time is read around each fleet, of its worker process and of the server: what each shape costs.
@@ -257,11 +266,23 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       // Repeats interleaved (bare, ours, bare+HTTP, bare, ours, ...), so that a change of the machine's load falls on
       // every shape; the row is the repeat whose ours/bare is the median.
       const withHttp = FLEET_HTTP.includes(n);
-      const repeats: { b: Awaited<ReturnType<typeof fleetOf>>; o: Awaited<ReturnType<typeof fleetOf>> & { transcriptStats?: Record<string, number> }; h?: Awaited<ReturnType<typeof fleetOf>>; bRss: number; oRss: number; hRss?: number }[] = [];
+      const withFast = FLEET_FAST.includes(n);
+      type Fleet = Awaited<ReturnType<typeof fleetOf>>;
+      const repeats: { b: Fleet; o: Fleet & { transcriptStats?: Record<string, number> }; h?: Fleet; f?: Fleet; bRss: number; oRss: number; hRss?: number; fRss?: number }[] = [];
       for (let r = 0; r < FLEET_REPEATS; r++) {
         const b = await withWorker('bare', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS)));
         const o = await withWorker('ours', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
         const h = withHttp ? await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS))) : undefined;
+        const f = withFast ? await withWorker('ours-fast', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS))) : undefined;
+        if (FLEET_STACK_TRACES.includes(n)) {
+          const st = await withWorker('ours-stack-traces', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
+          const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
+          const failed = st.value.value.filter((x) => x.status === 'rejected').length;
+          notes.push(
+            `${n} agents, repeat ${r + 1}, workflow stack traces on / off (ours): wall ${fmt(st.value.wallMs / 1000)} s / ${fmt(o.value.wallMs / 1000)} s, ` +
+              `CPU per turn (worker + server, ms) ${perTurn(st.value.cpuMs)} / ${perTurn(o.value.cpuMs)}; bare ${perTurn(b.value.cpuMs)}; ${failed} failed`,
+          );
+        }
         if (OURS_BEFORE) {
           const ob = await withWorker('ours-before', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
           const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
@@ -271,14 +292,23 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
               `worker peak RSS ${fmt(ob.peakRssMb, 0)} / ${fmt(o.peakRssMb, 0)} MB`,
           );
         }
-        repeats.push({ b: b.value, o: { ...o.value, transcriptStats: o.transcriptStats }, h: h?.value, bRss: b.peakRssMb, oRss: o.peakRssMb, hRss: h?.peakRssMb });
-        if (FLEET_REPEATS > 1) console.log(`${n} agents, repeat ${r + 1} of ${FLEET_REPEATS}: ours/bare ${fmt(o.value.wallMs / b.value.wallMs, 2)}`);
+        repeats.push({ b: b.value, o: { ...o.value, transcriptStats: o.transcriptStats }, h: h?.value, f: f?.value, bRss: b.peakRssMb, oRss: o.peakRssMb, hRss: h?.peakRssMb, fRss: f?.peakRssMb });
+        if (FLEET_REPEATS > 1)
+          console.log(
+            `${n} agents, repeat ${r + 1} of ${FLEET_REPEATS}: ours/bare ${fmt(o.value.wallMs / b.value.wallMs, 2)}` +
+              (f ? `, ours with a fast tool/bare ${fmt(f.value.wallMs / b.value.wallMs, 2)}` : ''),
+          );
       }
       const ratios = repeats.map((r) => r.o.wallMs / r.b.wallMs);
       const { b, o, h, bRss, oRss, hRss } = repeats[ratios.indexOf(median(ratios))];
+      // Ours with a fast tool: its own median repeat (by its ratio to the same repeat's bare fleet).
+      const fastRatios = withFast ? repeats.map((r) => r.f!.wallMs / r.b.wallMs) : [];
+      const fastRepeat = withFast ? repeats[fastRatios.indexOf(median(fastRatios))] : undefined;
       const done = (rs: PromiseSettledResult<string>[]) => rs.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const failedOurs = repeats.flatMap((r) => r.o.value.filter((x) => x.status === 'rejected'));
       const failedBare = repeats.reduce((k, r) => k + r.b.value.filter((x) => x.status === 'rejected').length, 0);
+      const failedFast = repeats.flatMap((r) => r.f?.value.filter((x) => x.status === 'rejected') ?? []);
+      if (failedFast.length) console.log(`ours with a fast tool, ${n}: ${failedFast.length} failed, first: ${String((failedFast[0] as PromiseRejectedResult).reason)}`);
       if (failedOurs.length) console.log(`ours, ${n}: ${failedOurs.length} failed, first: ${String((failedOurs[0] as PromiseRejectedResult).reason)}`);
       const bareWft = await workflowTaskLatency(client, done(b.value).slice(0, LATENCY_SAMPLE));
       const oursWft = await workflowTaskLatency(client, done(o.value).slice(0, LATENCY_SAMPLE));
@@ -308,6 +338,17 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         cpuMs: { bare: b.cpuMs, ours: o.cpuMs, bareHttp: h?.cpuMs ?? null },
         // CPU per turn (worker + server), ours over bare, in each repeat: the median is the figure.
         cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.o.cpuMs) / cpuPerTurn(r.b.cpuMs)),
+        oursFastTool: fastRepeat
+          ? {
+              wallMs: fastRepeat.f!.wallMs,
+              ratio: fastRepeat.f!.wallMs / fastRepeat.b.wallMs,
+              ratiosOfRepeats: fastRatios,
+              workerPeakRssMb: fastRepeat.fRss!,
+              failed: failedFast.length,
+              cpuMs: fastRepeat.f!.cpuMs,
+              cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.f!.cpuMs) / cpuPerTurn(r.b.cpuMs)),
+            }
+          : null,
       };
       fleet.push(row);
       const orDash = (x: number | null, f: (x: number) => string) => (x === null ? '—' : f(x));
@@ -316,7 +357,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${fmt(row.bareTurnsPerSec).padStart(12)} | ${fmt(row.oursTurnsPerSec).padStart(12)} | ${fmt(row.bareOverIdeal, 2).padStart(15)} | ${fmt(row.oursOverIdeal, 2).padStart(15)} | ` +
           `${`${fmt(row.bareWorkerPeakRssMb, 0)} / ${fmt(row.oursWorkerPeakRssMb, 0)}`.padStart(32)} | ` +
           `${`${fmt(bareWft.p50Ms, 0)} / ${fmt(oursWft.p50Ms, 0)}`.padStart(24)} | ${`${fmt(bareWft.p95Ms, 0)} / ${fmt(oursWft.p95Ms, 0)}`.padStart(24)} | ${failedBare} / ${failedOurs.length} | ` +
-          `${orDash(row.bareHttpWallMs, (x) => fmt(x / 1000)).padStart(18)} | ${orDash(row.oursOverBareHttp, (x) => fmt(x, 2)).padStart(14)}`,
+          `${orDash(row.bareHttpWallMs, (x) => fmt(x / 1000)).padStart(18)} | ${orDash(row.oursOverBareHttp, (x) => fmt(x, 2)).padStart(14)} | ` +
+          `${orDash(row.oursFastTool?.wallMs ?? null, (x) => fmt(x / 1000)).padStart(24)} | ${orDash(row.oursFastTool?.ratio ?? null, (x) => fmt(x, 2)).padStart(20)} | ` +
+          `${orDash(row.oursFastTool?.workerPeakRssMb ?? null, (x) => fmt(x, 0)).padStart(23)}`,
       );
       console.log(lines.at(-1));
       const perTurn = (ms: number) => fmt(ms / (n * FLEET_TURNS), 2);
@@ -327,6 +370,13 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `ours ${perTurn(c.ours.worker)} + ${perTurn(c.ours.server)}; ours / bare, total CPU: ${row.cpuRatiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}` +
           (FLEET_REPEATS > 1 ? ` (median ${fmt(median(row.cpuRatiosOfRepeats), 2)}); ours/bare wall: ${ratios.map((x) => fmt(x, 2)).join(', ')} (median ${fmt(median(ratios), 2)})` : ''),
       );
+      const fast = row.oursFastTool;
+      if (fast && fastRepeat)
+        notes.push(
+          `${n} agents, ours with a fast tool: CPU per turn (ms), worker + server: ${perTurn(fast.cpuMs.worker)} + ${perTurn(fast.cpuMs.server)} ` +
+            `(its repeat's bare: ${perTurn(fastRepeat.b.cpuMs.worker)} + ${perTurn(fastRepeat.b.cpuMs.server)}); / bare, total CPU: ${fast.cpuRatiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}; ` +
+            `wall / bare: ${fast.ratiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}${FLEET_REPEATS > 1 ? ` (median ${fmt(median(fast.ratiosOfRepeats), 2)})` : ''}; ${fast.failed} failed`,
+        );
       const t = o.transcriptStats;
       if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);
     }
@@ -347,5 +397,6 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     const all = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
     writeFileSync(file, JSON.stringify({ ...all, ...figures }, null, 2));
   }
-  // 20 minutes a repeat, 40 with ours-before: bare, ours and ours-before at 1,000 agents passed 20 minutes under load.
-}, 1_200_000 * FLEET_REPEATS * (OURS_BEFORE ? 2 : 1));
+  // 30 minutes a repeat (bare, ours and ours with a fast tool), 60 with ours-before: bare, ours and ours-before at 1,000
+  // agents passed 20 minutes under load.
+}, 1_800_000 * FLEET_REPEATS * (OURS_BEFORE ? 2 : 1));

@@ -3,7 +3,7 @@
 // user runs it; `npm run bench` builds first), `bare` is the floor: bench/bare-workflow.ts with a 'model' activity
 // that sleeps and a no-op 'tool' activity, sized like ours; `bare-http` the same whose 'model' activity makes the
 // streamed HTTP request to the scripted model that ours makes. Prints `ready` once polling; SIGTERM stops it.
-//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | ours-before | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
+//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | ours-before | ours-stack-traces | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
 //        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
 //        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
 import { spawn } from 'node:child_process';
@@ -32,14 +32,16 @@ const connection = await NativeConnection.connect({ address });
 
 let worker;
 let transcripts;
-if (process.env.BENCH_SHAPE === 'ours' || process.env.BENCH_SHAPE === 'ours-fast' || process.env.BENCH_SHAPE === 'ours-before') {
+if (['ours', 'ours-fast', 'ours-before', 'ours-stack-traces'].includes(process.env.BENCH_SHAPE)) {
   const client = new Client({ connection: await Connection.connect({ address }) });
   // `ours-fast`: the calculator defined with `fast: true`, so its calls run as local activities.
   const tools = process.env.BENCH_SHAPE === 'ours-fast' ? [{ ...calculator, fast: true }] : undefined;
   // `ours-before`: the same worker running another workflow bundle (BENCH_OURS_BEFORE_BUNDLE: the agent's workflow code
   // as it was), to measure a change of the workflow code side by side.
   const workflowBundlePath = process.env.BENCH_SHAPE === 'ours-before' ? process.env.BENCH_OURS_BEFORE_BUNDLE : undefined;
-  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, tools, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, workflowBundlePath, ...sizing }));
+  // `ours-stack-traces`: with Temporal's workflow stack traces on (the SDK's promise hook; ours runs without it).
+  const workflowStackTraces = process.env.BENCH_SHAPE === 'ours-stack-traces';
+  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, tools, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, workflowBundlePath, workflowStackTraces, ...sizing }));
 } else {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // `bare-http`: the 'model' activity makes the HTTP call ours makes (one streamed Messages API request through the

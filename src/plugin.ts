@@ -23,6 +23,7 @@ import { checkAgents, subAgentDefinitions } from './config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import type { SubAgentDefinition, ToolCallInput } from './core/types.js';
 import { ignoredTranscriptSinks } from './core/transcript-sink.js';
+import { withoutWorkflowStackTraces } from './workflow-threads.js';
 import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import type { McpTokenStore, McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
@@ -71,6 +72,10 @@ export interface AgentPluginOptions {
    * or another: `await plugin.createModelWorker({ connection, taskQueue })`, and with encryption on, one for each
    * key's queue as well (`taskQueue: '<taskQueue>@<keyId>'`: see encryptedTaskQueue). */
   runModelWorker?: boolean;
+  /** Whether the workers this plugin creates itself (a key's queue's, with encryption on) keep Temporal's workflow
+   * stack traces (src/workflow-threads.ts). Default true, like the worker you create with it; createAgentWorker
+   * passes its own `workflowStackTraces` (default false). */
+  workflowStackTraces?: boolean;
   /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
    * and namespace. */
   client?: Client;
@@ -220,12 +225,14 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const { plugins = [], ...options } = spec.workerOptions;
     // Worker.create adds the connection's plugins itself.
     const own = plugins.filter((p) => !(options.connection as { plugins?: unknown[] } | undefined)?.plugins?.includes(p));
-    return Worker.create({
-      ...options,
-      taskQueue,
-      ...(identity ? { identity: `${identity} (key ${keyId})` } : {}),
-      plugins: own.includes(this) ? own : [this, ...own],
-    });
+    const create = () =>
+      Worker.create({
+        ...options,
+        taskQueue,
+        ...(identity ? { identity: `${identity} (key ${keyId})` } : {}),
+        plugins: own.includes(this) ? own : [this, ...own],
+      });
+    return this.options.workflowStackTraces === false ? withoutWorkflowStackTraces(create) : create();
   }
 
   /** A worker serving only the model task queue of `taskQueue` (`<taskQueue>-model`): the callModel activity, with

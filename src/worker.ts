@@ -13,6 +13,7 @@ import type { ToolRegistry } from './tools/registry.js';
 import type { AnyAgentTool } from './tools/types.js';
 import type { McpTokenStore, McpTools } from './mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
+import { withoutWorkflowStackTraces } from './workflow-threads.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 import { workerDeploymentOptions, type WorkerDeployment } from './core/versioning.js';
 import { SimplePlugin } from '@temporalio/plugin';
@@ -64,6 +65,10 @@ export interface AgentWorkerOptions extends WorkerSizing {
   metrics?: { port: number; host?: string; temporalMetricsUrl?: string };
   /** OpenTelemetry tracing (see AgentPluginOptions.tracing). Default: as the OTEL_* variables configure it. */
   tracing?: AgentTracing | null;
+  /** Keep Temporal's workflow stack traces: the `__stack_trace` query and the Web UI's "Stack Trace" tab. Default
+   * false: the SDK's promise hook behind them was 42 % of the agent's workflow CPU (src/workflow-threads.ts;
+   * docs/operations.md, "Workflow stack traces"); the run behaves the same either way. */
+  workflowStackTraces?: boolean;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
   workerOptions?: Partial<WorkerOptions>;
@@ -104,19 +109,22 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     modelCallsPerSecond: options.modelCallsPerSecond,
     client: options.client,
     workflowBundle: await workflowBundle(options.workflowBundlePath),
+    workflowStackTraces: options.workflowStackTraces ?? false,
   });
   const server = metrics && options.metrics ? await serveMetrics({ ...options.metrics, metrics }) : undefined;
   const closeServer = server ? [new SimplePlugin({ name: 'durable-agent-metrics', runContext: (next) => next().finally(() => server.close()) })] : [];
-  const worker = await Worker.create({
-    connection: options.connection,
-    namespace: options.namespace ?? options.client.options.namespace,
-    taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
-    dataConverter,
-    ...sizingOf(options),
-    ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
-    ...options.workerOptions,
-    plugins: [plugin, ...closeServer, ...(options.workerOptions?.plugins ?? [])],
-  }).catch(async (err) => {
+  const create = () =>
+    Worker.create({
+      connection: options.connection,
+      namespace: options.namespace ?? options.client.options.namespace,
+      taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
+      dataConverter,
+      ...sizingOf(options),
+      ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
+      ...options.workerOptions,
+      plugins: [plugin, ...closeServer, ...(options.workerOptions?.plugins ?? [])],
+    });
+  const worker = await (options.workflowStackTraces ? create() : withoutWorkflowStackTraces(create)).catch(async (err) => {
     await plugin.close(); // no MCP server is left running by a worker that was never made
     await server?.close();
     throw err;

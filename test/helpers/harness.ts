@@ -100,6 +100,8 @@ export async function withAgent<T>(
     taskQueue?: string;
     /** More options for the agent's Worker.create (a small workflow cache, ...). */
     workerOptions?: AgentWorkerOptions['workerOptions'];
+    /** Keep Temporal's workflow stack traces (createAgentWorker's default: off). */
+    workflowStackTraces?: boolean;
     /** The scripted model's context window and compaction (src/scripted/compaction.ts). */
     modelOptions?: Pick<ScriptedModelOptions, 'contextWindow' | 'compaction' | 'taskBudget'>;
   },
@@ -125,6 +127,7 @@ export async function withAgent<T>(
     ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),
     agents: options.agents,
     workerOptions: options.workerOptions,
+    workflowStackTraces: options.workflowStackTraces,
   });
   const harness: AgentHarness = {
     env,

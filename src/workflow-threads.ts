@@ -1,0 +1,79 @@
+// The agent's workers run their workflow threads without the Temporal SDK's promise hook (workflow stack traces off).
+// Why: for its stack-trace query, the SDK records a source-mapped stack trace of every promise workflow code creates,
+// and the agent's turn creates about 29. That was 42 % of the agent's workflow CPU (bench/workflow-cpu.mjs, replaying
+// a 10-turn run: 10.5 ms a turn with the hook, 6.1 without). The SDK has no option for it, but it already runs without
+// the hook wherever V8's `promiseHooks.createHook` is unavailable (Bun; it says so, and disables stack traces), so a
+// workflow thread started where `createHook` throws runs the same workflow code the same way: only the stack-trace
+// queries (`__stack_trace`, `__enhanced_stack_trace`, the Web UI's "Stack Trace" tab) answer "Workflow stack traces
+// are not enabled on this worker". Replay, determinism and unhandled-rejection handling do not use the hook.
+//
+// How: the SDK creates each workflow thread with `new (require('node:worker_threads').Worker)(<its thread module>)`.
+// While an agent worker is being created, that constructor is wrapped so that the SDK's thread (that file, and no
+// other) starts with a preload making `createHook` throw there; other threads, and workers created at other times,
+// are untouched. `workflowStackTraces: true` (CLI: `--workflow-stack-traces`) creates the worker as Temporal does.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Worker as ThreadWorker, WorkerOptions as ThreadOptions } from 'node:worker_threads';
+
+const require = createRequire(import.meta.url);
+/** The CommonJS exports object the SDK reads `Worker` from at each construction (ESM imports are not affected). */
+const workerThreads = require('node:worker_threads') as { Worker: typeof ThreadWorker };
+/** The module the SDK's workflow threads run (its package has no exports map: resolved beside its entry). */
+const WORKFLOW_THREAD_MODULE = path.join(path.dirname(require.resolve('@temporalio/worker')), 'workflow', 'workflow-worker-thread.js');
+
+/** Runs in the workflow thread before the SDK does: V8's promise hooks are unavailable there, so the SDK installs
+ * none; its one warning about it is dropped (the worker's documentation says what is off, and why). */
+const PRELOAD = [
+  `import v8 from 'node:v8';`,
+  `v8.promiseHooks.createHook = () => { throw new Error('workflow stack traces are off on this worker (workflowStackTraces: false)'); };`,
+  `const warn = console.warn;`,
+  `console.warn = function (...args) { if (typeof args[0] === 'string' && args[0].startsWith('v8.promiseHooks.createHook is not available')) return; return warn.apply(this, args); };`,
+].join('\n');
+const PRELOAD_FLAG = ['--import', `data:text/javascript,${encodeURIComponent(PRELOAD)}`];
+
+let creating = 0;
+let unwrapped: typeof ThreadWorker | undefined;
+
+/** `create` (a `Worker.create`) with the workflow threads it starts running without the SDK's promise hook. */
+export async function withoutWorkflowStackTraces<T>(create: () => Promise<T>): Promise<T> {
+  if (creating++ === 0) {
+    unwrapped = workerThreads.Worker;
+    workerThreads.Worker = withPreloadForWorkflowThreads(unwrapped);
+  }
+  try {
+    return await create();
+  } finally {
+    if (--creating === 0 && unwrapped) {
+      workerThreads.Worker = unwrapped;
+      unwrapped = undefined;
+    }
+  }
+}
+
+function withPreloadForWorkflowThreads(Base: typeof ThreadWorker): typeof ThreadWorker {
+  function Wrapped(filename: string | URL, options?: ThreadOptions): ThreadWorker {
+    if (typeof filename !== 'string' || path.resolve(filename) !== WORKFLOW_THREAD_MODULE) return new Base(filename, options);
+    // Given execArgv, a thread no longer inherits the process's Node options: they are given too, but for those a thread
+    // refuses (V8 and process-wide options, which it shares anyway), which Node names in its error.
+    let inherited = options?.execArgv ?? process.execArgv;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        return new Base(filename, { ...options, execArgv: [...inherited, ...PRELOAD_FLAG] });
+      } catch (err) {
+        const refused = refusedFlags(err);
+        if (!refused) throw err;
+        inherited = inherited.filter((flag) => !refused.has(flag));
+      }
+    }
+    return new Base(filename, options); // as Temporal makes it: stack traces on
+  }
+  Wrapped.prototype = Base.prototype;
+  return Wrapped as unknown as typeof ThreadWorker;
+}
+
+/** The flags of an ERR_WORKER_INVALID_EXEC_ARGV ("Initiated Worker with invalid execArgv flags: --a, --b"). */
+function refusedFlags(err: unknown): Set<string> | null {
+  if ((err as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') return null;
+  const listed = /flags: (.*)$/.exec((err as Error).message)?.[1];
+  return listed ? new Set(listed.split(', ')) : null;
+}
