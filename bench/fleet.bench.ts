@@ -12,7 +12,7 @@
 //       of a sample of runs); and ours with the calculator `fast: true` (its calls local activities) / the bare shape.
 // Each worker runs in a process of its own (bench/worker-process.mjs, the built package): a fresh one per shape
 // and N, so its peak RSS (VmHWM) is that case's alone; the client, the scripted model and the dev server stay
-// in this process. `npm run bench` (BENCH_FLEET=10,100 to skip the 1,000 case, BENCH_FLEET=0 for (a) alone; BENCH_FLEET_REPEATS=3 for the median
+// in this process. `npm run bench` (10 and 100 agents; BENCH_FLEET=1000 (`npm run bench:fleet`) for the 1,000 case, BENCH_FLEET=0 for (a) alone; BENCH_FLEET_REPEATS=3 for the median
 // of 3 interleaved repeats of each; BENCH_FLEET_HTTP=10,100,1000 for the sizes that also run bare+HTTP, default 10
 // and 100; BENCH_FLEET_FAST=10,100,1000 for the sizes that also run ours with a fast tool, default 10 and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
 // BENCH_OURS_BEFORE_BUNDLE=file to run another build of the agent's workflow bundle too, side by side;
@@ -45,7 +45,9 @@ const PER_TURN_TURNS = 20;
 const PER_TURN_REPEATS = 3;
 const FLEET_TURNS = 10;
 const MODEL_MS = 200;
-const FLEET = (process.env.BENCH_FLEET ?? '10,100,1000').split(',').map(Number).filter((n) => n > 0);
+/** The fleet sizes: 1,000 agents is `npm run bench:fleet` (the median of 3 repeats: 20 minutes and more on 2 cores,
+ * twice what all the rest of `npm run bench` takes). */
+const FLEET = (process.env.BENCH_FLEET ?? '10,100').split(',').map(Number).filter((n) => n > 0);
 /** Repeats of each fleet (interleaved shapes; the row is the median repeat). */
 const FLEET_REPEATS = Number(process.env.BENCH_FLEET_REPEATS || '1');
 /** The fleet sizes that also run the bare+HTTP floor (it costs as much time as ours). */

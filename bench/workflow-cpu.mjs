@@ -11,7 +11,6 @@
 //   The history is recorded once (a dev server, the scripted model, a worker of dist/) into $TMPDIR.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import v8 from 'node:v8';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +28,12 @@ const repeats = at >= 0 ? Number(args.splice(at, 2)[1]) : 200;
 const st = args.indexOf('--stack-traces');
 const stackTraces = st >= 0 ? args.splice(st, 2)[1] : 'on';
 if (!['on', 'off', 'both'].includes(stackTraces)) throw new Error('--stack-traces on | off | both');
-// Off: what the agent's workflow threads get (src/workflow-threads.ts's preload), here in the replaying thread.
-if (stackTraces === 'off') v8.promiseHooks.createHook = () => { throw new Error('workflow stack traces off'); };
+// Off: what the agent's workflow threads get (src/workflow-threads.ts's preload, the same code), here in the replaying
+// thread: the SDK's stack-trace recorder gets no promise hook; AsyncLocalStorage (cancellation scopes) keeps its own.
+if (stackTraces === 'off') {
+  const { WORKFLOW_THREAD_PRELOAD } = await import('../dist/workflow-threads.js');
+  await import(`data:text/javascript,${encodeURIComponent(WORKFLOW_THREAD_PRELOAD)}`);
+}
 const bundles = args.length ? args : [fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url))];
 const historyFile = path.join(tmpdir(), `durable-agent-workflow-cpu-${TURNS}-turns.json`);
 Runtime.install({ logger: new DefaultLogger('ERROR') });

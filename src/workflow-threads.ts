@@ -1,16 +1,19 @@
 // The agent's workers run their workflow threads without the Temporal SDK's promise hook (workflow stack traces off).
 // Why: for its stack-trace query, the SDK records a source-mapped stack trace of every promise workflow code creates,
-// and the agent's turn creates about 29. That was 42 % of the agent's workflow CPU (bench/workflow-cpu.mjs, replaying
-// a 10-turn run: 10.5 ms a turn with the hook, 6.1 without). The SDK has no option for it, but it already runs without
-// the hook wherever V8's `promiseHooks.createHook` is unavailable (Bun; it says so, and disables stack traces), so a
-// workflow thread started where `createHook` throws runs the same workflow code the same way: only the stack-trace
-// queries (`__stack_trace`, `__enhanced_stack_trace`, the Web UI's "Stack Trace" tab) answer "Workflow stack traces
-// are not enabled on this worker". Replay, determinism and unhandled-rejection handling do not use the hook.
+// and the agent's turn creates about 29. That is the largest share of the agent's workflow CPU (bench/workflow-cpu.mjs
+// --stack-traces both replays a 10-turn run with and without it; BENCHMARKS.md (a) has the figures). The SDK has no
+// option for it, but it already runs without the hook wherever V8's `promiseHooks.createHook` is unavailable (Bun; it
+// says so, and disables stack traces), so a workflow thread where `createHook` throws for the SDK's stack-trace recorder
+// runs the same workflow code the same way: only the stack-trace queries (`__stack_trace`, `__enhanced_stack_trace`,
+// the Web UI's "Stack Trace" tab) answer "Workflow stack traces are not enabled on this worker". Replay, determinism,
+// cancellation scopes and unhandled-rejection handling do not use that hook (scopes rest on AsyncLocalStorage, whose
+// own promise hook is left alone: test/workflow-threads.test.ts proves a deadline still cancels a held call).
 //
 // How: the SDK creates each workflow thread with `new (require('node:worker_threads').Worker)(<its thread module>)`.
 // While an agent worker is being created, that constructor is wrapped so that the SDK's thread (that file, and no
-// other) starts with a preload making `createHook` throw there; other threads, and workers created at other times,
-// are untouched. `workflowStackTraces: true` (CLI: `--workflow-stack-traces`) creates the worker as Temporal does.
+// other) starts with a preload making `createHook` throw for the recorder alone; other threads, and workers created at
+// other times, are untouched. `workflowStackTraces: true` (CLI: `--workflow-stack-traces`) creates the worker as
+// Temporal does.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Worker as ThreadWorker, WorkerOptions as ThreadOptions } from 'node:worker_threads';
@@ -21,15 +24,28 @@ const workerThreads = require('node:worker_threads') as { Worker: typeof ThreadW
 /** The module the SDK's workflow threads run (its package has no exports map: resolved beside its entry). */
 const WORKFLOW_THREAD_MODULE = path.join(path.dirname(require.resolve('@temporalio/worker')), 'workflow', 'workflow-worker-thread.js');
 
-/** Runs in the workflow thread before the SDK does: V8's promise hooks are unavailable there, so the SDK installs
- * none; its one warning about it is dropped (the worker's documentation says what is off, and why). */
-const PRELOAD = [
+/** Runs in the workflow thread before the SDK does: V8's promise hooks are unavailable to the SDK's stack-trace
+ * recorder there (its `setPromiseHook`, in vm-shared.js), so it installs none; its one warning about it is dropped (the
+ * worker's documentation says what is off, and why). Every other caller gets the real `createHook`: Node's
+ * AsyncLocalStorage, which the SDK's cancellation scopes and OpenTelemetry's context rest on, installs its promise
+ * hook through the same function, and must keep it. The caller is told by its call site's file, read structurally. */
+export const WORKFLOW_THREAD_PRELOAD = [
   `import v8 from 'node:v8';`,
-  `v8.promiseHooks.createHook = () => { throw new Error('workflow stack traces are off on this worker (workflowStackTraces: false)'); };`,
+  `const createHook = v8.promiseHooks.createHook;`,
+  `const callerFile = () => {`,
+  `  const prepare = Error.prepareStackTrace;`,
+  `  Error.prepareStackTrace = (_, sites) => sites;`,
+  `  try { const holder = {}; Error.captureStackTrace(holder, v8.promiseHooks.createHook); return holder.stack?.[0]?.getFileName() ?? ''; }`,
+  `  finally { Error.prepareStackTrace = prepare; }`,
+  `};`,
+  `v8.promiseHooks.createHook = function (hooks) {`,
+  `  if (/[\\/]@temporalio[\\/]worker[\\/]lib[\\/]workflow[\\/]vm-shared\.js$/.test(callerFile())) throw new Error('workflow stack traces are off on this worker (workflowStackTraces: false)');`,
+  `  return createHook.call(this, hooks);`,
+  `};`,
   `const warn = console.warn;`,
   `console.warn = function (...args) { if (typeof args[0] === 'string' && args[0].startsWith('v8.promiseHooks.createHook is not available')) return; return warn.apply(this, args); };`,
 ].join('\n');
-const PRELOAD_FLAG = ['--import', `data:text/javascript,${encodeURIComponent(PRELOAD)}`];
+const PRELOAD_FLAG = ['--import', `data:text/javascript,${encodeURIComponent(WORKFLOW_THREAD_PRELOAD)}`];
 
 let creating = 0;
 let unwrapped: typeof ThreadWorker | undefined;

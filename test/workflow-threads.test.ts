@@ -38,6 +38,21 @@ describe('workflow threads', () => {
     });
   });
 
+  it('cancellation scopes still work without the hook (they rest on AsyncLocalStorage): a deadline cancels the held model call and the run stops with its partial answer', async () => {
+    // Node's AsyncLocalStorage installs its own promise hook through the same `createHook` the preload withholds from the
+    // SDK's stack-trace recorder. Were it withheld here too, every cancellation scope the run opens (the deadline's
+    // wait for the cancelled call to settle is one) would throw, and the run would fail instead of stopping.
+    const script = [reply([text('Working on it.'), toolUse('calculator', { expression: '6*7' })]), { ...reply([text('never answered')]), hold: true }];
+    await withAgent(env, { script }, async (h) => {
+      const result = await h.run('what is 6*7?', { deadlineMs: 1500 });
+      expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', partial: true, text: 'Working on it.', steps: 1, toolCalls: 1 });
+      // Not one workflow task failed on the way (a scope that throws fails its task, which the server then retries).
+      const history = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
+      expect(history.events?.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+      h.model.release();
+    });
+  });
+
   it('workflowStackTraces: true keeps Temporal stack traces: the query shows the loop waiting in its model call', async () => {
     await withAgent(env, { script, workflowStackTraces: true }, async (h) => {
       const workflowId = await h.start('what is 6*7?');

@@ -149,6 +149,7 @@ export const OTHER_PROGRAMS_FLAGS: Record<string, string> = {
   '--only': 'npm run bench',
   '--fleet': 'npm run bench',
   '--fleet-http': 'npm run bench',
+  '--fleet-fast': 'npm run bench',
   '--repeats': 'npm run bench',
   '--max-old-space-size': 'node',
   '--namespace': 'temporal operator search-attribute create',
