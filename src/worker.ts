@@ -66,8 +66,8 @@ export interface AgentWorkerOptions extends WorkerSizing {
   /** OpenTelemetry tracing (see AgentPluginOptions.tracing). Default: as the OTEL_* variables configure it. */
   tracing?: AgentTracing | null;
   /** Keep Temporal's workflow stack traces: the `__stack_trace` query and the Web UI's "Stack Trace" tab. Default
-   * false: the SDK's promise hook behind them was 42 % of the agent's workflow CPU (src/workflow-threads.ts;
-   * docs/operations.md, "Workflow stack traces"); the run behaves the same either way. */
+   * false: the SDK's promise hook behind them is a third to two fifths of the agent's workflow CPU
+   * (src/workflow-threads.ts; docs/operations.md, "Workflow stack traces"); the run behaves the same either way. */
   workflowStackTraces?: boolean;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */

@@ -150,6 +150,7 @@ export const OTHER_PROGRAMS_FLAGS: Record<string, string> = {
   '--fleet': 'npm run bench',
   '--fleet-http': 'npm run bench',
   '--fleet-fast': 'npm run bench',
+  '--stack-traces': 'node bench/workflow-cpu.mjs',
   '--repeats': 'npm run bench',
   '--max-old-space-size': 'node',
   '--namespace': 'temporal operator search-attribute create',
