@@ -24,6 +24,9 @@ import type { McpServerConfig, SubAgentConfig } from './config/types.js';
 import type { SubAgentDefinition, ToolCallInput } from './core/types.js';
 import { ignoredTranscriptSinks } from './core/transcript-sink.js';
 import { withoutWorkflowStackTraces } from './workflow-threads.js';
+import { ModelCallGate } from './activities/model-call-gate.js';
+import { withModelCallsBesideTools } from './activity-slots.js';
+import { heapCachedWorkflows } from './worker-sizing.js';
 import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import type { McpTokenStore, McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
@@ -60,12 +63,15 @@ export interface AgentPluginOptions {
   maxAgentDepth?: number;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
-  /** At most this many model calls at once in this process: the activity slots of the worker on the model task
-   * queue (`<taskQueue>-model`). A call beyond it waits in the server's queue, holding no slot and no timeout;
-   * tool calls are not held back. Default DEFAULT_MODEL_CALL_SLOTS. */
+  /** At most this many model calls at once in this process, whether they came eagerly on the run's own queue or
+   * from the model task queue (`<taskQueue>-model`, whose worker has this many slots). A call beyond it is sent to
+   * the model queue, where it waits in the server's queue, holding no slot and no timeout; tool calls are not held
+   * back (docs/operations.md, "Model calls: concurrency and rate"). Default DEFAULT_MODEL_CALL_SLOTS. */
   maxModelCalls?: number;
   /** At most this many model calls started per second on the model task queue, across every worker polling it
-   * (Temporal's `maxTaskQueueActivitiesPerSecond`: the server enforces it). Default: no limit. */
+   * (Temporal's `maxTaskQueueActivitiesPerSecond`: the server enforces it). With it, this worker refuses model calls
+   * on the run's own queue (the server does not rate-limit eager activities), so runs send them all to the model
+   * queue. Default: no limit. */
   modelCallsPerSecond?: number;
   /** Whether running a worker with this plugin also runs, in the same process, the worker of the model task
    * queue (`<taskQueue>-model`) and stops it with it. Default true. With false, run it yourself, in this process
@@ -118,6 +124,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** Whether a worker configured with this plugin uses Worker Versioning (see the workerUsesVersioning activity). */
   #usesVersioning = false;
   #telemetry: WorkerTelemetry | undefined;
+  /** The process's bound on model calls at once, shared by the model queue's calls and the run queues' (eager). */
+  readonly #modelCallGate: ModelCallGate;
+  /** Why the worker of each run queue (by namespace and queue) refuses model calls there, or null: it runs them. */
+  readonly #runQueueRefusals = new Map<string, string | null>();
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -129,6 +139,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       this.#agents = subAgentDefinitions(checkAgents(options.agents, known, options.maxAgentDepth));
     }
     if (options.client) this.#transcripts = transcriptStore(options.client);
+    this.#modelCallGate = new ModelCallGate(options.maxModelCalls ?? DEFAULT_MODEL_CALL_SLOTS);
   }
 
   /** The tools this plugin registers, by name (the MCP servers' too, once they are connected). */
@@ -280,6 +291,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       agents: this.#agents,
       usesVersioning: () => this.#usesVersioning,
       telemetry: this.#telemetry?.activity,
+      modelCallGate: this.#modelCallGate,
+      runQueueRefusal: (namespace, taskQueue) => this.#runQueueRefusals.get(queueKey(namespace, taskQueue)),
     }));
   }
 
@@ -313,6 +326,9 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
     const telemetry = await this.#telemetryOnce(dataConverter);
     const activities = this.#activitiesOnce();
+    const refusal = this.#runQueueRefusal(options);
+    const besideTools = refusal ? undefined : withModelCallsBesideTools(options, heapCachedWorkflows());
+    this.#runQueueRefusals.set(queueKey(options.namespace, options.taskQueue), besideTools ? null : (refusal ?? TUNER_REFUSAL));
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,
       namespace: options.namespace,
@@ -332,11 +348,20 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
       // A dead worker's runs move to another worker after this instead of the SDK's 10 s ("Recovery time").
       stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
-      ...options,
+      ...(besideTools ?? options),
       dataConverter,
       // The telemetry sinks first: a worker that also has Temporal's OpenTelemetryPlugin keeps its own `exporter`.
       sinks: { ...telemetry.sinks, ...options.sinks, ...transcriptSinks(this.transcripts, this.modelSettings) },
     });
+  }
+
+  /** Why model calls on this worker's own queue must go to the model queue instead, or undefined: this worker runs
+   * them eagerly (with its activity slots made ToolSlotsBesideModelCalls, so they take none of the tool calls'). */
+  #runQueueRefusal(options: WorkerOptions): string | undefined {
+    if (this.options.modelCallsPerSecond) return `this worker's modelCallsPerSecond (${this.options.modelCallsPerSecond}) is enforced on the model queue only`;
+    if (this.options.runModelWorker === false) return 'this worker serves model calls on the model queue only (runModelWorker: false)';
+    if (options.tuner) return TUNER_REFUSAL;
+    return undefined;
   }
 
   /** Replaying histories of the team's worker: the agent workflow is there too. */
@@ -389,6 +414,8 @@ interface QueueSpec extends ModelWorkerOptions {
   /** Its options as given to configureWorker, for the workers of its key queues. */
   workerOptions: WorkerOptions;
 }
+
+const TUNER_REFUSAL = "this worker's activity slots are its own tuner's, which cannot keep model calls beside tool calls";
 
 function queueKey(namespace: string | undefined, taskQueue: string): string {
   return `${namespace ?? 'default'}\u0000${taskQueue}`;

@@ -21,8 +21,8 @@ export interface WorkerSizing {
   workflowPollers?: Pollers;
   /** Activity-task pollers of the agent's worker and of its model-queue worker (`activityTaskPollerBehavior`). */
   activityPollers?: Pollers;
-  /** Tool calls at once on the agent's worker (its `maxConcurrentActivityTaskExecutions`; model calls have their
-   * own slots, `maxModelCalls`). */
+  /** Tool calls at once on the agent's worker (its `maxConcurrentActivityTaskExecutions`; model calls on its queue
+   * take none of these slots, src/activity-slots.ts, and are bounded by `maxModelCalls`). */
   maxToolCalls?: number;
 }
 

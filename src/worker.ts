@@ -46,8 +46,8 @@ export interface AgentWorkerOptions extends WorkerSizing {
   /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one
    * `npm run build` wrote next to this file, else one built once per process. */
   workflowBundlePath?: string;
-  /** At most this many model calls at once in this process (the slots of its model-queue worker); a call beyond
-   * it waits in the server's queue, holding no slot and no timeout. Tool calls are not held back by it. */
+  /** At most this many model calls at once in this process (see AgentPluginOptions.maxModelCalls); a call beyond
+   * it waits in the model queue, holding no slot and no timeout. Tool calls are not held back by it. */
   maxModelCalls?: number;
   /** At most this many model calls started per second across every worker of this task queue (see
    * AgentPluginOptions.modelCallsPerSecond). */

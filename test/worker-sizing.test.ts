@@ -1,6 +1,7 @@
 // Worker sizing reaches the Worker: createAgentWorker's cache, slot and poller options (and the agent's defaults
 // when none are given) are what the created Worker runs with; a worker sized small still runs an agent to the
 // end; a team's own worker with AgentPlugin keeps Temporal's defaults and its own settings. Real dev server.
+import { toolCallSlotsOf } from '../src/activity-slots.js';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
@@ -38,7 +39,7 @@ function sizingOf(worker: Worker) {
   return {
     maxCachedWorkflows: o.maxCachedWorkflows,
     workflowTaskSlots: slots(o.tuner.workflowTaskSlotSupplier),
-    activityTaskSlots: slots(o.tuner.activityTaskSlotSupplier),
+    activityTaskSlots: toolCallSlotsOf(o.tuner.activityTaskSlotSupplier),
     workflowPollers: o.workflowTaskPollerBehavior,
     activityPollers: o.activityTaskPollerBehavior,
   };

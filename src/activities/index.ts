@@ -6,6 +6,7 @@ import { createDescribeTools } from './describe-tools.js';
 import { createCallModel, type ModelConnection } from './model.js';
 import type { ModelSettingsStore } from './model-settings.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
+import type { ModelCallGate } from './model-call-gate.js';
 import { createRunTool } from './tool.js';
 import { createDeliverWebhook } from './webhook.js';
 import type { TranscriptStore } from './transcript-store.js';
@@ -32,6 +33,10 @@ export interface ActivityDeps {
   usesVersioning?: () => boolean;
   /** Spans and metrics of model and tool calls. */
   telemetry?: ActivityTelemetry;
+  /** The process's bound on model calls at once (`maxModelCalls`). */
+  modelCallGate?: ModelCallGate;
+  /** Whether a queue is a run's own, where model calls beyond the bound are refused (see ModelCallDeps). */
+  runQueueRefusal?: (namespace: string, taskQueue: string) => string | null | undefined;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -45,6 +50,8 @@ export function createActivities(deps: ActivityDeps) {
       mcpServers: () => deps.mcp?.servers() ?? [],
       modelSettings: deps.modelSettings,
       telemetry: deps.telemetry,
+      gate: deps.modelCallGate,
+      runQueueRefusal: deps.runQueueRefusal,
     }),
     runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),

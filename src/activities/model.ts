@@ -6,6 +6,8 @@ import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
 import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, TranscriptRef, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { busyRefusal, modelQueueOnlyRefusal, type ModelCallGate } from './model-call-gate.js';
+import type { ModelCallRefused } from '../core/model-call-route.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
@@ -39,6 +41,12 @@ export interface ModelCallDeps {
   modelSettings: ModelSettingsStore;
   /** Spans and metrics of each attempt (src/observability). */
   telemetry?: ActivityTelemetry;
+  /** The process's bound on model calls at once (`maxModelCalls`). Default: none. */
+  gate?: ModelCallGate;
+  /** Whether `taskQueue` (of `namespace`) is a run's own queue, where this worker refuses a model call rather than
+   * wait for a turn: null, it runs them; a string, why every call there must go to the model queue instead;
+   * undefined, not a run's queue (the model queue): a call waits for its turn. Default: undefined. */
+  runQueueRefusal?: (namespace: string, taskQueue: string) => string | null | undefined;
 }
 
 export function createCallModel(deps: ModelCallDeps) {
@@ -52,9 +60,17 @@ export function createCallModel(deps: ModelCallDeps) {
       timeout: deps.connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
     }));
 
-  return async function callModel(named: ModelCallInput | ModelCallByDigest): Promise<ModelReply> {
+  return async function callModel(named: ModelCallInput | ModelCallByDigest): Promise<ModelReply | ModelCallRefused> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();
+    // A call on a run's own queue (eager) never waits for a turn: refused, the run sends it to the model queue.
+    let entered = false;
+    const refusal = deps.runQueueRefusal?.(ctx.info.activityNamespace, ctx.info.taskQueue);
+    if (typeof refusal === 'string') return modelQueueOnlyRefusal(refusal);
+    if (refusal === null && deps.gate) {
+      if (!deps.gate.tryEnter()) return busyRefusal(deps.gate.max);
+      entered = true;
+    }
     // Heartbeats tell the server this worker is alive during a long call, carry
     // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI).
     let progress: ModelCallProgress | undefined;
@@ -62,6 +78,10 @@ export function createCallModel(deps: ModelCallDeps) {
     const stopHeartbeat = startHeartbeat(ctx, () => progress);
     const observed = observeModelCall(deps.telemetry, deps.connection.baseURL);
     try {
+      if (!entered && deps.gate) {
+        await deps.gate.enter(ctx.cancellationSignal);
+        entered = true;
+      }
       // The transcript first: on a retried call that finds nothing cached (its worker died) it releases the run's
       // stickiness, so the settings query that may follow goes to a live worker at once instead of waiting out the
       // sticky-queue timeout on the dead one's queue.
@@ -103,6 +123,7 @@ export function createCallModel(deps: ModelCallDeps) {
       if (err instanceof NotMessagesApiError) throw notMessagesApiFailure(err.problem, deps.connection.baseURL);
       throw refusedFeatureFailure(err, asked) ?? classifyModelError(err, deps.connection.baseURL);
     } finally {
+      if (entered) deps.gate?.leave();
       stopHeartbeat();
     }
   };

@@ -1,6 +1,7 @@
 // The `worker` command's sizing flags: the workflow cache, workflow-task slots, pollers and tool-call slots (docs/operations.md,
 // "Sizing a worker"). Each is checked alone by the parser, and together here, before anything starts, by the
 // library's own rule (sizingProblem in worker-sizing.ts) with the flag names in its message.
+import { toolCallSlotsOf } from '../activity-slots.js';
 import { AGENT_WORKER_SIZING } from '../core/policies.js';
 import { defaultWorkflowTasks, heapCachedWorkflows, sizingProblem, type Pollers, type SizingNames, type WorkerSizing } from '../worker-sizing.js';
 import type { Worker } from '@temporalio/worker';
@@ -93,7 +94,7 @@ export function describeSizing(options: Worker['options']): string {
   return (
     `cache ${options.maxCachedWorkflows} runs, ${slots(options.tuner.workflowTaskSlotSupplier)} workflow tasks, ` +
     `workflow pollers ${polls(options.workflowTaskPollerBehavior)}, activity pollers ${polls(options.activityTaskPollerBehavior)}, ` +
-    `${slots(options.tuner.activityTaskSlotSupplier)} tool calls`
+    `${toolCallSlotsOf(options.tuner.activityTaskSlotSupplier)} tool calls`
   );
 }
 

@@ -6,6 +6,7 @@ import type { createActivities } from '../activities/index.js';
 import { MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { scheduleNote, toolCallActivityOptions, type ToolCallSchedule } from '../core/tool-policy.js';
 import { oneLine } from '../core/transcript.js';
+import { RUN_QUEUE_START_TIMEOUT, type ModelCallRefused } from '../core/model-call-route.js';
 import type { ModelCallByDigest, ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
 
 const { callModel, runTool, describeTools } = proxyActivities<ReturnType<typeof createActivities>>(MODEL_CALL_OPTIONS);
@@ -75,18 +76,21 @@ function cancellation() {
   };
 }
 
-export function scheduleModelCall(
-  input: ModelCallInput | ModelCallByDigest,
-  step: number,
-  options: { summary?: string; heartbeatTimeoutMs?: number } = {},
-): Promise<ModelReply> {
+export interface ModelCallOptions {
+  summary?: string;
+  heartbeatTimeoutMs?: number;
+  /** On the run's own queue (model-call-route.ts), with a start timeout there; else the model queue. */
+  onRunQueue?: boolean;
+}
+
+export function scheduleModelCall(input: ModelCallInput | ModelCallByDigest, step: number, options: ModelCallOptions = {}): Promise<ModelReply | ModelCallRefused> {
   const count = input.transcript.messageCount;
   const summary = options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
-  return callModel.executeWithOptions(
-    { ...MODEL_CALL_OPTIONS, ...cancellation(), ...modelCallQueue(), ...heartbeat, ...runPriority(), summary },
-    [input],
-  );
+  // In this order: patched() ids must be asked in the order runs recorded them (cancellation's first).
+  const cancel = cancellation();
+  const queue = options.onRunQueue ? { scheduleToStartTimeout: RUN_QUEUE_START_TIMEOUT } : modelCallQueue();
+  return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...cancel, ...queue, ...heartbeat, ...runPriority(), summary }, [input]);
 }
 
 /** A tool call. `schedule` is its tool's policy over the run's defaults (runs from the `tool-call-policies` patch

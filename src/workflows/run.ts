@@ -37,7 +37,8 @@ import type {
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
 import { Elicitations, MCP_ELICITATION } from './elicitations.js';
-import { scheduleModelCall, waitsForCancelledCalls } from './proxies.js';
+import { waitsForCancelledCalls } from './proxies.js';
+import { ModelCallRoute } from './model-call-route.js';
 import { compactionView, noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
@@ -77,6 +78,8 @@ export class AgentRun {
   readonly #transcriptSharing = new TranscriptSharing();
   /** The settings every model call names by digest (the `modelSettings` query answers from it). */
   readonly modelSettings = new ModelSettingsSharing();
+  /** Which queue each model call goes to: the run's own first (eager), the model queue when refused there. */
+  readonly #modelCalls = new ModelCallRoute();
   readonly subAgents = new SubAgents(this);
   readonly webhooks: Webhooks;
 
@@ -198,7 +201,7 @@ export class AgentRun {
     const s = this.settings;
     // The messages go to this worker's transcript cache first: the call then needs no query.
     this.#transcriptSharing.share(this.messages);
-    const reply = await scheduleModelCall(
+    const reply = await this.#modelCalls.call(
       {
         ...this.modelSettings.forCall(s, this.state, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
         toolChoiceNone: options.toolChoiceNone,

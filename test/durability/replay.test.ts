@@ -43,7 +43,7 @@ const ROOT_DIR = fileURLToPath(new URL('../fixtures/histories/', import.meta.url
 /** Generations of fixtures, oldest first: each holds every scenario as the code of its day recorded it, and every
  * one is replayed, so the paths of runs started on older code stay covered after a `patched()` change. New
  * recordings go into the newest; start a new generation (a dated folder) when the code records differently. */
-const GENERATIONS = [ROOT_DIR, `${ROOT_DIR}2026-12-01/`];
+const GENERATIONS = [ROOT_DIR, `${ROOT_DIR}2026-12-01/`, `${ROOT_DIR}2026-12-03/`];
 const DIR = GENERATIONS[GENERATIONS.length - 1];
 const RECORD = process.env.RECORD_HISTORIES === '1' || process.env.RECORD_HISTORIES === 'overwrite';
 
@@ -83,6 +83,8 @@ interface Scenario {
   webhookReceiver?: boolean;
   /** Start the run with a trace: through a client with Temporal's OpenTelemetry interceptor. */
   traced?: boolean;
+  /** The recording worker's `modelCallsPerSecond` (its model calls then go through the model queue). */
+  modelCallsPerSecond?: number;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -568,6 +570,34 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // Model calls on the run's own queue, taken eagerly (patched 'model-calls-eager'): no model queue at all.
+    name: 'model-calls-eager',
+    script: threeSteps,
+    proves: ({ events, result }) => {
+      expect(patchIds(events)).toContain('model-calls-eager');
+      const runQueue = events[0]?.workflowExecutionStartedEventAttributes?.taskQueue?.name;
+      const models = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []).filter((a) => a.activityType?.name === 'callModel');
+      expect(models).toHaveLength(3);
+      for (const a of models) expect(a.taskQueue?.name).toBe(runQueue);
+      expect(result).toMatchObject({ status: 'completed', text: '42' });
+    },
+  },
+  {
+    // A worker with modelCallsPerSecond refuses the first call on the run's queue for the whole run: it and every
+    // later call go to the model queue.
+    name: 'model-calls-refused',
+    script: threeSteps,
+    modelCallsPerSecond: 50,
+    proves: ({ events, result }) => {
+      const runQueue = events[0]?.workflowExecutionStartedEventAttributes?.taskQueue?.name;
+      const models = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []).filter((a) => a.activityType?.name === 'callModel');
+      expect(models.map((a) => a.taskQueue?.name)).toEqual([runQueue, `${runQueue}-model`, `${runQueue}-model`, `${runQueue}-model`]);
+      const answers = events.flatMap((e) => e.activityTaskCompletedEventAttributes?.result?.payloads ?? []).map((p) => defaultPayloadConverter.fromPayload<{ refused?: string }>(p));
+      expect(answers.filter((a) => a.refused)).toEqual([expect.objectContaining({ refused: 'every-call' })]);
+      expect(result).toMatchObject({ status: 'completed', text: '42' });
+    },
+  },
+  {
     // Settings the check refuses (a negative heartbeat timeout), started around startAgent: the run fails at once.
     name: 'invalid-settings',
     script: [reply([text('never asked')])],
@@ -611,7 +641,8 @@ describe.runIf(RECORD)('recording histories', () => {
     const savedSecret = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
     if (receiver) process.env.DURABLE_AGENT_WEBHOOK_SECRET = 'replay-fixture-secret';
     const settings = receiver ? { ...scenario.settings, webhooks: [receiver.url] } : scenario.settings;
-    await withAgent(env, { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents, workerOptions }, async (h) => {
+    const options = { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents, workerOptions };
+    await withAgent(env, { ...options, modelCallsPerSecond: scenario.modelCallsPerSecond }, async (h) => {
       if (scenario.deployment) await setCurrentVersion(h.env.client, deploymentName, 'v1');
       const task = `replay fixture: ${scenario.name}`;
       const id = scenario.startAround

@@ -90,6 +90,7 @@ export async function withAgent<T>(
     tools?: AgentTool[];
     apiKey?: string | null;
     maxModelCalls?: number;
+    modelCallsPerSecond?: number;
     /** Timeouts of the model connection (response start, stream idle). */
     modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
     mcpServers?: Record<string, McpServerConfig>;
@@ -122,6 +123,7 @@ export async function withAgent<T>(
     },
     workflowBundlePath: inject('workflowBundlePath') || undefined,
     maxModelCalls: options.maxModelCalls,
+    modelCallsPerSecond: options.modelCallsPerSecond,
     dataConverter: env.dataConverter,
     mcpServers: options.mcpServers,
     ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),

@@ -1,8 +1,12 @@
-// Model calls on their own task queue (`<taskQueue>-model`): `maxModelCalls` is the slots of the worker serving
-// that queue, so a model call beyond it waits in the server's queue (not started: no slot held, no timeout
-// running) while tool calls go on. Real dev server, real workers, the scripted model through the real SDK.
-import type { temporal } from '@temporalio/proto';
-import { describe, expect, it } from 'vitest';
+// Where model calls run. A run schedules each model call on its own task queue first, where the worker that
+// scheduled it takes it eagerly; a worker already running its `maxModelCalls` refuses it at once (an answer, not a
+// wait: no slot held, no timeout running) and the run sends it to the model queue (`<taskQueue>-model`), whose
+// worker's slots are `maxModelCalls` too, so it waits in the server's queue while tool calls go on. A worker with a
+// fleet-wide `modelCallsPerSecond` (enforced on the model queue only) refuses every call on the run's queue.
+// Real dev server, real workers, the scripted model through the real SDK.
+import { defaultPayloadConverter } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import { describe, expect, it, vi } from 'vitest';
 import { getAgentResult } from '../../src/client/index.js';
 import { modelTaskQueue } from '../../src/core/policies.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
@@ -12,33 +16,62 @@ import { useTestEnv, withAgent } from '../helpers/harness.js';
 const env = useTestEnv();
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-const SCHEDULED = 1; // temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_SCHEDULED
+const temporalEnums = temporal.api.enums.v1;
+const SCHEDULED = temporalEnums.PendingActivityState.PENDING_ACTIVITY_STATE_SCHEDULED;
 const ms = (t: HistoryEvent['eventTime']) => Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
 
-/** The model calls of a run: the queue each was scheduled on, how long it waited to start, and its attempt. */
+interface ModelCallSeen {
+  taskQueue: string;
+  waitedMs: number;
+  attempt: number;
+  /** The worker's answer when it refused the call (`refused`), else undefined. */
+  refused?: string;
+}
+
+/** The model calls of a run: the queue each was scheduled on, how long it waited to start, its attempt, and
+ * whether the worker refused it. */
 async function modelCalls(workflowId: string) {
   const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
   const scheduled = new Map<number, HistoryEvent>();
-  const calls: Array<{ taskQueue: string; waitedMs: number; attempt: number }> = [];
+  const calls = new Map<number, ModelCallSeen>();
   for (const e of events) {
     const a = e.activityTaskScheduledEventAttributes;
     if (a?.activityType?.name === 'callModel') scheduled.set(Number(e.eventId), e);
     const started = e.activityTaskStartedEventAttributes;
     const s = started && scheduled.get(Number(started.scheduledEventId));
     if (s) {
-      calls.push({
+      calls.set(Number(started.scheduledEventId), {
         taskQueue: s.activityTaskScheduledEventAttributes?.taskQueue?.name ?? '',
         waitedMs: ms(e.eventTime) - ms(s.eventTime),
         attempt: started.attempt ?? 0,
       });
     }
+    const completed = e.activityTaskCompletedEventAttributes;
+    const call = completed && calls.get(Number(completed.scheduledEventId));
+    if (call) {
+      const answer = defaultPayloadConverter.fromPayload<{ refused?: string }>(completed.result!.payloads![0]);
+      if (answer.refused) call.refused = answer.refused;
+    }
   }
   const timedOut = events.filter((e) => e.activityTaskTimedOutEventAttributes).length;
-  return { calls, timedOut };
+  const failed = events.filter((e) => e.activityTaskFailedEventAttributes).length;
+  return { calls: [...calls.values()], timedOut, failed };
 }
 
-describe('model calls on their own task queue', () => {
-  it('maxModelCalls 1: a tool call completes while model calls wait in the queue, and a waiting call neither starts nor times out', async () => {
+describe('where model calls run', () => {
+  it("a run's model calls run eagerly on its own queue: none goes to the model queue, none is refused", async () => {
+    const script: Script = (_req, turn) => (turn < 2 ? reply([toolUse('calculator', { expression: `${turn} + 1` })]) : reply([text('done')]));
+    await withAgent(env, { script, tools: undefined }, async ({ start, taskQueue }) => {
+      const id = await start('count', { tools: ['calculator'] });
+      expect((await getAgentResult(env.client, id)).status).toBe('completed');
+      const { calls, failed, timedOut } = await modelCalls(id);
+      expect(calls).toHaveLength(3);
+      for (const c of calls) expect(c).toEqual({ taskQueue, waitedMs: expect.any(Number), attempt: 1 });
+      expect([failed, timedOut]).toEqual([0, 0]);
+    });
+  });
+
+  it('maxModelCalls 1: calls beyond it are refused at once and wait in the model queue, never two at a time, while a tool call completes', async () => {
     const stats = { inFlight: 0, peak: 0 };
     const MODEL_MS = 1_000;
     const script: Script = (_req, turn) => {
@@ -71,17 +104,67 @@ describe('model calls on their own task queue', () => {
 
       const histories = await Promise.all(runIds.map(modelCalls));
       const calls = histories.flatMap((h) => h.calls);
-      expect(calls).toHaveLength(6);
-      // Every model call of these (patched) runs went to the model queue, started once, and none timed out,
-      // though the last of them waited for five others.
-      for (const c of calls) expect(c).toMatchObject({ taskQueue: modelTaskQueue(taskQueue), attempt: 1 });
-      expect(histories.map((h) => h.timedOut)).toEqual([0, 0, 0]);
-      // The wait was in the server's queue, before the call started (the old in-activity semaphore started the
-      // call at once and waited inside it, holding a slot and its start-to-close timeout).
-      expect(Math.max(...calls.map((c) => c.waitedMs))).toBeGreaterThanOrEqual(2 * MODEL_MS);
+      const refused = calls.filter((c) => c.refused);
+      const onModelQueue = calls.filter((c) => c.taskQueue === modelTaskQueue(taskQueue));
+      // Six model calls answered; each refusal on the run's queue was followed by the same call on the model queue.
+      expect(calls.length - refused.length).toBe(6);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const c of refused) expect(c).toMatchObject({ taskQueue, refused: 'this-call', attempt: 1 });
+      expect(onModelQueue).toHaveLength(refused.length);
+      for (const c of calls) expect(c.attempt).toBe(1);
+      expect(histories.map((h) => [h.timedOut, h.failed])).toEqual(Array(3).fill([0, 0]));
+      // The wait was in the server's queue, before the call started: a call on the model queue waited for others.
+      expect(Math.max(...onModelQueue.map((c) => c.waitedMs))).toBeGreaterThanOrEqual(MODEL_MS);
     });
     expect(stats.peak).toBe(1);
     // At least one tool call ran to its end while another run's model call was waiting for the slot.
     expect(probeSaw.length).toBeGreaterThan(0);
+  });
+
+  it('a model call behind busy tool slots (maxToolCalls 1, held by a long tool call) goes to the model queue after the run queue start timeout', async () => {
+    let release: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    const hold = defineTool<Record<string, unknown>>({
+      name: 'hold',
+      description: 'holds the only tool slot until released',
+      inputSchema: { type: 'object' },
+      async execute() {
+        held = true;
+        await holding;
+        return 'released';
+      },
+    });
+    const script: Script = (req) => (req.tools?.length ? (req.messages.length === 1 ? reply([toolUse('hold', {})]) : reply([text('held')])) : reply([text('answered')]));
+    await withAgent(env, { script, tools: [hold], workerOptions: { maxConcurrentActivityTaskExecutions: 1 } }, async ({ start, taskQueue }) => {
+      const holder = await start('hold the slot', { tools: ['hold'] });
+      await vi.waitFor(() => expect(held).toBe(true), { timeout: 15_000 });
+      const other = await start('no tools', { tools: [] });
+      const result = await getAgentResult(env.client, other);
+      expect(result).toMatchObject({ status: 'completed', text: 'answered' });
+      expect(held).toBe(true); // answered while the tool call still held the slot
+      const events = (await env.client.workflow.getHandle(other).fetchHistory()).events ?? [];
+      const timedOut = events.flatMap((e) => e.activityTaskTimedOutEventAttributes?.failure?.timeoutFailureInfo?.timeoutType ?? []);
+      expect(timedOut).toEqual([temporalEnums.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START]);
+      const { calls } = await modelCalls(other);
+      expect(calls.map((c) => c.taskQueue)).toEqual([modelTaskQueue(taskQueue)]); // the timed-out one never started
+      release();
+      expect((await getAgentResult(env.client, holder)).status).toBe('completed');
+    });
+  }, 60_000);
+
+  it('a worker with modelCallsPerSecond refuses the first call on the run queue for the whole run: every later call goes to the model queue', async () => {
+    const script: Script = (_req, turn) => (turn < 2 ? reply([toolUse('calculator', { expression: '2 + 2' })]) : reply([text('done')]));
+    await withAgent(env, { script, modelCallsPerSecond: 50 }, async ({ start, taskQueue }) => {
+      const id = await start('count', { tools: ['calculator'] });
+      expect((await getAgentResult(env.client, id)).status).toBe('completed');
+      const { calls } = await modelCalls(id);
+      expect(calls.map((c) => [c.taskQueue, c.refused])).toEqual([
+        [taskQueue, 'every-call'],
+        [modelTaskQueue(taskQueue), undefined],
+        [modelTaskQueue(taskQueue), undefined],
+        [modelTaskQueue(taskQueue), undefined],
+      ]);
+    });
   });
 });

@@ -80,10 +80,10 @@ describe('worker versioning', () => {
       expect(new Set(workflowTaskBuildIds(first))).toEqual(new Set(['v1']));
       expect(new Set(workflowTaskBuildIds(last))).toEqual(new Set(['v2']));
       expect(await runBuildId(env.client, longJob)).toBe('v2');
-      // Model calls (their own queue) and tool calls ran on the run's version: v1 before, v2 after.
+      // Model calls (on the run's queue, eager) and tool calls ran on the run's version: v1 before, v2 after.
       const byVersion = (events: typeof first) => activityWorkers(events).map((a) => `${a.type}@${a.identity}`);
-      expect(byVersion(first)).toEqual(['describeTools@worker-v1', 'callModel@worker-v1 (model calls)', 'runTool@worker-v1', 'callModel@worker-v1 (model calls)', 'runTool@worker-v1']);
-      expect(byVersion(last)).toEqual(['callModel@worker-v2 (model calls)']);
+      expect(byVersion(first)).toEqual(['describeTools@worker-v1', 'callModel@worker-v1', 'runTool@worker-v1', 'callModel@worker-v1', 'runTool@worker-v1']);
+      expect(byVersion(last)).toEqual(['callModel@worker-v2']);
     } finally {
       model.release();
       v1.worker.shutdown();

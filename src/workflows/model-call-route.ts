@@ -1,0 +1,40 @@
+// Which queue a run's model call is scheduled on (core/model-call-route.ts says why): its own queue first, where
+// the worker that scheduled it takes it eagerly, and the model queue when a worker refuses it there (busy: this
+// call; a worker whose model calls must go through the model queue: every later call of the run) or when it could
+// not start there within RUN_QUEUE_START_TIMEOUT.
+import { TimeoutType } from '@temporalio/common';
+import { ActivityFailure, patched, TimeoutFailure } from '@temporalio/workflow';
+import { isModelCallRefused } from '../core/model-call-route.js';
+import type { ModelCallByDigest, ModelCallInput, ModelReply } from '../core/types.js';
+import { scheduleModelCall, type ModelCallOptions } from './proxies.js';
+
+/** Patch id: model calls are scheduled on the run's own task queue first (eager), and on the model queue when
+ * refused there. Runs recorded before it schedule every model call on the model queue, and replay so. */
+export const MODEL_CALLS_EAGER = 'model-calls-eager';
+
+export class ModelCallRoute {
+  /** Set when a worker said this run's model calls must go through the model queue. */
+  #modelQueueOnly = false;
+
+  async call(input: ModelCallInput | ModelCallByDigest, step: number, options: ModelCallOptions = {}): Promise<ModelReply> {
+    let onRunQueue = !this.#modelQueueOnly && patched(MODEL_CALLS_EAGER);
+    for (;;) {
+      const answer = await scheduleModelCall(input, step, { ...options, onRunQueue }).catch((err: unknown) => {
+        if (onRunQueue) return notStartedInTime(err);
+        throw err;
+      });
+      if (answer && !isModelCallRefused(answer)) return answer;
+      if (answer?.refused === 'every-call') this.#modelQueueOnly = true;
+      // Refused on the run's queue, or not started there in time: the model queue. (A call refused off that path was
+      // scheduled on the run's queue by older code, before the model queue: the model queue too.)
+      onRunQueue = false;
+    }
+  }
+}
+
+/** Undefined when the call could not start on the run's queue in time (the run then sends it to the model queue);
+ * any other failure, a cancellation included, is the call's own. */
+function notStartedInTime(err: unknown): undefined {
+  if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure && err.cause.timeoutType === TimeoutType.SCHEDULE_TO_START) return undefined;
+  throw err;
+}

@@ -1,0 +1,77 @@
+import type { ActivitySlotInfo, SlotPermit } from '@temporalio/worker';
+import { describe, expect, it } from 'vitest';
+import { ToolSlotsBesideModelCalls, toolCallSlotsOf, withModelCallsBesideTools } from '../src/activity-slots.js';
+
+const used = (s: ToolSlotsBesideModelCalls, permit: SlotPermit, activityType: string) =>
+  s.markSlotUsed({ permit, slotInfo: { type: 'activity', activityType } satisfies ActivitySlotInfo });
+
+describe('ToolSlotsBesideModelCalls', () => {
+  it('bounds reserved and tool-call slots at maxToolCalls; a slot holding a model call leaves the count', () => {
+    const slots = new ToolSlotsBesideModelCalls(2);
+    const a = slots.tryReserveSlot()!;
+    const b = slots.tryReserveSlot()!;
+    expect(slots.tryReserveSlot()).toBeNull();
+    used(slots, a, 'runTool');
+    used(slots, b, 'callModel');
+    expect([slots.counted, slots.modelCalls]).toEqual([1, 1]);
+    const c = slots.tryReserveSlot()!; // the model call's slot is free for the next tool call
+    expect(c).not.toBeNull();
+    expect(slots.tryReserveSlot()).toBeNull();
+    slots.releaseSlot({ permit: b, slotInfo: { type: 'activity', activityType: 'callModel' } });
+    expect(slots.modelCalls).toBe(0);
+    expect(slots.tryReserveSlot()).toBeNull(); // still two counted: a tool call and c
+  });
+
+  it('a reservation waits until a slot is released, and an unused reservation given back frees its slot', async () => {
+    const slots = new ToolSlotsBesideModelCalls(1);
+    const first = slots.tryReserveSlot()!;
+    let second: SlotPermit | undefined;
+    const waiting = slots.reserveSlot({}, new AbortController().signal).then((p) => (second = p));
+    await Promise.resolve();
+    expect(second).toBeUndefined();
+    slots.releaseSlot({ permit: first }); // a poll that found no task
+    await waiting;
+    expect(second).toBeDefined();
+    expect(slots.counted).toBe(1);
+  });
+
+  it('a reservation that turns out to be a model call wakes a waiting reservation', async () => {
+    const slots = new ToolSlotsBesideModelCalls(1);
+    const first = slots.tryReserveSlot()!;
+    const waiting = slots.reserveSlot({}, new AbortController().signal);
+    used(slots, first, 'callModel');
+    await expect(waiting).resolves.toBeDefined();
+    expect([slots.counted, slots.modelCalls]).toEqual([1, 1]);
+  });
+
+  it('an aborted reservation rejects with the abort and takes no slot; a second release of a permit counts once', async () => {
+    const slots = new ToolSlotsBesideModelCalls(1);
+    const first = slots.tryReserveSlot()!;
+    const abort = new AbortController();
+    const waiting = slots.reserveSlot({}, abort.signal);
+    abort.abort(new Error('poller shut down'));
+    await expect(waiting).rejects.toThrow('poller shut down');
+    slots.releaseSlot({ permit: first });
+    slots.releaseSlot({ permit: first });
+    expect(slots.counted).toBe(0);
+    expect(slots.tryReserveSlot()).not.toBeNull();
+  });
+});
+
+describe('withModelCallsBesideTools', () => {
+  it("turns the worker's slot options into a tuner: ours for activities, fixed pools for the rest, lowered to the cache like the SDK", () => {
+    const options = withModelCallsBesideTools({ taskQueue: 'q', maxConcurrentActivityTaskExecutions: 7, maxConcurrentWorkflowTaskExecutions: 40, maxCachedWorkflows: 10 }, 500)!;
+    expect(options).not.toHaveProperty('maxConcurrentActivityTaskExecutions');
+    expect(options).not.toHaveProperty('maxConcurrentWorkflowTaskExecutions');
+    const tuner = options.tuner as { workflowTaskSlotSupplier: unknown; activityTaskSlotSupplier: unknown; localActivityTaskSlotSupplier: unknown };
+    expect(tuner.workflowTaskSlotSupplier).toEqual({ type: 'fixed-size', numSlots: 10 });
+    expect(tuner.localActivityTaskSlotSupplier).toEqual({ type: 'fixed-size', numSlots: 100 });
+    expect(toolCallSlotsOf(tuner.activityTaskSlotSupplier)).toBe(7);
+    expect(toolCallSlotsOf({ type: 'custom', supplier: tuner.activityTaskSlotSupplier })).toBe(7); // as the SDK wraps it
+  });
+
+  it('leaves a worker with a tuner of its own as it is (undefined)', () => {
+    const tuner = { tunerOptions: { targetMemoryUsage: 0.8, targetCpuUsage: 0.9 } };
+    expect(withModelCallsBesideTools({ taskQueue: 'q', tuner }, 500)).toBeUndefined();
+  });
+});
