@@ -4,6 +4,7 @@
 // yet known plus the tool calls (and any other activity) at `maxToolCalls`, as the fixed pool did; a slot that
 // turns out to hold a model call leaves that count at once (the model calls' own bound is the process's
 // ModelCallGate, which refuses a call beyond `maxModelCalls` at its start, so it releases its slot at once too).
+import { waitInLine } from './activities/model-call-gate.js';
 import type { ActivitySlotInfo, CustomSlotSupplier, SlotMarkUsedContext, SlotPermit, SlotReleaseContext, WorkerOptions } from '@temporalio/worker';
 
 type Permit = { holds: 'unknown' | 'model call' | 'other' | 'released' };
@@ -32,7 +33,7 @@ export class ToolSlotsBesideModelCalls implements CustomSlotSupplier<ActivitySlo
     for (;;) {
       const permit = this.tryReserveSlot();
       if (permit) return permit;
-      await this.#slotFreed(abortSignal); // an eager reservation may take it first: then wait again
+      await waitInLine(this.#waiting, abortSignal); // an eager reservation may take the freed slot first: wait again
     }
   }
 
@@ -62,23 +63,6 @@ export class ToolSlotsBesideModelCalls implements CustomSlotSupplier<ActivitySlo
     else this.#counted--;
     permit.holds = 'released';
     this.#wakeOne();
-  }
-
-  #slotFreed(signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const wake = () => {
-        signal.removeEventListener('abort', abandon);
-        resolve();
-      };
-      const abandon = () => {
-        const i = this.#waiting.indexOf(wake);
-        if (i >= 0) this.#waiting.splice(i, 1);
-        reject(signal.reason);
-      };
-      if (signal.aborted) return abandon();
-      signal.addEventListener('abort', abandon, { once: true });
-      this.#waiting.push(wake);
-    });
   }
 
   #wakeOne(): void {

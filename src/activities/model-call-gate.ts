@@ -26,21 +26,7 @@ export class ModelCallGate {
 
   /** Takes a turn, waiting for one (first come, first served) unless `signal` aborts first. */
   async enter(signal: AbortSignal): Promise<void> {
-    if (this.tryEnter()) return;
-    await new Promise<void>((resolve, reject) => {
-      const turn = () => {
-        signal.removeEventListener('abort', abandon);
-        resolve();
-      };
-      const abandon = () => {
-        const i = this.#waiting.indexOf(turn);
-        if (i >= 0) this.#waiting.splice(i, 1);
-        reject(signal.reason);
-      };
-      if (signal.aborted) return abandon();
-      signal.addEventListener('abort', abandon, { once: true });
-      this.#waiting.push(turn);
-    });
+    if (!this.tryEnter()) await waitInLine(this.#waiting, signal); // leave() hands its turn over, count kept
   }
 
   /** Gives a turn back: to the first caller waiting, if any (the count stays), else to the pool. */
@@ -49,6 +35,25 @@ export class ModelCallGate {
     if (next) next();
     else this.#running = Math.max(0, this.#running - 1);
   }
+}
+
+/** Waits in `line` until the function it put there is called (first in, first woken), or rejects with the reason of
+ * `signal` when it aborts first, leaving the line. */
+export function waitInLine(line: Array<() => void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const wake = () => {
+      signal.removeEventListener('abort', leave);
+      resolve();
+    };
+    const leave = () => {
+      const i = line.indexOf(wake);
+      if (i >= 0) line.splice(i, 1);
+      reject(signal.reason);
+    };
+    if (signal.aborted) return leave();
+    signal.addEventListener('abort', leave, { once: true });
+    line.push(wake);
+  });
 }
 
 /** The answer to a call on the run's queue when this process already runs `max` model calls. */

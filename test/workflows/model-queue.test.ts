@@ -8,6 +8,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it, vi } from 'vitest';
 import { getAgentResult } from '../../src/client/index.js';
+import { ToolSlotsBesideModelCalls } from '../../src/activity-slots.js';
 import { modelTaskQueue } from '../../src/core/policies.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
@@ -59,15 +60,26 @@ async function modelCalls(workflowId: string) {
 }
 
 describe('where model calls run', () => {
-  it("a run's model calls run eagerly on its own queue: none goes to the model queue, none is refused", async () => {
+  it("a run's model calls run eagerly on its own queue, none refused, and their slots never count as tool calls'", async () => {
     const script: Script = (_req, turn) => (turn < 2 ? reply([toolUse('calculator', { expression: `${turn} + 1` })]) : reply([text('done')]));
-    await withAgent(env, { script, tools: undefined }, async ({ start, taskQueue }) => {
+    await withAgent(env, { script, tools: undefined }, async ({ start, taskQueue, agent }) => {
       const id = await start('count', { tools: ['calculator'] });
       expect((await getAgentResult(env.client, id)).status).toBe('completed');
       const { calls, failed, timedOut } = await modelCalls(id);
       expect(calls).toHaveLength(3);
       for (const c of calls) expect(c).toEqual({ taskQueue, waitedMs: expect.any(Number), attempt: 1 });
       expect([failed, timedOut]).toEqual([0, 0]);
+      // The worker's slots, as the SDK hands their permits back and forth: a model call's slot comes back as a model
+      // call's, so what stays counted against the tool calls, once the worker is idle, is its pollers' reservations,
+      // the same after three more runs (no count drifts, up or down).
+      const slots = (agent.worker.options.tuner.activityTaskSlotSupplier as unknown as { supplier: ToolSlotsBesideModelCalls }).supplier;
+      expect(slots).toBeInstanceOf(ToolSlotsBesideModelCalls);
+      await vi.waitFor(() => expect(slots.modelCalls).toBe(0));
+      const idle = slots.counted;
+      expect(idle).toBeGreaterThan(0);
+      expect(idle).toBeLessThan(slots.maxToolCalls);
+      for (const task of ['two', 'three', 'four']) expect((await getAgentResult(env.client, await start(task, { tools: ['calculator'] }))).status).toBe('completed');
+      await vi.waitFor(() => expect([slots.counted, slots.modelCalls]).toEqual([idle, 0]));
     });
   });
 
