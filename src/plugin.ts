@@ -328,7 +328,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const activities = this.#activitiesOnce();
     const refusal = this.#runQueueRefusal(options);
     const besideTools = refusal ? undefined : withModelCallsBesideTools(options, heapCachedWorkflows());
-    this.#runQueueRefusals.set(queueKey(options.namespace, options.taskQueue), besideTools ? null : (refusal ?? TUNER_REFUSAL));
+    this.#runQueueRefusals.set(queueKey(options.namespace, options.taskQueue), refusal ?? null);
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,
       namespace: options.namespace,
@@ -360,7 +360,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   #runQueueRefusal(options: WorkerOptions): string | undefined {
     if (this.options.modelCallsPerSecond) return `this worker's modelCallsPerSecond (${this.options.modelCallsPerSecond}) is enforced on the model queue only`;
     if (this.options.runModelWorker === false) return 'this worker serves model calls on the model queue only (runModelWorker: false)';
-    if (options.tuner) return TUNER_REFUSAL;
+    if (options.tuner) return "this worker's activity slots are its own tuner's, which cannot keep model calls beside tool calls";
     return undefined;
   }
 
@@ -414,8 +414,6 @@ interface QueueSpec extends ModelWorkerOptions {
   /** Its options as given to configureWorker, for the workers of its key queues. */
   workerOptions: WorkerOptions;
 }
-
-const TUNER_REFUSAL = "this worker's activity slots are its own tuner's, which cannot keep model calls beside tool calls";
 
 function queueKey(namespace: string | undefined, taskQueue: string): string {
   return `${namespace ?? 'default'}\u0000${taskQueue}`;
