@@ -6,12 +6,10 @@
 // later, so a run recorded without them would replay its commands in another order. Only runs that took the
 // patch are traced; a run recorded before it replays, and goes on, exactly as it ran. And only runs started with a
 // trace (see tracesRun): an untraced deployment's histories carry no trace header on every activity.
-import {
-  OpenTelemetryInboundInterceptor,
-  OpenTelemetryInternalsInterceptor,
-  OpenTelemetryOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
+// OpenTelemetry's own modules are loaded by a traced run alone, when it is known to be traced (otel-modules.cjs):
+// an untraced run neither evaluates nor holds them.
 import { patched, workflowInfo, type WorkflowInterceptors } from '@temporalio/workflow';
+import { loadOtelWorkflow } from './otel-modules.cjs';
 
 /** Patch id: the run is traced (the OpenTelemetry workflow interceptors, and its `invoke_agent` span). */
 export const TRACE_RUNS = 'trace-runs';
@@ -44,28 +42,38 @@ function decide(gate: Gate, headers: Record<string, unknown> | undefined): boole
 
 type Method = (input: unknown, next: (input: unknown) => unknown) => unknown;
 
-/** `inner`'s methods, run only once the run is known to be traced; otherwise straight to `next`. */
-function gated<T extends object>(inner: T, gate: Gate, decider?: string): T {
-  return new Proxy(inner, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      const method = value as Method;
-      return (input: unknown, next: (input: unknown) => unknown) => {
-        if (prop === decider) decide(gate, (input as { headers?: Record<string, unknown> }).headers);
-        return gate.on ? method.call(target, input, next) : next(input);
-      };
+/** The methods Temporal's OpenTelemetry workflow interceptors implement, by kind (test/workflows/otel-interceptors
+ * .test.ts checks them against the classes): a gate must answer for them before the class is loaded. */
+export const OTEL_INTERCEPTOR_METHODS = {
+  inbound: ['execute', 'handleSignal', 'handleUpdate', 'validateUpdate', 'handleQuery'],
+  outbound: ['scheduleActivity', 'scheduleLocalActivity', 'startNexusOperation', 'startChildWorkflowExecution', 'continueAsNew', 'signalWorkflow', 'getLogAttributes', 'getMetricTags'],
+  internals: ['dispose'],
+} as const;
+
+/** An interceptor with `methods`, each going to the one `make` builds (once, by the first call of a traced run), or
+ * straight to `next` while the run is not (yet) known to be traced. */
+function gated<T>(methods: readonly string[], make: () => object, gate: Gate, decider?: string): T {
+  let inner: Record<string, Method> | undefined;
+  const entries = methods.map((name) => [
+    name,
+    (input: unknown, next: (input: unknown) => unknown) => {
+      if (name === decider) decide(gate, (input as { headers?: Record<string, unknown> }).headers);
+      if (!gate.on) return next(input);
+      inner ??= make() as Record<string, Method>;
+      return inner[name].call(inner, input, next);
     },
-  });
+  ]);
+  return Object.fromEntries(entries) as T;
 }
 
 export const interceptors = (): WorkflowInterceptors => {
   const gate: Gate = {};
+  const otel = () => loadOtelWorkflow().interceptors;
   return {
-    inbound: [gated(new OpenTelemetryInboundInterceptor(), gate, 'execute')],
-    outbound: [gated(new OpenTelemetryOutboundInterceptor(), gate)],
+    inbound: [gated(OTEL_INTERCEPTOR_METHODS.inbound, () => new (otel().OpenTelemetryInboundInterceptor)(), gate, 'execute')],
+    outbound: [gated(OTEL_INTERCEPTOR_METHODS.outbound, () => new (otel().OpenTelemetryOutboundInterceptor)(), gate)],
     internals: [
-      new OpenTelemetryInternalsInterceptor(),
+      gated(OTEL_INTERCEPTOR_METHODS.internals, () => new (otel().OpenTelemetryInternalsInterceptor)(), gate),
       {
         dispose(input, next) {
           if (gate.runId) traced.delete(gate.runId);

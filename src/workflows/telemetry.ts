@@ -6,11 +6,11 @@
 // sink, which Temporal does not call while replaying: a recovered run exports it once, when it ends. Activities
 // scheduled inside it carry it as their parent (`chat` and `execute_tool` spans hang below it). Without the
 // interceptors (a team's own bundle) the tracer is a no-op.
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ContinueAsNew, proxySinks, workflowInfo } from '@temporalio/workflow';
 import { agentEndAttributes, agentSpanName, agentStartAttributes } from '../core/gen-ai.js';
 import type { AgentTelemetrySinks } from '../core/telemetry-sink.js';
 import type { AgentInput, AgentStatusView } from '../core/types.js';
+import { loadOtelWorkflow } from './otel-modules.cjs';
 import { tracesRun } from './otel-interceptors.js';
 
 const { agentMetrics } = proxySinks<AgentTelemetrySinks>();
@@ -23,6 +23,7 @@ function agentName(input: AgentInput): string {
 /** Runs `loop` inside the run's span; its end records the run's totals (`view`) and how it ended. */
 export function inRunSpan<T>(input: AgentInput, ids: { workflowId: string }, view: () => AgentStatusView, loop: () => Promise<T>): Promise<T> {
   if (!tracesRun()) return loop(); // a run from before the patch (src/workflows/otel-interceptors.ts)
+  const { SpanKind, SpanStatusCode, trace } = loadOtelWorkflow().api;
   const tracer = trace.getTracer('durable-agent');
   const attributes = agentStartAttributes({ workflowId: ids.workflowId, agentName: agentName(input), model: input.settings.model });
   return tracer.startActiveSpan(agentSpanName(agentName(input)), { kind: SpanKind.INTERNAL, attributes }, async (span) => {
