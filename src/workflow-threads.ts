@@ -9,6 +9,10 @@
 // cancellation scopes and unhandled-rejection handling do not use that hook (scopes rest on AsyncLocalStorage, whose
 // own promise hook is left alone: test/workflow-threads.test.ts proves a deadline still cancels a held call).
 //
+// The same preload drops the SDK's per-call deadlock watchdog from its one call of an activation that runs no
+// workflow code (concludeActivation; see DEADLOCK_WATCH_WHERE_WORKFLOW_CODE_RUNS below): every call that runs
+// workflow code keeps it.
+//
 // How: the SDK creates each workflow thread with `new (require('node:worker_threads').Worker)(<its thread module>)`.
 // While an agent worker is being created, that constructor is wrapped so that the SDK's thread (that file, and no
 // other) starts with a preload making `createHook` throw for the recorder alone; other threads, and workers created at
@@ -23,6 +27,27 @@ const require = createRequire(import.meta.url);
 const workerThreads = require('node:worker_threads') as { Worker: typeof ThreadWorker };
 /** The module the SDK's workflow threads run (its package has no exports map: resolved beside its entry). */
 const WORKFLOW_THREAD_MODULE = path.join(path.dirname(require.resolve('@temporalio/worker')), 'workflow', 'workflow-worker-thread.js');
+
+/** The SDK's calls into a reused workflow context that run its own code alone: no workflow code, so no deadlock
+ * watchdog. `concludeActivation` collects the commands the activation's workflow code made (the code itself ran, and
+ * its microtasks drained, in `activate` and `tryUnblockConditions`, which keep theirs). */
+export const CALLS_WITHOUT_WORKFLOW_CODE = ['concludeActivation'] as const;
+
+/** The SDK guards each call into a workflow context against a deadlock with `runInContext`'s `timeout` option, and
+ * Node starts (and joins) a watchdog thread for each such call: about 0.1 ms, the largest cost in the agent's
+ * workflow threads (a 100-agent profile: 62 % of their busy time is `runInContext`'s own; bench/vm-timeout.mjs). The
+ * calls in CALLS_WITHOUT_WORKFLOW_CODE run without it; every call that runs workflow code keeps it, so a workflow
+ * stuck in a loop still fails its task as Temporal's worker makes it (test/workflow-threads-watchdog.test.ts). The
+ * call is told by the arguments the SDK's reused context reads (`__temporal_args`: holder, function, arguments). */
+const DEADLOCK_WATCH_WHERE_WORKFLOW_CODE_RUNS = [
+  `import vm from 'node:vm';`,
+  `const runInContext = vm.Script.prototype.runInContext;`,
+  `const unwatched = new Set(${JSON.stringify(CALLS_WITHOUT_WORKFLOW_CODE)});`,
+  `vm.Script.prototype.runInContext = function runInContextWatchedWhereWorkflowCodeRuns(context, options) {`,
+  `  if (options?.timeout !== undefined && unwatched.has(context?.__temporal_args?.[1])) { const { timeout, ...rest } = options; return runInContext.call(this, context, rest); }`,
+  `  return runInContext.call(this, context, options);`,
+  `};`,
+];
 
 /** Runs in the workflow thread before the SDK does: V8's promise hooks are unavailable to the SDK's stack-trace
  * recorder there (its `setPromiseHook`, in vm-shared.js), so it installs none; its one warning about it is dropped (the
@@ -44,6 +69,7 @@ export const WORKFLOW_THREAD_PRELOAD = [
   `};`,
   `const warn = console.warn;`,
   `console.warn = function (...args) { if (typeof args[0] === 'string' && args[0].startsWith('v8.promiseHooks.createHook is not available')) return; return warn.apply(this, args); };`,
+  ...DEADLOCK_WATCH_WHERE_WORKFLOW_CODE_RUNS,
 ].join('\n');
 const PRELOAD_FLAG = ['--import', `data:text/javascript,${encodeURIComponent(WORKFLOW_THREAD_PRELOAD)}`];
 
