@@ -71,7 +71,8 @@ export const WORKFLOW_THREAD_PRELOAD = [
   `console.warn = function (...args) { if (typeof args[0] === 'string' && args[0].startsWith('v8.promiseHooks.createHook is not available')) return; return warn.apply(this, args); };`,
   ...DEADLOCK_WATCH_WHERE_WORKFLOW_CODE_RUNS,
 ].join('\n');
-const PRELOAD_FLAG = ['--import', `data:text/javascript,${encodeURIComponent(WORKFLOW_THREAD_PRELOAD)}`];
+/** The flags that start a thread with the preload. */
+export const PRELOAD_FLAG = ['--import', `data:text/javascript,${encodeURIComponent(WORKFLOW_THREAD_PRELOAD)}`];
 
 let creating = 0;
 let unwrapped: typeof ThreadWorker | undefined;

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CALLS_WITHOUT_WORKFLOW_CODE, WORKFLOW_THREAD_PRELOAD } from '../src/workflow-threads.js';
+import { CALLS_WITHOUT_WORKFLOW_CODE, PRELOAD_FLAG } from '../src/workflow-threads.js';
 
 const THREAD = fileURLToPath(new URL('./fixtures/watchdog-thread.cjs', import.meta.url));
 
@@ -22,8 +22,7 @@ function outcomes(execArgv: string[]): Promise<Record<string, string>> {
 
 describe('the deadlock watchdog in the agent’s workflow threads', () => {
   it('still times out the calls that run workflow code, and not concludeActivation, which runs the SDK’s alone', async () => {
-    const preload = ['--import', `data:text/javascript,${encodeURIComponent(WORKFLOW_THREAD_PRELOAD)}`];
-    expect(await outcomes(preload)).toEqual({ activate: 'ERR_SCRIPT_EXECUTION_TIMEOUT', tryUnblockConditions: 'ERR_SCRIPT_EXECUTION_TIMEOUT', concludeActivation: 'returned' });
+    expect(await outcomes(PRELOAD_FLAG)).toEqual({ activate: 'ERR_SCRIPT_EXECUTION_TIMEOUT', tryUnblockConditions: 'ERR_SCRIPT_EXECUTION_TIMEOUT', concludeActivation: 'returned' });
     // Without the preload (as Temporal makes its threads, and `workflowStackTraces: true` does) each call times out.
     expect(await outcomes([])).toEqual({ activate: 'ERR_SCRIPT_EXECUTION_TIMEOUT', tryUnblockConditions: 'ERR_SCRIPT_EXECUTION_TIMEOUT', concludeActivation: 'ERR_SCRIPT_EXECUTION_TIMEOUT' });
   });
@@ -36,8 +35,8 @@ describe('the deadlock watchdog in the agent’s workflow threads', () => {
     const source = readFileSync(file, 'utf8');
     expect(source).toContain('context.__temporal_args = [holder, fn, args];');
     expect(source).toMatch(/callIntoVmScript\.runInContext\(context, \{\s*timeout: isolateExecutionTimeoutMs/);
-    expect(CALLS_WITHOUT_WORKFLOW_CODE).toEqual(['concludeActivation']);
+    // Each call the preload leaves unwatched is still one of the SDK's (a renamed one would keep its watchdog).
     const workerInterface = readFileSync(require.resolve('@temporalio/workflow/lib/worker-interface.js'), 'utf8');
-    expect(workerInterface).toMatch(/function concludeActivation\(\)/);
+    for (const fn of CALLS_WITHOUT_WORKFLOW_CODE) expect(workerInterface).toContain(`function ${fn}()`);
   });
 });

@@ -42,8 +42,8 @@ function decide(gate: Gate, headers: Record<string, unknown> | undefined): boole
 
 type Method = (input: unknown, next: (input: unknown) => unknown) => unknown;
 
-/** The methods Temporal's OpenTelemetry workflow interceptors implement, by kind (test/workflows/otel-interceptors
- * .test.ts checks them against the classes): a gate must answer for them before the class is loaded. */
+/** The methods Temporal's OpenTelemetry workflow interceptors implement, by kind: a gate must answer for them
+ * before the class is loaded (test/workflows/otel-interceptors.test.ts checks them against the classes). */
 export const OTEL_INTERCEPTOR_METHODS = {
   inbound: ['execute', 'handleSignal', 'handleUpdate', 'validateUpdate', 'handleQuery'],
   outbound: ['scheduleActivity', 'scheduleLocalActivity', 'startNexusOperation', 'startChildWorkflowExecution', 'continueAsNew', 'signalWorkflow', 'getLogAttributes', 'getMetricTags'],
