@@ -59,7 +59,7 @@ describe('AgentPlugin', () => {
       });
       expect(greeting).toBe('hello, team');
       expect(result).toMatchObject({ status: 'completed', text: 'It says HELLO PLUGIN.', toolCalls: 1 });
-      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['describeTools', 'callModel', 'runTool', 'callModel']);
+      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['callModel', 'runTool', 'callModel']);
       // The model's second request carried the tool's real output: the plugin's tool ran on this worker.
       const body = model.requests[1].body as { messages: Array<{ content: Array<{ type: string; content?: unknown }> }> };
       const toolResult = body.messages.at(-1)!.content;

@@ -18,7 +18,7 @@ import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, RunStatus } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { AGENT_RUN_FAILED, AGENT_WORKFLOW } from '../workflows/definitions.js';
-import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
+import { AGENT_SEARCH_ATTRIBUTES, startingSearchAttributes } from '../core/search-attributes.js';
 import { readRunFromHistory } from './history.js';
 import { codecKeyIds, codecsEncrypt } from '../codec/encryption-codec.js';
 
@@ -87,6 +87,8 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       staticSummary: oneLine(options.task, 200),
       staticDetails: runDetails(settings),
+      // Set at the start, the visibility record has them at once, and the run writes none until one changes.
+      ...(settings.searchAttributes ? { typedSearchAttributes: startingSearchAttributes(settings.model) } : {}),
       ...(priority ? { priority } : {}),
     });
     return { workflowId, runId: handle.firstExecutionRunId, attached: false };

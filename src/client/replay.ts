@@ -63,8 +63,13 @@ export async function replayRunHistory(
   };
 
   class InspectingReplayWorker extends (Worker as unknown as WorkerWithCreator) {
-    static override async createWorkflowCreator(...args: unknown[]): Promise<WorkflowCreator> {
-      const creator = await super.createWorkflowCreator(...args);
+    static override async createWorkflowCreator(bundle: unknown, compiled: CompiledOptions, ...rest: unknown[]): Promise<WorkflowCreator> {
+      // A history that ends where the run schedules a local activity (its tools described when it starts, a fast
+      // tool's call) has the workflow schedule it past the history's end, and the SDK fails a local activity the
+      // worker does not register at once, which would read as a failed run. This worker registers their names; it
+      // runs none (a replay polls no activity task): the run reads as waiting for the call, as it is.
+      const activities = new Map([...compiled.activities, ...LOCAL_ACTIVITY_TYPES.map((name) => [name, notRunOnReplay] as const)]);
+      const creator = await super.createWorkflowCreator(bundle, { ...compiled, activities }, ...rest);
       return {
         destroy: () => creator.destroy(),
         async createWorkflow(createOptions: unknown) {
@@ -97,7 +102,16 @@ export async function replayRunHistory(
   return answered;
 }
 
+/** The activities the agent's workflow runs as local activities. */
+const LOCAL_ACTIVITY_TYPES = ['describeTools', 'runTool'] as const;
+const notRunOnReplay = () => {
+  throw new Error('a replay runs no activity');
+};
+
 // The slice of the SDK's (internal) workflow interfaces this module relies on.
+interface CompiledOptions {
+  activities: Map<string, unknown>;
+}
 interface ActivatableWorkflow {
   activate(activation: coresdk.workflow_activation.IWorkflowActivation): Promise<{
     successful?: {
@@ -115,7 +129,7 @@ interface WorkflowCreator {
 }
 interface WorkerWithCreator {
   new (...args: never[]): object;
-  createWorkflowCreator(...args: unknown[]): Promise<WorkflowCreator>;
+  createWorkflowCreator(bundle: unknown, compiled: CompiledOptions, ...rest: unknown[]): Promise<WorkflowCreator>;
 }
 
 /** A process that only reads runs (a client, no worker of its own) would get the SDK's default runtime for the

@@ -96,6 +96,13 @@ export const TOOL_CALL_OPTIONS = deepFreeze({
   },
 } satisfies ActivityOptions);
 
+/** describeTools as a local activity (a run naming no MCP tool): it reads the worker's own configuration (tool
+ * policies, sub-agent definitions), so it takes milliseconds and never waits or heartbeats. */
+export const LOCAL_DESCRIBE_TOOLS_OPTIONS = deepFreeze({
+  startToCloseTimeout: '1 minute',
+  retry: TOOL_CALL_OPTIONS.retry,
+} satisfies ActivityOptions);
+
 /** A webhook delivery (src/workflows/webhooks.ts): an attempt has 30 s (the receiver must answer within 20 s), and
  * failed attempts are retried with backoff (1 s, 2 s, 4 s, ... at most 10 minutes apart) for up to a day. The run
  * closes once its deliveries have settled. */

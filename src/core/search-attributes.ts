@@ -1,7 +1,7 @@
 // Custom search attributes: registered on the embedded server at start, and documented in docs/inspecting.md
 // (`temporal operator search-attribute create`) for other servers. Search attributes are stored in plain
 // text (never through a payload codec), so nothing secret may go in them.
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair, type SearchAttributeUpdatePair, type TypedSearchAttributes } from '@temporalio/common';
 import { totalTokens } from './transcript.js';
 import type { AgentStatusView } from './types.js';
 
@@ -41,4 +41,22 @@ export const PROGRESS_VALUE = AGENT_SEARCH_ATTRIBUTES.map((key) => isProgressAtt
 export function searchAttributesOf(view: AgentStatusView): SearchAttributeUpdatePair[] {
   const values = searchAttributeValues(view);
   return AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributeUpdatePair);
+}
+
+/** The attributes a run starts with (startAgent sets them, so a new run's visibility record has them before its first
+ * workflow task, and the run does not upsert them again): a fresh run's first view, running with nothing spent. */
+export function startingSearchAttributes(model: string): SearchAttributePair[] {
+  const values: ReturnType<typeof searchAttributeValues> = ['running', 0, 0, 0, '', '', model];
+  return AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributePair);
+}
+
+/** The values of `attributes` in AGENT_SEARCH_ATTRIBUTES order, or null unless it has all of them. */
+export function agentSearchAttributeValues(attributes: TypedSearchAttributes): (string | number)[] | null {
+  const values: (string | number)[] = [];
+  for (const key of AGENT_SEARCH_ATTRIBUTES) {
+    const value: unknown = attributes.get(key);
+    if (typeof value !== 'string' && typeof value !== 'number') return null;
+    values.push(value);
+  }
+  return values;
 }

@@ -10,7 +10,6 @@ import {
   isCancellation,
   log,
   makeContinueAsNewFunc,
-  patched,
   setHandler,
   sleep,
   workflowInfo,
@@ -29,6 +28,7 @@ import { recordToolDefinitions } from './tool-definitions.js';
 import { continueAsNewDue } from '../core/versioning.js';
 import { UPGRADE_ON_CONTINUE_AS_NEW, upgradeOnContinueAsNew } from './versioning.js';
 import { inRunSpan, reportRunStarted } from './telemetry.js';
+import { takesPatch } from './patches.js';
 
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   refuseInvalidSettings(input);
@@ -65,7 +65,7 @@ function refuseInvalidSettings(input: AgentInput): void {
   // older version is not failed half-way by a stricter check.
   if (input.carried) return;
   const found = settingsProblem(input.settings);
-  if (!found || !patched(REFUSE_INVALID_SETTINGS)) return;
+  if (!found || !takesPatch(REFUSE_INVALID_SETTINGS)) return;
   const error = new InvalidSettingsError(found.field, found.problem);
   throw ApplicationFailure.create({ message: error.message, type: error.name, nonRetryable: true });
 }
@@ -180,7 +180,7 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
   const due = continueAsNewDue({
     suggested: info.continueAsNewSuggested,
     // Behind the patch: a run recorded before it did not continue as new for this (replay must do as it did).
-    targetVersionChanged: info.targetWorkerDeploymentVersionChanged === true && patched(UPGRADE_ON_CONTINUE_AS_NEW),
+    targetVersionChanged: info.targetWorkerDeploymentVersionChanged === true && takesPatch(UPGRADE_ON_CONTINUE_AS_NEW),
     stepsThisRun: run.stepsThisRun,
     every: run.settings.continueAsNewAfterSteps,
   });
@@ -191,7 +191,7 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
     run.webhooks.noteContinueAsNewPostponed();
     return;
   }
-  const once = patched(CARRY_TASK_ONCE);
+  const once = takesPatch(CARRY_TASK_ONCE);
   // The task is the carried transcript's first message; the rest of the input is measured with the state.
   const rest: AgentInput = once ? { ...run.input, task: '', carried: undefined } : run.input;
   const carry = () => fitForContinueAsNew(run.state, once ? MAX_CARRIED_BYTES - utf8Bytes(JSON.stringify(rest)) : MAX_CARRIED_BYTES);
@@ -243,7 +243,7 @@ async function raceDeadline(run: AgentRun, agentLoop: () => Promise<AgentResult>
   loopDone.catch(() => undefined);
   // A sub-agent does not wait: its deadline comes just before its parent's, and the parent needs the partial
   // answer before its own deadline (the child's cancelled call stops at its next heartbeat all the same).
-  if (!run.input.subAgent && patched(WAIT_FOR_DEADLINE_CANCELLED_CALLS)) await condition(() => loopSettled, DEADLINE_SETTLE_MS);
+  if (!run.input.subAgent && takesPatch(WAIT_FOR_DEADLINE_CANCELLED_CALLS)) await condition(() => loopSettled, DEADLINE_SETTLE_MS);
   const reason = `deadline reached (${run.settings.deadlineMs} ms after the start)`;
   run.closeOpenToolUses(`the run was stopped by the deadline guard (${reason})`);
   return run.end({ status: 'stopped', guard: 'deadline', error: reason });

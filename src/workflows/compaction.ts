@@ -4,11 +4,12 @@
 // activity's work). Client-side, where the endpoint refuses the compaction parameter: the run remembers the
 // refusal for the rest of the job, and compacts by itself with one summary call when the prompt reaches the
 // trigger. A refused task budget is dropped the same way.
-import { ActivityFailure, ApplicationFailure, log, patched } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
 import { clientCompactionDue, COMPACTION_INSTRUCTION, recordClientCompaction, recordCompaction } from '../core/compaction.js';
 import { textOf } from '../core/transcript.js';
 import type { AgentStatusView, ModelReply, RefusableFeature, RunState } from '../core/types.js';
 import type { AgentRun } from './run.js';
+import { takesPatch } from './patches.js';
 
 /** Patch id: a model call the endpoint refuses for a feature the run can do without (a 400 naming compaction
  * or the task budget: FeatureRefused) is made again without it, remembered for the rest of the job, instead of
@@ -22,7 +23,7 @@ export async function callModelCompacting(run: AgentRun): Promise<ModelReply> {
     return await run.callModel();
   } catch (err) {
     const refused = refusedFeature(err);
-    if (!refused || run.state.refused?.includes(refused) || !patched(REFUSED_FEATURE_FALLBACK)) throw err;
+    if (!refused || run.state.refused?.includes(refused) || !takesPatch(REFUSED_FEATURE_FALLBACK)) throw err;
     (run.state.refused ??= []).push(refused);
     log.warn(`The endpoint refused ${refused}; the run goes on without it${refused === 'compaction' ? ' and compacts client-side' : ''}`);
     return callModelCompacting(run);

@@ -3,10 +3,11 @@
 // call; a worker whose model calls must go through the model queue: every later call of the run) or when it could
 // not start there within RUN_QUEUE_START_TIMEOUT.
 import { TimeoutType } from '@temporalio/common';
-import { ActivityFailure, patched, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, TimeoutFailure } from '@temporalio/workflow';
 import { isModelCallRefused } from '../core/model-call-route.js';
 import type { ModelCallByDigest, ModelCallInput, ModelReply } from '../core/types.js';
 import { scheduleModelCall, type ModelCallOptions } from './proxies.js';
+import { takesPatch } from './patches.js';
 
 /** Patch id: model calls are scheduled on the run's own task queue first (eager), and on the model queue when
  * refused there. Runs recorded before it schedule every model call on the model queue, and replay so. */
@@ -17,7 +18,7 @@ export class ModelCallRoute {
   #modelQueueOnly = false;
 
   async call(input: ModelCallInput | ModelCallByDigest, step: number, options: ModelCallOptions = {}): Promise<ModelReply> {
-    let onRunQueue = !this.#modelQueueOnly && patched(MODEL_CALLS_EAGER);
+    let onRunQueue = !this.#modelQueueOnly && takesPatch(MODEL_CALLS_EAGER);
     for (;;) {
       const answer = await scheduleModelCall(input, step, { ...options, onRunQueue }).catch((err: unknown) => {
         if (onRunQueue) return notStartedInTime(err);

@@ -3,10 +3,11 @@
 // model call the workflow hands them to the worker's cache through the transcript sink (no command, no event); a
 // model call that misses there reads them with the `modelSettings` query. Behind the patch
 // MODEL_SETTINGS_BY_DIGEST: runs recorded before it keep sending the settings in every call's input.
-import { patched, proxySinks, workflowInfo } from '@temporalio/workflow';
+import { proxySinks, workflowInfo } from '@temporalio/workflow';
 import { digestSettings, modelCallSettings, type DigestedSettings } from '../core/model-settings.js';
 import type { AgentSettings, RunState, ModelCallByDigest, ModelCallInput, ModelCallSettingsField, TranscriptRef } from '../core/types.js';
 import type { AgentSinks } from '../core/transcript-sink.js';
+import { takesPatch } from './patches.js';
 
 /** Patch id: model calls name the run's model-call settings by digest (ModelCallByDigest) instead of
  * carrying them. A 40-turn run with a 16 KB system prompt stored 5.3× its content, the prompt once per call;
@@ -29,7 +30,7 @@ export class ModelSettingsSharing {
     state: RunState,
     transcript: TranscriptRef,
   ): Pick<ModelCallInput, ModelCallSettingsField | 'transcript'> | Pick<ModelCallByDigest, 'settings' | 'transcript'> {
-    if (!patched(MODEL_SETTINGS_BY_DIGEST)) return { transcript, ...modelCallSettings(settings, state) };
+    if (!takesPatch(MODEL_SETTINGS_BY_DIGEST)) return { transcript, ...modelCallSettings(settings, state) };
     const named = this.#digested(settings, state);
     this.#named.set(named.digest, named);
     // Not while replaying (the sink call would be dropped): the first live call after a replay shares again.

@@ -8,8 +8,9 @@
 // trace (see tracesRun): an untraced deployment's histories carry no trace header on every activity.
 // OpenTelemetry's own modules are loaded by a traced run alone, when it is known to be traced (otel-modules.cjs):
 // an untraced run neither evaluates nor holds them.
-import { patched, workflowInfo, type WorkflowInterceptors } from '@temporalio/workflow';
+import { workflowInfo, type WorkflowInterceptors } from '@temporalio/workflow';
 import { loadOtelWorkflow } from './otel-modules.cjs';
+import { takesPatch } from './patches.js';
 
 /** Patch id: the run is traced (the OpenTelemetry workflow interceptors, and its `invoke_agent` span). */
 export const TRACE_RUNS = 'trace-runs';
@@ -35,7 +36,7 @@ interface Gate {
 
 function decide(gate: Gate, headers: Record<string, unknown> | undefined): boolean {
   gate.runId = workflowInfo().runId;
-  gate.on = !!headers && TRACE_HEADER in headers && patched(TRACE_RUNS);
+  gate.on = !!headers && TRACE_HEADER in headers && takesPatch(TRACE_RUNS);
   traced.set(gate.runId, gate.on);
   return gate.on;
 }

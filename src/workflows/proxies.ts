@@ -1,13 +1,14 @@
 // The workflow's view of the activities: typed proxies, the options each call is scheduled with, and the
 // summary the Temporal UI shows for it.
-import { ActivityCancellationType, patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Priority } from '@temporalio/common';
 import type { createActivities } from '../activities/index.js';
-import { MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
+import { LOCAL_DESCRIBE_TOOLS_OPTIONS, MODEL_CALL_OPTIONS, modelTaskQueue, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { scheduleNote, toolCallActivityOptions, type ToolCallSchedule } from '../core/tool-policy.js';
 import { oneLine } from '../core/transcript.js';
 import { RUN_QUEUE_START_TIMEOUT, type ModelCallRefused } from '../core/model-call-route.js';
 import type { ModelCallByDigest, ModelCallInput, ModelReply, RecordedTools, ToolCallInput, ToolOutcome } from '../core/types.js';
+import { takesPatch } from './patches.js';
 
 const { callModel, runTool, describeTools } = proxyActivities<ReturnType<typeof createActivities>>(MODEL_CALL_OPTIONS);
 /** Tool calls scheduled from their policy: options are merged into the proxy's, so this one has none a policy
@@ -17,7 +18,7 @@ const { runTool: runToolWithPolicy } = proxyActivities<ReturnType<typeof createA
 });
 
 /** Fast tools' calls (`fast: true`) as local activities: options are given per call, from the tool's policy. */
-const { runTool: runToolLocally } = proxyLocalActivities<ReturnType<typeof createActivities>>({
+const { runTool: runToolLocally, describeTools: describeToolsLocally } = proxyLocalActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: TOOL_CALL_OPTIONS.startToCloseTimeout,
 });
 
@@ -36,7 +37,7 @@ export const WAIT_FOR_CANCELLED_CALLS = 'wait-for-cancelled-calls';
 
 /** Whether this run waits for a cancelled activity to acknowledge (see WAIT_FOR_CANCELLED_CALLS). */
 export function waitsForCancelledCalls(): boolean {
-  return patched(WAIT_FOR_CANCELLED_CALLS);
+  return takesPatch(WAIT_FOR_CANCELLED_CALLS);
 }
 
 /** Patch id: model calls are scheduled on their own task queue (`<taskQueue>-model`, served by a worker whose
@@ -48,7 +49,7 @@ export const MODEL_CALLS_ON_OWN_QUEUE = 'model-calls-on-own-queue';
 
 /** The task queue this run's model calls go to: the model queue, or (runs from before the patch) the run's own. */
 function modelCallQueue(): { taskQueue?: string } {
-  return patched(MODEL_CALLS_ON_OWN_QUEUE) ? { taskQueue: modelTaskQueue(workflowInfo().taskQueue) } : {};
+  return takesPatch(MODEL_CALLS_ON_OWN_QUEUE) ? { taskQueue: modelTaskQueue(workflowInfo().taskQueue) } : {};
 }
 
 /** Patch id: a run started with a priority or fairness key schedules every activity with it, so it shows on the
@@ -64,7 +65,7 @@ export function runPriority(): { priority?: Priority } {
     ...(p?.fairnessKey ? { fairnessKey: p.fairnessKey } : {}),
     ...(p?.fairnessWeight ? { fairnessWeight: p.fairnessWeight } : {}),
   };
-  if (Object.keys(own).length === 0 || !patched(TASK_PRIORITY)) return {};
+  if (Object.keys(own).length === 0 || !takesPatch(TASK_PRIORITY)) return {};
   return { priority: own };
 }
 
@@ -87,7 +88,7 @@ export function scheduleModelCall(input: ModelCallInput | ModelCallByDigest, ste
   const count = input.transcript.messageCount;
   const summary = options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
-  // In this order: patched() ids must be asked in the order runs recorded them (cancellation's first).
+  // In this order: takesPatch() ids must be asked in the order runs recorded them (cancellation's first).
   const cancel = cancellation();
   const queue = options.onRunQueue ? { scheduleToStartTimeout: RUN_QUEUE_START_TIMEOUT } : modelCallQueue();
   return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...cancel, ...queue, ...heartbeat, ...runPriority(), summary }, [input]);
@@ -101,7 +102,7 @@ export function scheduleToolCall(
 ): Promise<ToolOutcome> {
   const { schedule } = options;
   const summary = oneLine(`${input.name}(${argsPreview(input.input)})`, 200) + (schedule ? scheduleNote(schedule) : '');
-  if (schedule?.fast && patched(FAST_TOOLS_LOCAL)) {
+  if (schedule?.fast && takesPatch(FAST_TOOLS_LOCAL)) {
     const { startToCloseTimeout, retry } = toolCallActivityOptions(schedule);
     return runToolLocally.executeWithOptions({ startToCloseTimeout, retry, ...cancellation(), summary }, [input]);
   }
@@ -115,20 +116,20 @@ export function scheduleToolCall(
 }
 
 /** Once, when a run starts: its tools' call policies (`policies`) and the MCP definitions it will use (see
- * tool-definitions.ts). */
+ * tool-definitions.ts); `local`: in a local activity (a run naming no MCP tool, from the changes of 2026-12 on). */
 export function scheduleDescribeTools(
   tools: string[],
   mcpNames: string[],
   policies: boolean,
   heartbeatTimeoutMs?: number,
   agents?: string[],
+  local = false,
 ): Promise<RecordedTools> {
   const summary = oneLine(mcpNames.length > 0 ? `describe tools: ${mcpNames.join(', ')}` : `describe tools: ${tools.join(', ')}`, 200);
+  const input = agents ? { tools, policies: true, agents } : policies ? { tools, policies: true } : { tools };
+  if (local) return describeToolsLocally.executeWithOptions({ ...LOCAL_DESCRIBE_TOOLS_OPTIONS, ...cancellation(), summary }, [input]);
   const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
-  return describeTools.executeWithOptions(
-    { ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, ...runPriority(), summary },
-    [agents ? { tools, policies: true, agents } : policies ? { tools, policies: true } : { tools }],
-  );
+  return describeTools.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...cancellation(), ...heartbeat, ...runPriority(), summary }, [input]);
 }
 
 /** `web_search("population of France")` rather than `web_search({"query":"population of France"})`. */

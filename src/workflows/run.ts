@@ -7,7 +7,6 @@ import {
   condition,
   isCancellation,
   log,
-  patched,
   setCurrentDetails,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -48,6 +47,7 @@ import { TranscriptSharing } from './transcript-sharing.js';
 import { Webhooks } from './webhooks.js';
 import { runEndEventType, WEBHOOK_TEXT_CHARS } from '../core/webhooks.js';
 import { ApprovalsGauge, reportRunEnded } from './telemetry.js';
+import { takesPatch } from './patches.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
@@ -278,7 +278,7 @@ export class AgentRun {
           allowedTools: this.settings.outputSchema ? [...this.settings.tools, SUBMIT_ANSWER] : this.settings.tools,
           outputSchema: call.name === SUBMIT_ANSWER ? this.settings.outputSchema : undefined,
           maxOutputChars: this.settings.maxToolOutputChars,
-          ...(splitMcpName(call.name) && patched(MCP_ELICITATION) ? { elicitation: { answers: [] } } : {}),
+          ...(splitMcpName(call.name) && takesPatch(MCP_ELICITATION) ? { elicitation: { answers: [] } } : {}),
         }, schedule, this.settings, { elicitations: this.elicitations, changed: () => this.publish() });
         this.#progress[call.id] = outcome;
         return outcome;

@@ -1,11 +1,12 @@
 // When a run writes its search attributes. Each upsert is a history event and a visibility write on the server,
 // so only a change is written, and progress alone (steps, tokens, cost, the last stop reason) at most every
 // SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS of workflow time; a change of status, guard or model at once.
-import { patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS } from '../core/policies.js';
-import { AGENT_SEARCH_ATTRIBUTES, PROGRESS_VALUE, searchAttributeValues } from '../core/search-attributes.js';
+import { AGENT_SEARCH_ATTRIBUTES, agentSearchAttributeValues, PROGRESS_VALUE, searchAttributeValues } from '../core/search-attributes.js';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { AgentStatusView } from '../core/types.js';
+import { takesChangesOf202612, takesPatch } from './patches.js';
 
 /** Patch id: progress-only search attribute changes are upserted at most every
  * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS. Runs recorded before it upserted on every change, and replay so. */
@@ -20,6 +21,7 @@ export class SearchAttributeUpserts {
   /** Upserts the attributes of `view` if they are due. */
   write(view: AgentStatusView): void {
     const values = searchAttributeValues(view);
+    if (this.#written === null) this.#startedWith();
     const written = this.#written;
     let progressOnly = written !== null;
     let changed = written === null;
@@ -30,9 +32,19 @@ export class SearchAttributeUpserts {
     }
     if (!changed) return;
     const now = Date.now();
-    if (progressOnly && now - this.#writtenAt < SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS && patched(THROTTLED_PROGRESS_ATTRIBUTES)) return;
+    if (progressOnly && now - this.#writtenAt < SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS && takesPatch(THROTTLED_PROGRESS_ATTRIBUTES)) return;
     this.#written = values;
     this.#writtenAt = now;
     upsertSearchAttributes(AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributeUpdatePair));
+  }
+
+  /** A run started with all of its attributes (startAgent sets them; continue-as-new carries them on) counts them as
+   * written then, and upserts only what differs (from the changes of 2026-12 on: before, it upserted them all at its
+   * first workflow task). */
+  #startedWith(): void {
+    const started = agentSearchAttributeValues(workflowInfo().typedSearchAttributes);
+    if (!started || !takesChangesOf202612()) return;
+    this.#written = started;
+    this.#writtenAt = Date.now();
   }
 }

@@ -4,12 +4,13 @@
 // backoff for hours; the run closes only once every delivery has settled (an activity does not outlive its
 // workflow). Only runs with webhooks schedule anything (behind the `webhooks` patch), so other runs' histories are
 // unchanged.
-import { CancellationScope, log, patched, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, log, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { WEBHOOK_DELIVERY_OPTIONS } from '../core/policies.js';
 import { webhookEvent } from '../core/webhooks.js';
 import type { WebhookEventType } from '../core/types.js';
 import { oneLine } from '../core/transcript.js';
+import { takesPatch } from './patches.js';
 
 const { deliverWebhook } = proxyActivities<ReturnType<typeof createActivities>>(WEBHOOK_DELIVERY_OPTIONS);
 
@@ -31,7 +32,7 @@ export class Webhooks {
 
   /** Sends `type` (once per run and `key`) to every webhook URL; returns at once, the deliveries go on. */
   notify(type: WebhookEventType, data: Record<string, unknown>, key = ''): void {
-    if (this.urls.length === 0 || !patched(WEBHOOKS)) return;
+    if (this.urls.length === 0 || !takesPatch(WEBHOOKS)) return;
     const event = webhookEvent(type, this.run, data, Date.now(), key);
     if (this.#sent.has(event.id)) return;
     this.#sent.add(event.id);

@@ -50,7 +50,7 @@ describe('retryable provider errors', () => {
       expect(result).toMatchObject({ status: 'completed', text: 'finally', steps: 1 });
       expect(model.requests.map((r) => r.status)).toEqual([529, 529, 200]);
       // Retried by Temporal (one activity, three attempts), not by the SDK.
-      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['describeTools', 'callModel']);
+      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['callModel']);
     });
     const first = ms(MODEL_CALL_OPTIONS.retry.initialInterval);
     expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(first);
@@ -69,13 +69,14 @@ describe('non-retryable provider errors fail the run after exactly one request',
       expect(result.error).toContain('Anthropic API 400');
       expect(result.error).toContain('messages.0.content: the block type is not supported');
       expect(result.error).toContain(`request id ${requestId}`);
-      // The workflow itself failed (so the UI shows it), after one model call attempt (describeTools came first).
+      // The workflow itself failed (so the UI shows it), after one model call attempt (the only activity: the tools
+      // were described in a local activity).
       const handle = env.client.workflow.getHandle(result.workflowId);
       expect((await handle.describe()).status.name).toBe('FAILED');
       const history = await handle.fetchHistory();
       const started = history.events?.filter((e) => e.activityTaskStartedEventAttributes) ?? [];
-      expect(started.map((e) => e.activityTaskStartedEventAttributes?.attempt)).toEqual([1, 1]);
-      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['describeTools', 'callModel']);
+      expect(started.map((e) => e.activityTaskStartedEventAttributes?.attempt)).toEqual([1]);
+      expect(await scheduledActivities(env.client, result.workflowId)).toEqual(['callModel']);
     });
   });
 

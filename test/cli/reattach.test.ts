@@ -55,7 +55,7 @@ describe('run on the embedded server', () => {
           },
           { timeout: 60_000, interval: 200, message: 'the second model call is scheduled' },
         )
-        .toBe(4); // describeTools, model, tool, model
+        .toBe(3); // model, tool, model (the tools are described in a local activity)
       await client.connection.close();
       first.child.kill('SIGINT');
       const detached = await first.exited;

@@ -69,10 +69,11 @@ afterAll(async () => {
   await plain?.close();
 });
 
-/** A payload stored in plain text. Patch markers (`patched()`) are written by Temporal's core itself, outside
- * the codecs: they hold the patch id, a name from our code, never run data. */
+/** A payload stored in plain text. Patch markers (`patched()`) and a local activity's marker data are written by
+ * Temporal's core itself, outside the codecs: the patch id, a name from our code; the activity's type, sequence
+ * number, attempt and times (its result, `details.result`, goes through the codec). Never run data. */
 const notEncrypted = (p: { path: string; encoding: string }) =>
-  p.encoding !== 'binary/encrypted' && !/markerRecordedEventAttributes\.details\.patch-data/.test(p.path);
+  p.encoding !== 'binary/encrypted' && !/markerRecordedEventAttributes\.details\.(patch-data|data)\b/.test(p.path);
 
 /** Runs the script to completion; `whileWorkerRuns` may query the run (the worker still answers). */
 async function completedRun(env: TestEnv, whileWorkerRuns?: (id: string) => Promise<void>): Promise<string> {
@@ -101,10 +102,11 @@ describe('encrypted history', () => {
     expect(encodings.filter(notEncrypted)).toEqual([]);
     // A run started without a trace (this client has no OpenTelemetry interceptor) carries no trace header.
     expect(traceHeaders(history)).toEqual([]);
-    // The activity summaries (`vault("…")`) are there, encrypted: one per scheduled activity (describeTools, then
-    // two turns with a tool call and the answer).
+    // The activity summaries (`vault("…")`) are there, encrypted: one per scheduled activity (two turns with a tool
+    // call and the answer; the tools were described in a local activity, whose result is encrypted too).
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
-    expect(scheduled.length).toBe(6);
+    expect(scheduled.length).toBe(5);
+    expect(encodings.filter((p) => /markerRecordedEventAttributes\.details\.result/.test(p.path)).map((p) => p.encoding)).toEqual(['binary/encrypted']);
     for (const e of scheduled) expect(Buffer.from(e.userMetadata!.summary!.metadata!.encoding!).toString()).toBe('binary/encrypted');
 
     // Through the client with the keys, everything is there.

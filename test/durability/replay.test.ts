@@ -30,20 +30,21 @@ import { temporal as temporalProto } from '@temporalio/proto';
 import { apiError, franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { ignoredTelemetrySinks } from '../../src/core/telemetry-sink.js';
-import { openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
+import { localActivityTypes, openTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
 import { stdioFixture } from '../helpers/mcp.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import type { McpServerConfig, SubAgentConfig } from '../../src/config/types.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
 import type { AgentInput, AgentResult, AgentSettings, AgentStatusView } from '../../src/core/types.js';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { CHANGES_OF_2026_12, PATCH_IDS_OF_2026_12 } from '../../src/workflows/patches.js';
 import type { temporal } from '@temporalio/proto';
 
 const ROOT_DIR = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
 /** Generations of fixtures, oldest first: each holds every scenario as the code of its day recorded it, and every
  * one is replayed, so the paths of runs started on older code stay covered after a `patched()` change. New
  * recordings go into the newest; start a new generation (a dated folder) when the code records differently. */
-const GENERATIONS = [ROOT_DIR, `${ROOT_DIR}2026-12-01/`, `${ROOT_DIR}2026-12-03/`];
+const GENERATIONS = [ROOT_DIR, `${ROOT_DIR}2026-12-01/`, `${ROOT_DIR}2026-12-03/`, `${ROOT_DIR}2026-12-04/`];
 const DIR = GENERATIONS[GENERATIONS.length - 1];
 const RECORD = process.env.RECORD_HISTORIES === '1' || process.env.RECORD_HISTORIES === 'overwrite';
 
@@ -186,15 +187,37 @@ function recordedWorkflowId(history: temporal.api.history.v1.IHistory): string |
 }
 
 /** The ids of the patches a history recorded. */
-function patchIds(events: HistoryEvent[]): string[] {
+/** The patch ids a history's markers record. */
+function markerIds(events: HistoryEvent[]): string[] {
   return events.flatMap((e) => {
     const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0];
     return data ? [defaultPayloadConverter.fromPayload<{ id: string }>(data).id] : [];
   });
 }
 
+/** The patch ids a run took: its markers', with CHANGES_OF_2026_12 standing for every id of that day (a run
+ * recorded since writes that one marker; it takes each of them where it is asked). */
+function patchIds(events: HistoryEvent[]): string[] {
+  return markerIds(events).flatMap((id) => (id === CHANGES_OF_2026_12 ? [id, ...PATCH_IDS_OF_2026_12] : [id]));
+}
+
 const SCENARIOS: Scenario[] = [
-  { name: 'france', script: franceDemoScript },
+  {
+    name: 'france',
+    script: franceDemoScript,
+    // A plain run with tools, started by startAgent: one patch marker (and so one TemporalChangeVersion upsert), its
+    // tools described in a local activity, and its search attributes set at the start, so upserted once, at its end.
+    proves: ({ events }) => {
+      expect(markerIds(events)).toEqual([CHANGES_OF_2026_12]);
+      const upserts = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
+      expect(upserts.filter((key) => key === 'TemporalChangeVersion')).toHaveLength(1);
+      expect(upserts.filter((key) => key === 'AgentStatus')).toHaveLength(1);
+      expect(events.at(-2)?.upsertWorkflowSearchAttributesEventAttributes).toBeTruthy(); // the end's, before the close
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(scheduled).not.toContain('describeTools');
+      expect(localActivityTypes(events)).toEqual(['describeTools']);
+    },
+  },
   { name: 'step-cap-summary', script: loopForever, settings: { maxSteps: 3 } },
   {
     name: 'approval',
@@ -364,7 +387,8 @@ const SCENARIOS: Scenario[] = [
     name: 'throttled-search-attributes',
     script: threeSteps,
     proves: ({ events }) => {
-      expect(events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.AgentStatus)).toHaveLength(2);
+      // Three turns of progress and no upsert for them: the run started with its attributes and upserts at its end.
+      expect(events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.AgentStatus)).toHaveLength(1);
       expect(patchIds(events)).toContain('throttled-progress-search-attributes');
     },
   },
@@ -378,8 +402,9 @@ const SCENARIOS: Scenario[] = [
     proves: ({ events, result }) => {
       expect(patchIds(events)).toContain('tool-call-policies');
       const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
-      expect(scheduled.map((a) => a.activityType?.name)).toEqual(['describeTools', 'callModel', 'runTool', 'callModel']);
-      expect(Number(scheduled[2].startToCloseTimeout?.seconds)).toBe(2);
+      expect(localActivityTypes(events)).toEqual(['describeTools']);
+      expect(scheduled.map((a) => a.activityType?.name)).toEqual(['callModel', 'runTool', 'callModel']);
+      expect(Number(scheduled[1].startToCloseTimeout?.seconds)).toBe(2);
       expect(events.some((e) => e.activityTaskTimedOutEventAttributes)).toBe(true);
       expect(result).toMatchObject({ status: 'completed', text: 'it timed out' });
     },
@@ -393,8 +418,8 @@ const SCENARIOS: Scenario[] = [
     proves: ({ events, result }) => {
       expect(patchIds(events)).toContain('fast-tools-local');
       const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
-      expect(scheduled.map((a) => a.activityType?.name)).toEqual(['describeTools', 'callModel', 'callModel', 'callModel']);
-      expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
+      expect(scheduled.map((a) => a.activityType?.name)).toEqual(['callModel', 'callModel', 'callModel']);
+      expect(localActivityTypes(events)).toEqual(['describeTools', 'runTool', 'runTool']);
       expect(result).toMatchObject({ status: 'completed', text: '6', toolCalls: 2 });
     },
   },
@@ -420,11 +445,7 @@ const SCENARIOS: Scenario[] = [
     script: threeSteps,
     settings: { system: 'You are terse.', effort: 'low' },
     proves: ({ events }) => {
-      const patchIds = events.flatMap((e) => {
-        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0];
-        return data ? [defaultPayloadConverter.fromPayload<{ id: string }>(data).id] : [];
-      });
-      expect(patchIds).toContain('model-settings-by-digest');
+      expect(patchIds(events)).toContain('model-settings-by-digest');
       const modelInputs = events.flatMap((e) => {
         const a = e.activityTaskScheduledEventAttributes;
         return a?.activityType?.name === 'callModel' ? [defaultPayloadConverter.fromPayload<Record<string, unknown>>(a.input!.payloads![0])] : [];
@@ -443,11 +464,7 @@ const SCENARIOS: Scenario[] = [
     settings: { budgetTokens: 50_000 },
     modelOptions: { taskBudget: false },
     proves: ({ events, result }) => {
-      const patchIds = events.flatMap((e) => {
-        const data = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0];
-        return data ? [defaultPayloadConverter.fromPayload<{ id: string }>(data).id] : [];
-      });
-      expect(patchIds).toContain('refused-feature-fallback');
+      expect(patchIds(events)).toContain('refused-feature-fallback');
       expect(events.filter((e) => e.activityTaskFailedEventAttributes)).toHaveLength(1);
       expect(result).toMatchObject({ status: 'completed', steps: 3 });
     },

@@ -15,7 +15,7 @@ import type { AgentTool } from '../../src/tools/types.js';
 import type { ModelConnection } from '../../src/activities/index.js';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
-import type { DataConverter } from '@temporalio/common';
+import { defaultPayloadConverter, type DataConverter } from '@temporalio/common';
 import { testServerAddress } from './test-server.js';
 
 export interface TestEnv {
@@ -172,6 +172,16 @@ export async function scheduledActivities(client: Client, workflowId: string): P
   return (history.events ?? [])
     .map((e: HistoryEvent) => e.activityTaskScheduledEventAttributes?.activityType?.name)
     .filter((n): n is string => Boolean(n));
+}
+
+/** The activity types of a history's local activities (read from their markers, which Temporal's core writes), in
+ * order. */
+export function localActivityTypes(events: HistoryEvent[]): string[] {
+  return events.flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    const data = marker?.markerName === 'core_local_activity' ? marker.details?.data?.payloads?.[0] : undefined;
+    return data ? [defaultPayloadConverter.fromPayload<{ activity_type: string }>(data).activity_type] : [];
+  });
 }
 
 /** Starts a run on the harness's task queue without waiting for it (calculator and web_search unless the

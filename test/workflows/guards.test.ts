@@ -86,7 +86,6 @@ describe('repetition guard', () => {
       // The tool ran for the first two requests only.
       expect(lookup.calls).toEqual([{ query: variants[0] }, { query: variants[1] }]);
       expect(await scheduledActivities(env.client, result.workflowId)).toEqual([
-        'describeTools',
         'callModel', 'runTool', 'callModel', 'runTool', 'callModel', 'callModel',
       ]);
       // The summary call: tools disabled but still defined, and the open third call answered first.

@@ -30,7 +30,7 @@ describe('webhooks', () => {
         expect(events[2]).toMatchObject({ type: 'run.completed', workflowId: id, runId: result.runId, data: { status: 'completed', text: 'Done.' } });
         expect(receiver.deliveries[2].headers['x-durable-agent-event']).toBe('run.completed');
         expect(receiver.deliveries[2].headers['x-durable-agent-delivery']).toBe(events[2].id);
-        expect(await scheduledActivities(env.client, id)).toEqual(['describeTools', 'callModel', 'deliverWebhook']);
+        expect(await scheduledActivities(env.client, id)).toEqual(['callModel', 'deliverWebhook']);
         // The secret is nowhere in the run's history, searched as stored (payload bytes included); the control: the
         // same search finds the run's own words there.
         const history = await rawHistory(env.client, id);

@@ -64,7 +64,6 @@ describe('the triage bot', () => {
         expect(calls[1].result.split('\n')[1]).toBe('#21 [open] Login request times out when an HTTP proxy is configured');
         // Each tool call is its own activity; label and comment ran in one turn.
         expect(await scheduledActivities(env.client, workflowId)).toEqual([
-          'describeTools',
           'callModel', 'runTool', 'callModel', 'runTool', 'callModel', 'runTool', 'callModel', 'runTool', 'runTool', 'callModel',
         ]);
         // The store holds the triage, recorded under the tool calls' idempotency keys.
