@@ -14,8 +14,9 @@ import { patched } from '@temporalio/workflow';
  *   (search-attribute-upserts.ts). */
 export const CHANGES_OF_2026_12 = 'changes-of-2026-12';
 
-/** The patch ids CHANGES_OF_2026_12 stands for: the only ids `takesPatch` may be asked for (a test holds the
- * workflow code to it). */
+/** The patch ids CHANGES_OF_2026_12 stands for: the only ids `takesPatch` may be asked for (its parameter's type
+ * holds the workflow code to it; test/durability/replay.test.ts checks that the fixtures recorded before hold no
+ * other). */
 export const PATCH_IDS_OF_2026_12 = [
   'refuse-invalid-settings',
   'carry-task-once',

@@ -694,6 +694,16 @@ describe.skipIf(RECORD)('replay of recorded histories', () => {
     expect(jsonIn(DIR).sort()).toEqual(SCENARIOS.map((s) => `${s.name}.json`).sort());
   });
 
+  it('changes-of-2026-12 stands for every patch id the runs recorded before it took, and the newest record none of them', () => {
+    const ids = (dir: string) => new Set(jsonIn(dir).flatMap((f) => markerIds(historyFromJSON(JSON.parse(readFileSync(`${dir}${f}`, 'utf8'))).events ?? [])));
+    const before = GENERATIONS.slice(0, -1).flatMap((dir) => [...ids(dir)]);
+    expect(before.length).toBeGreaterThan(10);
+    expect(before.filter((id) => !(PATCH_IDS_OF_2026_12 as readonly string[]).includes(id))).toEqual([]);
+    const newest = [...ids(DIR)];
+    expect(newest).toContain(CHANGES_OF_2026_12);
+    expect(newest.filter((id) => (PATCH_IDS_OF_2026_12 as readonly string[]).includes(id))).toEqual([]);
+  });
+
   it.each(SCENARIOS.filter((s) => s.proves))('the $name fixture records the path it is named for', (scenario) => {
     const history = historyFromJSON(JSON.parse(readFileSync(`${DIR}${scenario.name}.json`, 'utf8')));
     scenario.proves!(recorded(history));
