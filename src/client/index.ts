@@ -10,7 +10,7 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { DEFAULTS, encryptedTaskQueue } from '../core/policies.js';
-import { checkAgentInput } from '../core/settings-check.js';
+import { checkAgentInput, InvalidSettingsError } from '../core/settings-check.js';
 import { compactPriority, priorityProblem, type RunPriority } from '../core/priority.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { agentResult } from '../core/result.js';
@@ -93,6 +93,14 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
     });
     return { workflowId, runId: handle.firstExecutionRunId, attached: false };
   } catch (err) {
+    const unregistered = settings.searchAttributes ? unregisteredSearchAttribute(err) : null;
+    if (unregistered) {
+      throw new InvalidSettingsError(
+        'searchAttributes',
+        `is true, but ${unregistered}: register the Agent* search attributes (docs/inspecting.md: temporal operator ` +
+          `search-attribute create) or start with searchAttributes: false`,
+      );
+    }
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     const existing = await describeIfExists(client, workflowId);
     if (!existing) throw err;
@@ -152,6 +160,14 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
 }
 
 export { WorkflowNotFoundError };
+
+/** The server's reason, when it refused a start for a search attribute the namespace does not define. */
+function unregisteredSearchAttribute(err: unknown): string | null {
+  const cause = (err as { cause?: { code?: number; details?: unknown } }).cause;
+  const details = typeof cause?.details === 'string' ? cause.details : '';
+  return cause?.code === INVALID_ARGUMENT && /no mapping defined for search attribute/i.test(details) ? details.replace(/^Namespace/, 'namespace') : null;
+}
+const INVALID_ARGUMENT = 3; // gRPC status code
 
 const registeredByClient = new WeakMap<Client, Promise<boolean>>();
 

@@ -2,7 +2,9 @@
 // InvalidSettingsError naming the field, and no workflow is started. A run started around the client (a raw
 // workflow start, an older client) with such settings fails at once with the same message, instead of hanging.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { Client } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
+import { describe, expect, it, vi } from 'vitest';
 import { AGENT_WORKFLOW, defaultSettings, getAgentResult, InvalidSettingsError, startAgent } from '../../src/client/index.js';
 import type { AgentInput, AgentSettings } from '../../src/core/types.js';
 import { reply, text } from '../../src/scripted/index.js';
@@ -33,6 +35,29 @@ describe('startAgent refuses bad settings before any workflow starts', () => {
     expect((err as InvalidSettingsError).field).toBe(field);
     expect((err as Error).message).toMatch(new RegExp(`^invalid settings: ${field} [^\\n]+$`));
     expect(await runsOn(taskQueue)).toBe(0);
+  });
+});
+
+describe('search attributes the namespace does not have', () => {
+  it('searchAttributes: true on a namespace without them is refused at the start, naming the field, the attribute and the fix', async () => {
+    // A namespace of its own, with none of the Agent* attributes (the test server registers them on `default`).
+    const namespace = `no-attributes-${randomUUID().slice(0, 8)}`;
+    await env.client.connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    const client = new Client({ connection: env.client.connection, namespace });
+    const taskQueue = `no-attributes-${randomUUID()}`;
+    const start = () => startAgent(client, { task: 'a task', settings: defaultSettings({ tools: ['calculator'], searchAttributes: true }), taskQueue });
+    const err = await vi.waitFor(() => start().then(() => new Error('started'), (e: Error) => {
+      if (/namespace .* not found/i.test(e.message)) throw e; // registration still being read: ask again
+      return e;
+    }), { timeout: 10_000 });
+    expect(err).toBeInstanceOf(InvalidSettingsError);
+    expect((err as InvalidSettingsError).field).toBe('searchAttributes');
+    expect(err.message).toMatch(new RegExp(`namespace ${namespace} has no mapping defined for search attribute Agent\\w+`));
+    expect(err.message).toContain('temporal operator search-attribute create');
+    expect(err.message).toContain('searchAttributes: false');
+    // Left to the client's own check (the default), the same start goes ahead, without the attributes.
+    const started = await startAgent(client, { task: 'a task', settings: defaultSettings({ tools: ['calculator'] }), taskQueue });
+    await client.workflow.getHandle(started.workflowId).terminate('test cleanup');
   });
 });
 
