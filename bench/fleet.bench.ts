@@ -1,7 +1,7 @@
 // Per-turn time and a fleet of concurrent agents on ONE worker process, each against its floor, in one run so
 // that machine noise cancels:
 //   (a) per turn: ours (0 ms scripted model + calculator; with the calculator `fast: true`; with Temporal's workflow
-//       stack traces on) / the bare shape's
+//       stack traces on; with `localModelCalls`, alone and with the fast calculator) / the bare shape's
 //       two no-op activity round trips, both on the embedded server's configuration, and the bare shape on a server
 //       with the CLI's defaults / the same loop in-process without Temporal (the zero-durability floor); with each
 //       shape's history event timeline;
@@ -16,6 +16,7 @@
 // of 3 interleaved repeats of each; BENCH_FLEET_HTTP=10,100,1000 for the sizes that also run bare+HTTP, default 10
 // and 100; BENCH_FLEET_FAST=10,100,1000 for the sizes that also run ours with a fast tool, default 10 and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
 // BENCH_OURS_BEFORE_BUNDLE=file to run another build of the agent's workflow bundle too, side by side;
+// BENCH_FLEET_LOCAL=10,100,1000 for the sizes that also run ours with local model calls (`localModelCalls`), default 10 and 100;
 // BENCH_FLEET_STACK_TRACES=100 for the sizes that also run ours with Temporal's workflow stack traces on;
 // BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
 // BENCH_PER_TURN=0 to skip (a)).
@@ -54,6 +55,8 @@ const FLEET_REPEATS = Number(process.env.BENCH_FLEET_REPEATS || '1');
 const FLEET_HTTP = (process.env.BENCH_FLEET_HTTP ?? '10,100').split(',').map(Number);
 /** The fleet sizes that also run ours with the calculator defined `fast: true` (its calls local activities). */
 const FLEET_FAST = (process.env.BENCH_FLEET_FAST ?? '10,100').split(',').map(Number);
+/** The fleet sizes that also run ours with `localModelCalls` (each model call a local activity). */
+const FLEET_LOCAL = (process.env.BENCH_FLEET_LOCAL ?? '10,100').split(',').map(Number);
 /** The fleet sizes that also run ours with Temporal's workflow stack traces on (`workflowStackTraces: true`), after ours. */
 const FLEET_STACK_TRACES = (process.env.BENCH_FLEET_STACK_TRACES ?? '').split(',').map(Number);
 /** Another build of the agent's workflow bundle (say, main's) run as a fourth shape, after ours in each repeat. */
@@ -74,7 +77,7 @@ function describe(o: SizingWorkerOptions) {
 
 /** The worker processes compared: ours, the bare shape (a sleeping 'model' activity), and the bare shape whose
  * 'model' activity makes ours's HTTP call (bench/worker-process.mjs). */
-type Shape = 'ours' | 'ours-fast' | 'ours-before' | 'ours-stack-traces' | 'bare' | 'bare-http';
+type Shape = 'ours' | 'ours-fast' | 'ours-before' | 'ours-stack-traces' | 'ours-local' | 'ours-local-fast' | 'bare' | 'bare-http';
 
 /** The wall time of `fn`. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
@@ -125,10 +128,10 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     });
     return { taskQueue, pid: child.pid!, memory: workerMemory(child) };
   };
-  const runOurs = async (taskQueue: string, turns: number) => {
+  const runOurs = async (taskQueue: string, turns: number, localModelCalls = false) => {
     const { workflowId } = await startAgent(client, {
       task: 'bench',
-      settings: defaultSettings({ tools: ['calculator'], maxSteps: turns + 5, promptCaching: false }),
+      settings: defaultSettings({ tools: ['calculator'], maxSteps: turns + 5, promptCaching: false, ...(localModelCalls ? { localModelCalls } : {}) }),
       taskQueue,
     });
     const result = await getAgentResult(client, workflowId);
@@ -182,8 +185,16 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const workflowId = await fn();
         return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
       };
-      const shapes = ['ours', 'ours-fast', 'ours-stack-traces', 'bare', 'bare-default'] as const;
-      const names = { ours: 'ours', 'ours-fast': 'ours, fast tool', 'ours-stack-traces': 'ours, stack traces on', bare: 'bare, embedded', 'bare-default': 'bare, CLI defaults' };
+      const shapes = ['ours', 'ours-fast', 'ours-stack-traces', 'ours-local', 'ours-local-fast', 'bare', 'bare-default'] as const;
+      const names = {
+        ours: 'ours',
+        'ours-fast': 'ours, fast tool',
+        'ours-stack-traces': 'ours, stack traces on',
+        'ours-local': 'ours, local model calls',
+        'ours-local-fast': 'ours, local model calls + fast tool',
+        bare: 'bare, embedded',
+        'bare-default': 'bare, CLI defaults',
+      };
       type Measured = (typeof shapes)[number];
       const queues = {} as Record<Measured, string>;
       const started: WorkerMemory[] = [];
@@ -198,6 +209,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           ours: () => runOurs(queues.ours, PER_TURN_TURNS),
           'ours-fast': () => runOurs(queues['ours-fast'], PER_TURN_TURNS),
           'ours-stack-traces': () => runOurs(queues['ours-stack-traces'], PER_TURN_TURNS),
+          'ours-local': () => runOurs(queues['ours-local'], PER_TURN_TURNS, true),
+          'ours-local-fast': () => runOurs(queues['ours-local-fast'], PER_TURN_TURNS, true),
           bare: () => runBare(queues.bare, PER_TURN_TURNS, 0),
           'bare-default': () => runBare(queues['bare-default'], PER_TURN_TURNS, 0, defaultClient),
         };
@@ -221,6 +234,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           oursMs: ms.ours,
           oursFastToolMs: ms['ours-fast'],
           oursStackTracesOnMs: ms['ours-stack-traces'],
+          oursLocalModelCallsMs: ms['ours-local'],
+          oursLocalModelCallsFastToolMs: ms['ours-local-fast'],
           bareMs: ms.bare,
           bareDefaultMs: ms['bare-default'],
           inProcessMs,
@@ -231,6 +246,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           oursOverBareDefault: ms.ours / ms['bare-default'],
           oursFastToolOverBare: ms['ours-fast'] / ms.bare,
           oursFastToolOverBareDefault: ms['ours-fast'] / ms['bare-default'],
+          oursLocalModelCallsOverBare: ms['ours-local'] / ms.bare,
+          oursLocalModelCallsFastToolOverBare: ms['ours-local-fast'] / ms.bare,
           timelineMs: Object.fromEntries(shapes.map((k) => [k, Object.fromEntries(gaps[k])])),
         };
         const pairs = [...new Set(shapes.flatMap((k) => [...gaps[k].keys()]))];
@@ -240,6 +257,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${shapes.map((k) => `${names[k]} (ms/turn)`).join(' | ')} | in-process (ms/turn) | ours / bare embedded | ours, fast tool / bare embedded | ours / bare defaults | ours, fast tool / bare defaults`,
           `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
             `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms.bare, 2).padStart(31)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
+          `ours, local model calls / bare embedded: ${fmt(ms['ours-local'] / ms.bare, 2)}; with a fast tool too: ${fmt(ms['ours-local-fast'] / ms.bare, 2)}`,
           `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
           `${'from → to'.padEnd(64)} | ${shapes.map((k) => names[k]).join(' | ')}`,
           ...pairs.map((p) => `${p.padEnd(64)} | ${shapes.map((k) => cell(k, p)).join(' | ')}`),
@@ -269,13 +287,15 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       // every shape; the row is the repeat whose ours/bare is the median.
       const withHttp = FLEET_HTTP.includes(n);
       const withFast = FLEET_FAST.includes(n);
+      const withLocal = FLEET_LOCAL.includes(n);
       type Fleet = Awaited<ReturnType<typeof fleetOf>>;
-      const repeats: { b: Fleet; o: Fleet & { transcriptStats?: Record<string, number> }; h?: Fleet; f?: Fleet; bRss: number; oRss: number; hRss?: number; fRss?: number }[] = [];
+      const repeats: { b: Fleet; o: Fleet & { transcriptStats?: Record<string, number> }; h?: Fleet; f?: Fleet; l?: Fleet; bRss: number; oRss: number; hRss?: number; fRss?: number; lRss?: number }[] = [];
       for (let r = 0; r < FLEET_REPEATS; r++) {
         const b = await withWorker('bare', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS)));
         const o = await withWorker('ours', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
         const h = withHttp ? await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS))) : undefined;
         const f = withFast ? await withWorker('ours-fast', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS))) : undefined;
+        const l = withLocal ? await withWorker('ours-local', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS, true))) : undefined;
         if (FLEET_STACK_TRACES.includes(n)) {
           const st = await withWorker('ours-stack-traces', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
           const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
@@ -294,11 +314,23 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
               `worker peak RSS ${fmt(ob.peakRssMb, 0)} / ${fmt(o.peakRssMb, 0)} MB`,
           );
         }
-        repeats.push({ b: b.value, o: { ...o.value, transcriptStats: o.transcriptStats }, h: h?.value, f: f?.value, bRss: b.peakRssMb, oRss: o.peakRssMb, hRss: h?.peakRssMb, fRss: f?.peakRssMb });
+        repeats.push({
+          b: b.value,
+          o: { ...o.value, transcriptStats: o.transcriptStats },
+          h: h?.value,
+          f: f?.value,
+          l: l?.value,
+          bRss: b.peakRssMb,
+          oRss: o.peakRssMb,
+          hRss: h?.peakRssMb,
+          fRss: f?.peakRssMb,
+          lRss: l?.peakRssMb,
+        });
         if (FLEET_REPEATS > 1)
           console.log(
             `${n} agents, repeat ${r + 1} of ${FLEET_REPEATS}: ours/bare ${fmt(o.value.wallMs / b.value.wallMs, 2)}` +
-              (f ? `, ours with a fast tool/bare ${fmt(f.value.wallMs / b.value.wallMs, 2)}` : ''),
+              (f ? `, ours with a fast tool/bare ${fmt(f.value.wallMs / b.value.wallMs, 2)}` : '') +
+              (l ? `, ours with local model calls/bare ${fmt(l.value.wallMs / b.value.wallMs, 2)}` : ''),
           );
       }
       const ratios = repeats.map((r) => r.o.wallMs / r.b.wallMs);
@@ -306,6 +338,11 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       // Ours with a fast tool: its own median repeat (by its ratio to the same repeat's bare fleet).
       const fastRatios = withFast ? repeats.map((r) => r.f!.wallMs / r.b.wallMs) : [];
       const fastRepeat = withFast ? repeats[fastRatios.indexOf(median(fastRatios))] : undefined;
+      // Ours with local model calls: likewise.
+      const localRatios = withLocal ? repeats.map((r) => r.l!.wallMs / r.b.wallMs) : [];
+      const localRepeat = withLocal ? repeats[localRatios.indexOf(median(localRatios))] : undefined;
+      const failedLocal = repeats.flatMap((r) => r.l?.value.filter((x) => x.status === 'rejected') ?? []);
+      if (failedLocal.length) console.log(`ours with local model calls, ${n}: ${failedLocal.length} failed, first: ${String((failedLocal[0] as PromiseRejectedResult).reason)}`);
       const done = (rs: PromiseSettledResult<string>[]) => rs.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const failedOurs = repeats.flatMap((r) => r.o.value.filter((x) => x.status === 'rejected'));
       const failedBare = repeats.reduce((k, r) => k + r.b.value.filter((x) => x.status === 'rejected').length, 0);
@@ -351,6 +388,18 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
               cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.f!.cpuMs) / cpuPerTurn(r.b.cpuMs)),
             }
           : null,
+        oursLocalModelCalls: localRepeat
+          ? {
+              wallMs: localRepeat.l!.wallMs,
+              ratio: localRepeat.l!.wallMs / localRepeat.b.wallMs,
+              ratiosOfRepeats: localRatios,
+              workerPeakRssMb: localRepeat.lRss!,
+              failed: failedLocal.length,
+              cpuMs: localRepeat.l!.cpuMs,
+              cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.l!.cpuMs) / cpuPerTurn(r.b.cpuMs)),
+              workflowTask: await workflowTaskLatency(client, done(localRepeat.l!.value).slice(0, LATENCY_SAMPLE)),
+            }
+          : null,
       };
       fleet.push(row);
       const orDash = (x: number | null, f: (x: number) => string) => (x === null ? '—' : f(x));
@@ -378,6 +427,16 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${n} agents, ours with a fast tool: CPU per turn (ms), worker + server: ${perTurn(fast.cpuMs.worker)} + ${perTurn(fast.cpuMs.server)} ` +
             `(its repeat's bare: ${perTurn(fastRepeat.b.cpuMs.worker)} + ${perTurn(fastRepeat.b.cpuMs.server)}); / bare, total CPU: ${fast.cpuRatiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}; ` +
             `wall / bare: ${fast.ratiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}${FLEET_REPEATS > 1 ? ` (median ${fmt(median(fast.ratiosOfRepeats), 2)})` : ''}; ${fast.failed} failed`,
+        );
+      const local = row.oursLocalModelCalls;
+      if (local && localRepeat)
+        notes.push(
+          `${n} agents, ours with local model calls: wall ${fmt(local.wallMs / 1000)} s (its repeat's bare: ${fmt(localRepeat.b.wallMs / 1000)} s); ` +
+            `wall / bare: ${local.ratiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}${FLEET_REPEATS > 1 ? ` (median ${fmt(median(local.ratiosOfRepeats), 2)})` : ''}; ` +
+            `CPU per turn (ms), worker + server: ${perTurn(local.cpuMs.worker)} + ${perTurn(local.cpuMs.server)} ` +
+            `(its repeat's bare: ${perTurn(localRepeat.b.cpuMs.worker)} + ${perTurn(localRepeat.b.cpuMs.server)}); / bare, total CPU: ${local.cpuRatiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}` +
+            `${FLEET_REPEATS > 1 ? ` (median ${fmt(median(local.cpuRatiosOfRepeats), 2)})` : ''}; worker peak RSS ${fmt(local.workerPeakRssMb, 0)} MB; ` +
+            `WFT p50 / p95 ${fmt(local.workflowTask.p50Ms, 0)} / ${fmt(local.workflowTask.p95Ms, 0)} ms; ${local.failed} failed`,
         );
       const t = o.transcriptStats;
       if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);

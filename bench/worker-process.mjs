@@ -3,7 +3,7 @@
 // user runs it; `npm run bench` builds first), `bare` is the floor: bench/bare-workflow.ts with a 'model' activity
 // that sleeps and a no-op 'tool' activity, sized like ours; `bare-http` the same whose 'model' activity makes the
 // streamed HTTP request to the scripted model that ours makes. Prints `ready` once polling; SIGTERM stops it.
-//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | ours-before | ours-stack-traces | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
+//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | ours-before | ours-stack-traces | ours-local | ours-local-fast | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
 //        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
 //        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
 import { spawn } from 'node:child_process';
@@ -32,10 +32,11 @@ const connection = await NativeConnection.connect({ address });
 
 let worker;
 let transcripts;
-if (['ours', 'ours-fast', 'ours-before', 'ours-stack-traces'].includes(process.env.BENCH_SHAPE)) {
+if (['ours', 'ours-fast', 'ours-before', 'ours-stack-traces', 'ours-local', 'ours-local-fast'].includes(process.env.BENCH_SHAPE)) {
   const client = new Client({ connection: await Connection.connect({ address }) });
   // `ours-fast`: the calculator defined with `fast: true`, so its calls run as local activities.
-  const tools = process.env.BENCH_SHAPE === 'ours-fast' ? [{ ...calculator, fast: true }] : undefined;
+  // (`ours-local` and `ours-local-fast`: ours's and ours-fast's workers; the bench starts their runs with `localModelCalls`.)
+  const tools = ['ours-fast', 'ours-local-fast'].includes(process.env.BENCH_SHAPE) ? [{ ...calculator, fast: true }] : undefined;
   // `ours-before`: the same worker running another workflow bundle (BENCH_OURS_BEFORE_BUNDLE: the agent's workflow code
   // as it was), to measure a change of the workflow code side by side.
   const workflowBundlePath = process.env.BENCH_SHAPE === 'ours-before' ? process.env.BENCH_OURS_BEFORE_BUNDLE : undefined;

@@ -1,4 +1,4 @@
-// `npm run bench [-- --json FILE] [--fleet 10,100] [--repeats 3] [--fleet-http 10,100] [--fleet-fast 10,100] [--only a,b]`: the benchmarks (not part of `npm test`), through
+// `npm run bench [-- --json FILE] [--fleet 10,100] [--repeats 3] [--fleet-http 10,100] [--fleet-fast 10,100] [--fleet-local 10,100] [--only a,b]`: the benchmarks (not part of `npm test`), through
 // vitest so the TypeScript sources run as they are:
 //   (a) per-turn time and (b) the fleet: bench/fleet.bench.ts;  (c) history bytes: bench/history-growth.bench.ts;
 //   (e) where a bare activity round trip spends its time on the dev server: bench/dispatch.bench.ts;
@@ -32,6 +32,9 @@ if (fleetHttp) env.BENCH_FLEET_HTTP = fleetHttp;
 // The sizes that also run ours with a fast tool (`fast: true`: local activities).
 const fleetFast = value('--fleet-fast');
 if (fleetFast) env.BENCH_FLEET_FAST = fleetFast;
+// The sizes that also run ours with local model calls (`localModelCalls`).
+const fleetLocal = value('--fleet-local');
+if (fleetLocal) env.BENCH_FLEET_LOCAL = fleetLocal;
 const only = value('--only')?.split(',');
 const benches = only ?? ['bench/fleet.bench.ts', 'bench/history-growth.bench.ts', 'bench/dispatch.bench.ts', 'bench/long-job.bench.ts', 'recovery'];
 

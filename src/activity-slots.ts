@@ -76,8 +76,10 @@ const SDK_DEFAULT_POLLS = 10;
 
 /** `options` with their activity slots made a ToolSlotsBesideModelCalls of `maxConcurrentActivityTaskExecutions`,
  * and the other slots the fixed pools the SDK would have made of them (its defaults and its rule that workflow-task
- * slots do not exceed a cache); undefined when the options have a tuner of their own (left to it). */
-export function withModelCallsBesideTools(options: WorkerOptions, defaultCachedWorkflows: number): WorkerOptions | undefined {
+ * slots do not exceed a cache), but for the local-activity slots: unless given, the SDK's 100 plus `modelCalls` (the
+ * process's `maxModelCalls`), so that runs with `localModelCalls` are bounded by `maxModelCalls`, as other model
+ * calls are, and leave fast tools their 100. Undefined when the options have a tuner of their own (left to it). */
+export function withModelCallsBesideTools(options: WorkerOptions, defaultCachedWorkflows: number, modelCalls = 0): WorkerOptions | undefined {
   if (options.tuner) return undefined;
   const { maxConcurrentActivityTaskExecutions, maxConcurrentWorkflowTaskExecutions, maxConcurrentLocalActivityExecutions, maxConcurrentNexusTaskExecutions, ...rest } = options;
   const cache = options.maxCachedWorkflows ?? defaultCachedWorkflows;
@@ -94,7 +96,7 @@ export function withModelCallsBesideTools(options: WorkerOptions, defaultCachedW
     tuner: {
       workflowTaskSlotSupplier: { type: 'fixed-size', numSlots: cache > 0 ? Math.max(2, Math.min(workflowTasks, cache)) : workflowTasks },
       activityTaskSlotSupplier: new ToolSlotsBesideModelCalls(activities),
-      localActivityTaskSlotSupplier: { type: 'fixed-size', numSlots: maxConcurrentLocalActivityExecutions ?? SDK_DEFAULT_SLOTS.localActivities },
+      localActivityTaskSlotSupplier: { type: 'fixed-size', numSlots: maxConcurrentLocalActivityExecutions ?? SDK_DEFAULT_SLOTS.localActivities + modelCalls },
       nexusTaskSlotSupplier: { type: 'fixed-size', numSlots: nexusTasks },
     },
   };

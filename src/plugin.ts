@@ -327,7 +327,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const telemetry = await this.#telemetryOnce(dataConverter);
     const activities = this.#activitiesOnce();
     const refusal = this.#runQueueRefusal(options);
-    const besideTools = refusal ? undefined : withModelCallsBesideTools(options, heapCachedWorkflows());
+    const besideTools = refusal ? undefined : withModelCallsBesideTools(options, heapCachedWorkflows(), this.#modelCallGate.max);
     this.#runQueueRefusals.set(queueKey(options.namespace, options.taskQueue), refusal ?? null);
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,

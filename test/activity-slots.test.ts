@@ -1,4 +1,4 @@
-import type { ActivitySlotInfo, SlotPermit } from '@temporalio/worker';
+import type { ActivitySlotInfo, SlotPermit, WorkerOptions } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { ToolSlotsBesideModelCalls, toolCallSlotsOf, withModelCallsBesideTools } from '../src/activity-slots.js';
 
@@ -68,6 +68,13 @@ describe('withModelCallsBesideTools', () => {
     expect(tuner.localActivityTaskSlotSupplier).toEqual({ type: 'fixed-size', numSlots: 100 });
     expect(toolCallSlotsOf(tuner.activityTaskSlotSupplier)).toBe(7);
     expect(toolCallSlotsOf({ type: 'custom', supplier: tuner.activityTaskSlotSupplier })).toBe(7); // as the SDK wraps it
+  });
+
+  it("gives local activities the SDK's 100 slots plus the process's model calls (local model calls), unless the options set them", () => {
+    const local = (options: Partial<WorkerOptions>) =>
+      (withModelCallsBesideTools({ taskQueue: 'q', ...options }, 500, 1_000)!.tuner as { localActivityTaskSlotSupplier: unknown }).localActivityTaskSlotSupplier;
+    expect(local({})).toEqual({ type: 'fixed-size', numSlots: 1_100 });
+    expect(local({ maxConcurrentLocalActivityExecutions: 20 })).toEqual({ type: 'fixed-size', numSlots: 20 });
   });
 
   it('leaves a worker with a tuner of its own as it is (undefined)', () => {

@@ -3,11 +3,11 @@
 import { CompleteAsyncError, type Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from '../core/policies.js';
+import { AGENT_ACTIVITY_TYPES, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { attemptText } from '../core/tool-policy.js';
 
-/** The agent's activity types (the ones this logs for; a team's own activities on the same worker are left alone). */
-export const AGENT_ACTIVITY_TYPES = ['callModel', 'runTool', 'describeTools', 'deliverWebhook'] as const;
+// The ones this logs for; a team's own activities on the same worker are left alone.
+export { AGENT_ACTIVITY_TYPES };
 
 /** What follows a failed attempt of `runTool`, `callModel`, `describeTools` (for the model: the run fails). */
 const WHEN_NONE_FOLLOWS: Record<(typeof AGENT_ACTIVITY_TYPES)[number], string> = {

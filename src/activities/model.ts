@@ -72,10 +72,11 @@ export function createCallModel(deps: ModelCallDeps) {
       entered = true;
     }
     // Heartbeats tell the server this worker is alive during a long call, carry
-    // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI).
+    // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI). A local call has
+    // none: the workflow task it runs in is the worker's sign of life, and cancellation comes from the workflow.
     let progress: ModelCallProgress | undefined;
     const asked = { compaction: false, taskBudget: false };
-    const stopHeartbeat = startHeartbeat(ctx, () => progress);
+    const stopHeartbeat = ctx.info.isLocal ? () => {} : startHeartbeat(ctx, () => progress);
     const observed = observeModelCall(deps.telemetry, deps.connection.baseURL);
     try {
       if (!entered && deps.gate) {

@@ -39,6 +39,10 @@ export const START_FLAGS = {
   'idle-timeout': { type: 'string', value: 'D', help: 'with --chat: end the run after D without a message (default 1h)' },
   'heartbeat-timeout': { type: 'string', value: 'D', help: 'how soon a worker that died mid-call is noticed and the call retried (default 10s)' },
   'tool-timeout': { type: 'string', value: 'D', help: "timeout of a tool call whose tool sets none (default 5m; a tool's own timeout wins)" },
+  'local-model-calls': {
+    type: 'boolean',
+    help: 'run each model call inside the workflow task (a local activity): faster turns, no live progress of a call',
+  },
   'continue-as-new-after': { type: 'int', min: 1, help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
   'max-tool-output': { type: 'int', min: 100, max: 1_500_000, help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
   agents: { type: 'list', help: "sub-agents the model may delegate to, as agent__<name> tools (default: all the config's agents; none for none)" },
@@ -137,6 +141,7 @@ export function settingsFromFlags(
     heartbeatTimeoutMs:
       flags['heartbeat-timeout'] !== undefined ? durationFlag('heartbeat-timeout', flags['heartbeat-timeout'], 1000) : undefined,
     toolTimeoutMs: flags['tool-timeout'] !== undefined ? durationFlag('tool-timeout', flags['tool-timeout'], 1000) : undefined,
+    localModelCalls: flags['local-model-calls'] ? true : undefined,
     continueAsNewAfterSteps: flags['continue-as-new-after'],
     maxToolOutputChars: flags['max-tool-output'],
     contextClearAtTokens: flags['context-clear-at'],
@@ -172,6 +177,7 @@ const FLAG_OF: Record<string, string> = {
   idleTimeoutMs: '--idle-timeout',
   heartbeatTimeoutMs: '--heartbeat-timeout',
   toolTimeoutMs: '--tool-timeout',
+  localModelCalls: '--local-model-calls',
   continueAsNewAfterSteps: '--continue-as-new-after',
   maxToolOutputChars: '--max-tool-output',
   contextClearAtTokens: '--context-clear-at',

@@ -15,6 +15,7 @@ import type { AgentStatusView, MessageParam, TranscriptPage } from '../core/type
 import { agentStatus, runState, transcriptPage } from '../workflows/definitions.js';
 import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
 import { ignoredTelemetrySinks } from '../core/telemetry-sink.js';
+import { AGENT_ACTIVITY_TYPES } from '../core/policies.js';
 
 type History = temporal.api.history.v1.IHistory;
 
@@ -66,9 +67,9 @@ export async function replayRunHistory(
     static override async createWorkflowCreator(bundle: unknown, compiled: CompiledOptions, ...rest: unknown[]): Promise<WorkflowCreator> {
       // A history that ends where the run schedules a local activity (its tools described when it starts, a fast
       // tool's call) has the workflow schedule it past the history's end, and the SDK fails a local activity the
-      // worker does not register at once, which would read as a failed run. This worker registers their names; it
-      // runs none (a replay polls no activity task): the run reads as waiting for the call, as it is.
-      const activities = new Map([...compiled.activities, ...LOCAL_ACTIVITY_TYPES.map((name) => [name, notRunOnReplay] as const)]);
+      // worker does not register at once, which would read as a failed run. This worker registers the agent's
+      // activity names; it runs none (a replay polls no activity task): the run reads as waiting for the call.
+      const activities = new Map([...compiled.activities, ...AGENT_ACTIVITY_TYPES.map((name) => [name, notRunOnReplay] as const)]);
       const creator = await super.createWorkflowCreator(bundle, { ...compiled, activities }, ...rest);
       return {
         destroy: () => creator.destroy(),
@@ -102,8 +103,6 @@ export async function replayRunHistory(
   return answered;
 }
 
-/** The activities the agent's workflow runs as local activities. */
-const LOCAL_ACTIVITY_TYPES = ['describeTools', 'runTool'] as const;
 const notRunOnReplay = () => {
   throw new Error('a replay runs no activity');
 };

@@ -1,10 +1,15 @@
 // The tokens and cost of each model call of a run (the console's per-turn chart), read from the run's history: each
-// callModel result holds its usage. A read adds nothing to the history; encrypted payloads are decoded with the
-// client's codecs.
+// callModel result holds its usage (an activity's result, or a local activity's marker with `localModelCalls`). A
+// read adds nothing to the history; encrypted payloads are decoded with the client's codecs.
 import type { Client } from '@temporalio/client';
-import type { Payload } from '@temporalio/common';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import { isModelCallRefused, type ModelCallRefused } from '../core/model-call-route.js';
 import { costUsd, priceFor } from '../core/pricing.js';
 import type { AgentInput, ModelReply, Usage } from '../core/types.js';
+
+/** The name of the marker Temporal's core records for a local activity's outcome. */
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
 
 export interface TurnUsage {
   /** The model call's number in the job (1 for the first). */
@@ -28,14 +33,25 @@ export async function getTurnUsage(client: Client, workflowId: string): Promise<
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled?.activityType?.name === 'callModel') modelCalls.add(String(e.eventId));
     const done = e.activityTaskCompletedEventAttributes;
-    if (!done || !modelCalls.has(String(done.scheduledEventId))) continue;
-    const reply = await decode<ModelReply>(client, done.result?.payloads?.[0]);
-    if (!reply) continue;
+    const result = done && modelCalls.has(String(done.scheduledEventId)) ? done.result : localModelCallResult(e);
+    const reply = await decode<ModelReply | ModelCallRefused>(client, result?.payloads?.[0]);
+    // A refused call (model-call-route.ts) made no request: the same call follows, made elsewhere.
+    if (!reply || isModelCallRefused(reply)) continue;
     const price = priceFor(reply.model, input?.settings.prices ?? {}) ?? priceFor(reply.model) ?? priceFor(input?.settings.model ?? '');
     const cost = price ? costUsd(reply.usage, price) + (reply.compactionUsage ? costUsd(reply.compactionUsage, price) : 0) : null;
     turns.push({ step: firstStep + turns.length, model: reply.model, usage: reply.usage, costUsd: cost, stopReason: reply.stopReason });
   }
   return turns;
+}
+
+/** The result of a model call made as a local activity (`localModelCalls`): a marker whose data (core's own, never
+ * encoded) names the activity type. */
+function localModelCallResult(e: temporal.api.history.v1.IHistoryEvent): temporal.api.common.v1.IPayloads | null | undefined {
+  const marker = e.markerRecordedEventAttributes;
+  if (marker?.markerName !== LOCAL_ACTIVITY_MARKER) return undefined;
+  const data = marker.details?.data?.payloads?.[0];
+  const type = data ? defaultPayloadConverter.fromPayload<{ activity_type?: string }>(data).activity_type : undefined;
+  return type === 'callModel' ? marker.details?.result : undefined;
 }
 
 async function decode<T>(client: Client, payload: Payload | null | undefined): Promise<T | undefined> {

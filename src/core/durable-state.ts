@@ -90,6 +90,12 @@ export interface AgentSettings {
   /** How deep sub-agents may nest (`--max-agent-depth`): a run at this depth is offered no `agent__*` tool.
    * Default DEFAULT_MAX_AGENT_DEPTH (2). */
   maxAgentDepth?: number;
+  /** Each model call as a local activity (`--local-model-calls`; runs from the `local-model-calls` patch on): in the
+   * worker that runs the workflow task, inside that task, so a turn needs no server round trip for its model call.
+   * Costs: no heartbeat (no live progress of the call in `watch` or the UI's pending activities), and a query, signal
+   * or timer that arrives during a call is seen when the worker next reports the task (at most ~8 s later).
+   * docs/operations.md, "Local model calls". */
+  localModelCalls?: boolean;
   /** URLs that receive the run's events (`--webhook`, `webhook` of `POST /v1/runs`): each event is POSTed, signed, by
    * the `deliverWebhook` activity (runs from the `webhooks` patch on). Not inherited by sub-agents. */
   webhooks?: string[];

@@ -1,5 +1,5 @@
 // Every timeout and retry value of the activities, named in one place (and documented in docs/inspecting.md).
-import type { ActivityOptions } from '@temporalio/common';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/common';
 import type { GuardName } from './types.js';
 
 /** Frozen all the way down: these objects are shared by the client and the bundled workflow (each has its own
@@ -83,6 +83,9 @@ export const AGENT_WORKER_SIZING = deepFreeze({
 export const CACHED_RUNS_PER_HEAP_GB = 600;
 export const HEAP_KEPT_FROM_CACHE_MB = 200;
 
+/** The agent's activity types. */
+export const AGENT_ACTIVITY_TYPES = ['callModel', 'runTool', 'describeTools', 'deliverWebhook'] as const;
+
 /** One tool call. A tool that fails on its input answers with an error result instead of throwing, so what
  * is retried here is infrastructure: a crash, a timeout, a network error inside the tool. */
 export const TOOL_CALL_OPTIONS = deepFreeze({
@@ -101,7 +104,7 @@ export const TOOL_CALL_OPTIONS = deepFreeze({
 export const LOCAL_DESCRIBE_TOOLS_OPTIONS = deepFreeze({
   startToCloseTimeout: '1 minute',
   retry: TOOL_CALL_OPTIONS.retry,
-} satisfies ActivityOptions);
+} satisfies LocalActivityOptions);
 
 /** A webhook delivery (src/workflows/webhooks.ts): an attempt has 30 s (the receiver must answer within 20 s), and
  * failed attempts are retried with backoff (1 s, 2 s, 4 s, ... at most 10 minutes apart) for up to a day. The run

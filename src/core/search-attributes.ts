@@ -39,15 +39,18 @@ export const PROGRESS_VALUE = AGENT_SEARCH_ATTRIBUTES.map((key) => isProgressAtt
 
 /** The values a run's search attributes take for this view of it. */
 export function searchAttributesOf(view: AgentStatusView): SearchAttributeUpdatePair[] {
-  const values = searchAttributeValues(view);
-  return AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributeUpdatePair);
+  return attributePairs(searchAttributeValues(view));
+}
+
+/** `values` (AGENT_SEARCH_ATTRIBUTES order) as the key–value pairs Temporal's APIs take. */
+export function attributePairs(values: ReturnType<typeof searchAttributeValues>): SearchAttributePair[] {
+  return AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributePair);
 }
 
 /** The attributes a run starts with (startAgent sets them, so a new run's visibility record has them before its first
  * workflow task, and the run does not upsert them again): a fresh run's first view, running with nothing spent. */
 export function startingSearchAttributes(model: string): SearchAttributePair[] {
-  const values: ReturnType<typeof searchAttributeValues> = ['running', 0, 0, 0, '', '', model];
-  return AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributePair);
+  return attributePairs(['running', 0, 0, 0, '', '', model]);
 }
 
 /** The values of `attributes` in AGENT_SEARCH_ATTRIBUTES order, or null unless it has all of them. */

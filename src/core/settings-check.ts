@@ -152,6 +152,7 @@ const RULES: Record<keyof AgentSettings, Rule> = {
     return v.allowedDomains !== undefined && v.blockedDomains !== undefined ? 'takes allowedDomains or blockedDomains, not both' : null;
   },
   toolTimeoutMs: timeoutMs,
+  localModelCalls: boolean,
   maxAgentDepth: wholeAtLeast(1),
   webhooks: (v) => {
     if (!Array.isArray(v)) return `must be an array of URLs (got ${got(v)})`;

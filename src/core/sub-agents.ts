@@ -95,6 +95,7 @@ export function childSettings(
     contextClearAtTokens: parent.contextClearAtTokens,
     heartbeatTimeoutMs: parent.heartbeatTimeoutMs,
     toolTimeoutMs: parent.toolTimeoutMs,
+    localModelCalls: parent.localModelCalls,
     maxAgentDepth: parent.maxAgentDepth,
   };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;

@@ -2,12 +2,19 @@
 // the worker that scheduled it takes it eagerly, and the model queue when a worker refuses it there (busy: this
 // call; a worker whose model calls must go through the model queue: every later call of the run) or when it could
 // not start there within RUN_QUEUE_START_TIMEOUT.
+// A run with `localModelCalls` makes each call a local activity first (in the workflow task that schedules it); a
+// worker that refuses it there (busy, or model-queue-only) sends it down the path above.
 import { TimeoutType } from '@temporalio/common';
-import { ActivityFailure, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, patched, TimeoutFailure } from '@temporalio/workflow';
 import { isModelCallRefused } from '../core/model-call-route.js';
 import type { ModelCallByDigest, ModelCallInput, ModelReply } from '../core/types.js';
-import { scheduleModelCall, type ModelCallOptions } from './proxies.js';
+import { scheduleLocalModelCall, scheduleModelCall, type ModelCallOptions } from './proxies.js';
 import { takesPatch } from './patches.js';
+
+/** Patch id: a run with `localModelCalls` makes its model calls as local activities. Asked only by such runs (at
+ * their first model call), so no other run records it; a run recorded before it (which had the setting from a newer
+ * client, and scheduled activities) replays as it ran. */
+export const LOCAL_MODEL_CALLS = 'local-model-calls';
 
 /** Patch id: model calls are scheduled on the run's own task queue first (eager), and on the model queue when
  * refused there. Runs recorded before it schedule every model call on the model queue, and replay so. */
@@ -18,6 +25,11 @@ export class ModelCallRoute {
   #modelQueueOnly = false;
 
   async call(input: ModelCallInput | ModelCallByDigest, step: number, options: ModelCallOptions = {}): Promise<ModelReply> {
+    if (options.local && !this.#modelQueueOnly && patched(LOCAL_MODEL_CALLS)) {
+      const answer = await scheduleLocalModelCall(input, step, options);
+      if (!isModelCallRefused(answer)) return answer;
+      if (answer.refused === 'every-call') this.#modelQueueOnly = true;
+    }
     let onRunQueue = !this.#modelQueueOnly && takesPatch(MODEL_CALLS_EAGER);
     for (;;) {
       const answer = await scheduleModelCall(input, step, { ...options, onRunQueue }).catch((err: unknown) => {

@@ -18,7 +18,11 @@ const { runTool: runToolWithPolicy } = proxyActivities<ReturnType<typeof createA
 });
 
 /** Fast tools' calls (`fast: true`) as local activities: options are given per call, from the tool's policy. */
-const { runTool: runToolLocally, describeTools: describeToolsLocally } = proxyLocalActivities<ReturnType<typeof createActivities>>({
+const {
+  runTool: runToolLocally,
+  describeTools: describeToolsLocally,
+  callModel: callModelLocally,
+} = proxyLocalActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: TOOL_CALL_OPTIONS.startToCloseTimeout,
 });
 
@@ -82,11 +86,26 @@ export interface ModelCallOptions {
   heartbeatTimeoutMs?: number;
   /** On the run's own queue (model-call-route.ts), with a start timeout there; else the model queue. */
   onRunQueue?: boolean;
+  /** A local activity first (the run's `localModelCalls`; model-call-route.ts). */
+  local?: boolean;
+}
+
+/** A model call as a local activity (`localModelCalls`; model-call-route.ts): the worker running the workflow task
+ * runs it inside that task, with the model call's timeout and retry policy. No heartbeat: a local activity has none
+ * (a worker that dies mid-call is noticed when its workflow task times out, and the call is made again). */
+export function scheduleLocalModelCall(input: ModelCallInput | ModelCallByDigest, step: number, options: ModelCallOptions = {}): Promise<ModelReply | ModelCallRefused> {
+  const { startToCloseTimeout, retry } = MODEL_CALL_OPTIONS;
+  return callModelLocally.executeWithOptions({ startToCloseTimeout, retry, ...cancellation(), summary: modelCallSummary(input, step, options) }, [input]);
+}
+
+/** `model #3 · 12 messages`, unless the call has a summary of its own. */
+function modelCallSummary(input: ModelCallInput | ModelCallByDigest, step: number, options: ModelCallOptions): string {
+  const count = input.transcript.messageCount;
+  return options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
 }
 
 export function scheduleModelCall(input: ModelCallInput | ModelCallByDigest, step: number, options: ModelCallOptions = {}): Promise<ModelReply | ModelCallRefused> {
-  const count = input.transcript.messageCount;
-  const summary = options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
+  const summary = modelCallSummary(input, step, options);
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
   // In this order: takesPatch() ids must be asked in the order runs recorded them (cancellation's first).
   const cancel = cancellation();

@@ -211,7 +211,7 @@ export class AgentRun {
         recordedTools: this.state.recordedTools?.digest,
       },
       this.state.loop.steps + 1,
-      { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs },
+      { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs, local: s.localModelCalls },
     );
     recordModelCall(this.state.loop, reply.usage, s, reply.compactionUsage);
     this.#stepsThisRun++;

@@ -3,8 +3,7 @@
 // SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS of workflow time; a change of status, guard or model at once.
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS } from '../core/policies.js';
-import { AGENT_SEARCH_ATTRIBUTES, agentSearchAttributeValues, PROGRESS_VALUE, searchAttributeValues } from '../core/search-attributes.js';
-import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { agentSearchAttributeValues, attributePairs, PROGRESS_VALUE, searchAttributeValues } from '../core/search-attributes.js';
 import type { AgentStatusView } from '../core/types.js';
 import { takesChangesOf202612, takesPatch } from './patches.js';
 
@@ -35,7 +34,7 @@ export class SearchAttributeUpserts {
     if (progressOnly && now - this.#writtenAt < SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS && takesPatch(THROTTLED_PROGRESS_ATTRIBUTES)) return;
     this.#written = values;
     this.#writtenAt = now;
-    upsertSearchAttributes(AGENT_SEARCH_ATTRIBUTES.map((key, i) => ({ key, value: values[i] }) as SearchAttributeUpdatePair));
+    upsertSearchAttributes(attributePairs(values));
   }
 
   /** A run started with all of its attributes (startAgent sets them; continue-as-new carries them on) counts them as

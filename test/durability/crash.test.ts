@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, getTranscript, startAgent } from '../../src/client/index.js';
+import type { AgentSettings } from '../../src/core/types.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptedModel, type ScriptTurn } from '../../src/scripted/index.js';
 import { openTestEnv, type TestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
@@ -75,8 +76,8 @@ async function cleanup(s: Scenario): Promise<void> {
   rmSync(s.dir, { recursive: true, force: true });
 }
 
-async function start(s: Scenario): Promise<string> {
-  const settings = defaultSettings({ tools: ['slow_step'], heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS });
+async function start(s: Scenario, more: Partial<AgentSettings> = {}): Promise<string> {
+  const settings = defaultSettings({ tools: ['slow_step'], heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS, ...more });
   const started = await startAgent(env.client, { task: 'do three steps', settings, taskQueue: s.taskQueue });
   return started.workflowId;
 }
@@ -137,6 +138,32 @@ describe('a worker killed with SIGKILL', () => {
       const answeredTurns = s.model.requests.filter((r) => r.status === 200).map((r) => r.turn);
       expect(answeredTurns).toEqual([0, 1, 2, 3]);
       expect(s.model.requests.filter((r) => r.turn === 1)).toHaveLength(2);
+    } finally {
+      await cleanup(s);
+    }
+  });
+
+  it('during a local model call (localModelCalls): once its workflow task times out, a new worker makes the call again and finishes the run', async () => {
+    const expected = await uninterruptedTranscript();
+    const s = await scenario(1);
+    try {
+      const first = await startWorker(s);
+      const id = await start(s, { localModelCalls: true });
+      await s.model.waitForHeld(1, 20_000); // the model call of turn 1 is in flight, inside a workflow task
+      await kill(first);
+      expect(s.executions().filter((l) => l.startsWith('done'))).toHaveLength(1); // only step 0 ran
+      s.model.release(1);
+      await startWorker(s);
+      const result = await getAgentResult(env.client, id);
+      expect(result).toMatchObject({ status: 'completed', steps: TURNS + 1 });
+      expect(await getTranscript(env.client, id)).toEqual(expected);
+      // The killed call's result was never recorded: the new worker replayed the run and sent the same request again.
+      const [killed, retried] = s.model.requests.filter((r) => r.turn === 1);
+      expect(killed.status).toBe(499);
+      expect(retried.body).toEqual(killed.body);
+      expect(s.model.requests.filter((r) => r.status === 200).map((r) => r.turn)).toEqual([0, 1, 2, 3]);
+      expect(s.executions().filter((l) => l.startsWith('done')).map((l) => l.split(' ')[1])).toEqual(['0', '1', '2']);
+      expect((await activityEvents(id)).scheduled).toEqual(['runTool', 'runTool', 'runTool']);
     } finally {
       await cleanup(s);
     }

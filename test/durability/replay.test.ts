@@ -600,6 +600,18 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // Model calls as local activities (`localModelCalls`, patched 'local-model-calls'): markers, no callModel activity.
+    name: 'local-model-calls',
+    script: threeSteps,
+    settings: { localModelCalls: true },
+    proves: ({ events, result }) => {
+      expect(patchIds(events)).toContain('local-model-calls');
+      expect(events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).not.toContain('callModel');
+      expect(localActivityTypes(events).filter((t) => t === 'callModel')).toHaveLength(3);
+      expect(result).toMatchObject({ status: 'completed', text: '42', steps: 3 });
+    },
+  },
+  {
     // A worker with modelCallsPerSecond refuses the first call on the run's queue for the whole run: it and every
     // later call go to the model queue.
     name: 'model-calls-refused',

@@ -1,0 +1,114 @@
+// `localModelCalls`: a run makes each model call as a local activity (patch `local-model-calls`), in the workflow
+// task that schedules it, so a turn needs no server round trip for its model call. A worker that would refuse the
+// call on the run's queue (busy: `maxModelCalls`; model-queue-only: `modelCallsPerSecond`) refuses it here too, and
+// the run sends it down the activity path. Real dev server, real worker, the scripted model through the real SDK.
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import { describe, expect, it } from 'vitest';
+import { getAgentResult, getTranscript, getTurnUsage } from '../../src/client/index.js';
+import { modelTaskQueue } from '../../src/core/policies.js';
+import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
+import { lastToolResults, localActivityTypes, useTestEnv, withAgent } from '../helpers/harness.js';
+
+const env = useTestEnv();
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+const TURNS = 3;
+const script: Script = (_req, turn) =>
+  turn < TURNS ? reply([text(`step ${turn}`), toolUse('calculator', { expression: `${turn} + 1` })]) : reply([text('done')]);
+
+async function events(workflowId: string): Promise<HistoryEvent[]> {
+  return (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+}
+const scheduledModelCalls = (es: HistoryEvent[]) =>
+  es.flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel' ? [e.activityTaskScheduledEventAttributes] : []));
+const workflowTasks = (es: HistoryEvent[]) => es.filter((e) => e.workflowTaskCompletedEventAttributes).length;
+const markerNames = (es: HistoryEvent[]) => es.flatMap((e) => e.markerRecordedEventAttributes?.markerName ?? []);
+/** The answers of the local model calls (a reply, or a refusal). */
+const localModelAnswers = (es: HistoryEvent[]) =>
+  es.flatMap((e) => {
+    const details = e.markerRecordedEventAttributes?.details;
+    const data = details?.data?.payloads?.[0];
+    if (e.markerRecordedEventAttributes?.markerName !== 'core_local_activity' || !data) return [];
+    if (defaultPayloadConverter.fromPayload<{ activity_type: string }>(data).activity_type !== 'callModel') return [];
+    return [defaultPayloadConverter.fromPayload<{ refused?: string; stopReason?: string }>(details!.result!.payloads![0])];
+  });
+
+describe('local model calls', () => {
+  it('make every model call a local activity: no callModel activity, a workflow task fewer per call, the same transcript and usage', async () => {
+    const run = (localModelCalls: boolean) =>
+      withAgent(env, { script }, async ({ start, model }) => {
+        const id = await start('count', { tools: ['calculator'], ...(localModelCalls ? { localModelCalls } : {}) });
+        const result = await getAgentResult(env.client, id);
+        return {
+          result,
+          history: await events(id),
+          transcript: await getTranscript(env.client, id),
+          usage: await getTurnUsage(env.client, id),
+          toolResults: lastToolResults(model.requests),
+          requests: model.requests.length,
+        };
+      });
+    const local = await run(true);
+    const plain = await run(false);
+
+    expect(local.result).toMatchObject({ status: 'completed', text: 'done', steps: TURNS + 1, toolCalls: TURNS });
+    expect(local.result.usage).toEqual(plain.result.usage);
+    expect(local.transcript).toEqual(plain.transcript);
+    expect(local.toolResults).toEqual(plain.toolResults);
+    expect(local.requests).toBe(TURNS + 1);
+
+    expect(scheduledModelCalls(local.history)).toHaveLength(0);
+    expect(scheduledModelCalls(plain.history)).toHaveLength(TURNS + 1);
+    expect(localActivityTypes(local.history).filter((t) => t === 'callModel')).toHaveLength(TURNS + 1);
+    expect(localModelAnswers(local.history).map((a) => a.stopReason)).toEqual([...Array(TURNS).fill('tool_use'), 'end_turn']);
+    // A model call's result no longer wakes the workflow through the server: one workflow task fewer per call.
+    expect(workflowTasks(local.history)).toBe(workflowTasks(plain.history) - (TURNS + 1));
+    // Only a run with the setting records the patch.
+    expect(markerNames(local.history).length).toBe(markerNames(plain.history).length + TURNS + 1 + 1);
+
+    // The console's per-turn figures read the local calls' markers as they read the activities' results.
+    expect(local.usage).toHaveLength(TURNS + 1);
+    expect(local.usage).toEqual(plain.usage);
+  });
+
+  it('a worker whose model calls must go through the model queue refuses the first local call: it and every later call go there', async () => {
+    await withAgent(env, { script, modelCallsPerSecond: 50 }, async ({ start, taskQueue }) => {
+      const id = await start('count', { tools: ['calculator'], localModelCalls: true });
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'done', steps: TURNS + 1 });
+      const history = await events(id);
+      expect(localModelAnswers(history)).toEqual([expect.objectContaining({ refused: 'every-call' })]);
+      expect(scheduledModelCalls(history).map((a) => a?.taskQueue?.name)).toEqual(Array(TURNS + 1).fill(modelTaskQueue(taskQueue)));
+      expect((await getTurnUsage(env.client, id)).map((t) => t.stopReason)).toEqual([...Array(TURNS).fill('tool_use'), 'end_turn']);
+    });
+  });
+
+  it('maxModelCalls 1: a local call beyond it is refused at once and made as an activity, never two model calls at a time', async () => {
+    const MODEL_MS = 400;
+    const stats = { inFlight: 0, peak: 0 };
+    const slow: Script = (req, turn) => {
+      stats.inFlight++;
+      stats.peak = Math.max(stats.peak, stats.inFlight);
+      setTimeout(() => stats.inFlight--, MODEL_MS);
+      return { ...script(req, turn), delayMs: MODEL_MS };
+    };
+    await withAgent(env, { script: slow, maxModelCalls: 1 }, async ({ start }) => {
+      const ids = await Promise.all(['one', 'two', 'three'].map((task) => start(task, { tools: ['calculator'], localModelCalls: true })));
+      const results = await Promise.all(ids.map((id) => getAgentResult(env.client, id)));
+      expect(results.map((r) => [r.status, r.text, r.steps])).toEqual(Array(3).fill(['completed', 'done', TURNS + 1]));
+      const histories = await Promise.all(ids.map(events));
+      const answers = histories.flatMap(localModelAnswers);
+      const refused = answers.filter((a) => a.refused);
+      const activities = histories.flatMap(scheduledModelCalls);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const a of refused) expect(a.refused).toBe('this-call');
+      // Every model call was answered once: the refused ones by an activity (after a refusal on the run's queue too,
+      // where the worker was still busy), the others locally.
+      const answered = (await Promise.all(ids.map((id) => getTurnUsage(env.client, id)))).flat();
+      expect(answered).toHaveLength(3 * (TURNS + 1));
+      expect(answered.length - (answers.length - refused.length)).toBe(refused.length);
+      expect(activities.length).toBeGreaterThanOrEqual(refused.length);
+    });
+    expect(stats.peak).toBe(1);
+  });
+});
