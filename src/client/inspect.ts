@@ -72,7 +72,9 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
       return { live: true, view, modelCalls, toolCalls, ...childrenOf(view) };
     } catch (err) {
       throwIfKeyError(err); // a worker answered, in a form this client cannot read
-      reason = `no worker answered the status query within ${timeoutMs} ms (${shortError(err)})`;
+      reason = workflowTaskStarted(description)
+        ? `its worker is inside a workflow task (a local model call, for one) and answers queries when it next reports it (within 8 s); this is the state the history holds`
+        : `no worker answered the status query within ${timeoutMs} ms (${shortError(err)})`;
     }
   }
   const record = { ...serverRecord(workflowId, description), modelCalls, toolCalls };
@@ -84,6 +86,14 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
     return { ...record, live: false, reason: `${reason}; its history could not be replayed: ${shortError(err)}` };
   }
 }
+
+/** Whether a worker holds a workflow task of the run now: a query waits for it to report the task (a local
+ * activity's task reports every 8 s, 80 % of the 10 s workflow task timeout). */
+function workflowTaskStarted(description: WorkflowExecutionDescription): boolean {
+  return description.raw.pendingWorkflowTask?.state === PENDING_WORKFLOW_TASK_STATE_STARTED;
+}
+/** temporal.api.enums.v1.PendingWorkflowTaskState's STARTED, by number (the proto package is CommonJS). */
+const PENDING_WORKFLOW_TASK_STATE_STARTED = 2;
 
 const childrenOf = (view: AgentStatusView | undefined) => (view?.children ? { children: view.children } : {});
 

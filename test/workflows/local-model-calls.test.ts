@@ -4,9 +4,10 @@
 // the run sends it down the activity path. Real dev server, real worker, the scripted model through the real SDK.
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { describe, expect, it } from 'vitest';
-import { getAgentResult, getTranscript, getTurnUsage } from '../../src/client/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { cancelRun, getAgentResult, getStatus, getTranscript, getTurnUsage } from '../../src/client/index.js';
 import { modelTaskQueue } from '../../src/core/policies.js';
+import { agentStatus } from '../../src/workflows/definitions.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { lastToolResults, localActivityTypes, useTestEnv, withAgent } from '../helpers/harness.js';
 
@@ -82,6 +83,31 @@ describe('local model calls', () => {
       expect((await getTurnUsage(env.client, id)).map((t) => t.stopReason)).toEqual([...Array(TURNS).fill('tool_use'), 'end_turn']);
     });
   });
+
+  it('a query and a cancel during a long local call reach the run by the workflow task heartbeat (8 s): the query answers, the call is cancelled', async () => {
+    await withAgent(env, { script: [{ ...reply([text('too late')]), hold: true }] }, async ({ start, model }) => {
+      const id = await start('wait', { tools: [], localModelCalls: true });
+      await model.waitForHeld(1, 15_000);
+      // `status` asks for 3 s, and the worker answers when it next reports the task: the state comes from the
+      // history meanwhile, saying so.
+      const status = await getStatus(env.client, id);
+      expect(status).toMatchObject({ live: false, view: { status: 'running', steps: 0 } });
+      expect(status.live === false && status.reason).toMatch(/inside a workflow task \(a local model call, for one\)/);
+      let t0 = Date.now();
+      expect(await env.client.workflow.getHandle(id).query(agentStatus)).toMatchObject({ status: 'running', steps: 0 });
+      const queryMs = Date.now() - t0;
+      t0 = Date.now();
+      await cancelRun(env.client, id);
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'cancelled', steps: 0 });
+      const cancelMs = Date.now() - t0;
+      // Held, the call never ends by itself: the task's heartbeat (80 % of the 10 s workflow task timeout) carries
+      // the query's answer and the cancel in.
+      expect(queryMs).toBeLessThan(10_000);
+      expect(cancelMs).toBeLessThan(10_000);
+      await vi.waitFor(() => expect(model.requests[0]?.status).toBe(499), { timeout: 5_000 }); // the request was aborted
+      console.log(`local model call held: query answered in ${queryMs} ms, cancel took effect in ${cancelMs} ms`);
+    });
+  }, 40_000);
 
   it('maxModelCalls 1: a local call beyond it is refused at once and made as an activity, never two model calls at a time', async () => {
     const MODEL_MS = 400;
