@@ -15,7 +15,7 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
-import { AGENT_ACTIVITY_TYPES, attemptLogInterceptor, type AttemptLimitOf } from './activities/attempt-log.js';
+import { attemptLogInterceptor, type AttemptLimitOf } from './activities/attempt-log.js';
 import { warnOfRunsWaitingForKeys, workerDataConverter } from './key-queues.js';
 import { runBeside } from './run-beside.js';
 import { codecKeyIds, codecsEncrypt } from './codec/encryption-codec.js';
@@ -27,7 +27,7 @@ import { withoutWorkflowStackTraces } from './workflow-threads.js';
 import { ModelCallGate } from './activities/model-call-gate.js';
 import { withModelCallsBesideTools } from './activity-slots.js';
 import { heapCachedWorkflows } from './worker-sizing.js';
-import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
+import { AGENT_ACTIVITY_TYPES, DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import type { McpTokenStore, McpTools } from './mcp/index.js';
 import { calculator } from './tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from './tools/registry.js';

@@ -1,13 +1,11 @@
 // One worker log line per failed attempt of the agent's activities that says truly what follows: another attempt,
-// or none (the attempts are spent, or the failure is one retrying cannot fix). The SDK's own line cannot know.
+// or none (the attempts are spent, or the failure is one retrying cannot fix). The SDK's own line cannot know. Only
+// AGENT_ACTIVITY_TYPES: a team's own activities on the same worker are left alone.
 import { CompleteAsyncError, type Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { AGENT_ACTIVITY_TYPES, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { attemptText } from '../core/tool-policy.js';
-
-// The ones this logs for; a team's own activities on the same worker are left alone.
-export { AGENT_ACTIVITY_TYPES };
 
 /** What follows a failed attempt of `runTool`, `callModel`, `describeTools` (for the model: the run fails). */
 const WHEN_NONE_FOLLOWS: Record<(typeof AGENT_ACTIVITY_TYPES)[number], string> = {

@@ -1,7 +1,7 @@
 // The Temporal runtime of a CLI process: every log line, the SDK's and the native core's alike, goes to
 // stderr through one logger, so stdout carries only the command's output (`--json` stays parseable).
 import { DefaultLogger, makeTelemetryFilterString, Runtime, type LogLevel } from '@temporalio/worker';
-import { AGENT_ACTIVITY_TYPES } from '../activities/attempt-log.js';
+import { AGENT_ACTIVITY_TYPES } from '../core/policies.js';
 import { redactPayloadBytes } from '../codec/redact-logs.js';
 import { terminalSafe } from './terminal-text.js';
 

@@ -42,6 +42,9 @@ export type StatusReport = (
       live: false;
       /** Why no worker was asked or none answered (the run has ended, no worker within the timeout). */
       reason: string;
+      /** A worker holds one of the run's workflow tasks (a local model call runs in it): it is alive, and answers
+       * when it next reports the task. */
+      workerBusy?: true;
       /** The same state, read from the run's history (no worker needed); absent only when the history could
        * not be replayed, and `reason` says why. */
       view?: AgentStatusView;
@@ -66,18 +69,20 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
   const description = await handle.describe(); // WorkflowNotFoundError for an unknown id
   const [modelCalls, toolCalls] = await Promise.all([modelCallsInFlight(client, description), toolCallsInFlight(client, description)]);
   let reason = `the run has ended (${description.status.name})`;
+  let workerBusy = false;
   if (description.status.name === 'RUNNING') {
     try {
       const view = await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus));
       return { live: true, view, modelCalls, toolCalls, ...childrenOf(view) };
     } catch (err) {
       throwIfKeyError(err); // a worker answered, in a form this client cannot read
-      reason = workflowTaskStarted(description)
-        ? `its worker is inside a workflow task (a local model call, for one) and answers queries when it next reports it (within 8 s); this is the state the history holds`
+      workerBusy = workflowTaskStarted(description);
+      reason = workerBusy
+        ? 'its worker is inside a workflow task (a local model call, for one) and answers queries when it next reports it (within 8 s)'
         : `no worker answered the status query within ${timeoutMs} ms (${shortError(err)})`;
     }
   }
-  const record = { ...serverRecord(workflowId, description), modelCalls, toolCalls };
+  const record = { ...serverRecord(workflowId, description), modelCalls, toolCalls, ...(workerBusy ? { workerBusy: true as const } : {}) };
   try {
     const run = await readRunFromHistory(client, workflowId, description.runId);
     return { ...record, live: false, reason, view: run.view, ...(run.endedByServer ? { endedByServer: run.endedByServer } : {}), ...childrenOf(run.view) };

@@ -15,7 +15,7 @@ import {
   useCli,
   type CliProcess,
 } from '../helpers/cli.js';
-import { reply, text } from '../../src/scripted/index.js';
+import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 
 const cli = useCli();
@@ -303,6 +303,27 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
       expect(exit.stdout).toContain(progressLine);
       // The progress lines come before the step they belong to, which then shows the whole reply.
       expect(exit.stdout.indexOf(progressLine)).toBeLessThan(exit.stdout.search(/^step 1 · model call · end_turn/m));
+    });
+  });
+
+  it('status and watch during a long local model call (--local-model-calls): the worker is busy, not missing, and watch follows the run to its end', async ({ expect }) => {
+    const s = cli.session();
+    const script = [reply([text('computing'), toolUse('calculator', { expression: '1+1' })]), { ...reply([text('two')]), hold: true }];
+    await withAgent(env, { script, taskQueue: s.taskQueue }, async (h) => {
+      const id = await s.startedId(['a held local call', '--local-model-calls', '--tools', 'calculator']);
+      await h.model.waitForHeld(1, 20_000); // step 2's call runs inside a workflow task, held
+      const status = await s.cli(['status', id]);
+      expectExit(status, 0);
+      expect(status.stderr).toMatch(/^note: its worker is inside a workflow task \(a local model call, for one\).*: showing the state recorded in its history\.$/m);
+      expect(status.stderr).not.toMatch(/Is a worker running/);
+      expect(status.stdout).toMatch(new RegExp(`^${id} · run \\S+\\n`));
+      const watch = s.spawn(['watch', id]);
+      await watch.waitForStdout(/^ {2}← calculator: 2$/m);
+      h.model.release();
+      const exit = await watch.exited;
+      expectExit(exit, 0);
+      expect(exit.stdout).toMatch(/^step 2 · model call · end_turn/m);
+      expect(exit.stderr).not.toMatch(/waiting:/);
     });
   });
 

@@ -91,7 +91,7 @@ describe('local model calls', () => {
       // `status` asks for 3 s, and the worker answers when it next reports the task: the state comes from the
       // history meanwhile, saying so.
       const status = await getStatus(env.client, id);
-      expect(status).toMatchObject({ live: false, view: { status: 'running', steps: 0 } });
+      expect(status).toMatchObject({ live: false, workerBusy: true, view: { status: 'running', steps: 0 } });
       expect(status.live === false && status.reason).toMatch(/inside a workflow task \(a local model call, for one\)/);
       let t0 = Date.now();
       expect(await env.client.workflow.getHandle(id).query(agentStatus)).toMatchObject({ status: 'running', steps: 0 });

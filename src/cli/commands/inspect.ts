@@ -51,8 +51,8 @@ async function statusCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): 
     const report = await getStatus(temporal.client, workflowId);
     if (!report.live && report.executionStatus === 'RUNNING') {
       logLine(
-        `note: ${report.reason}: ${report.view ? 'showing the state recorded in its history' : 'showing the server\'s record'}. ` +
-          'Is a worker running on its task queue? (`worker`)',
+        `note: ${report.reason}: ${report.view ? 'showing the state recorded in its history' : 'showing the server\'s record'}.` +
+          (report.workerBusy ? '' : ' Is a worker running on its task queue? (`worker`)'),
       );
     } else if (!report.live && !report.view) {
       logLine(`warning: ${report.reason}. \`result ${workflowId}\` prints its outcome.`);

@@ -39,7 +39,8 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
     for (;;) {
       const report = await throughOutage(outage, () => getStatus(temporal.client, workflowId));
       const running = report.live || report.executionStatus === 'RUNNING';
-      if (!report.live && running) {
+      // A worker inside a workflow task (a local model call) is alive: the run goes on, followed from its history.
+      if (!report.live && running && !report.workerBusy) {
         if (!offline) {
           logLine(`waiting: ${report.reason}; following the run's history meanwhile. Is a worker running on its task queue?`);
           offline = true;
