@@ -25,7 +25,7 @@ import type { SubAgentDefinition, ToolCallInput } from './core/types.js';
 import { ignoredTranscriptSinks } from './core/transcript-sink.js';
 import { withoutWorkflowStackTraces } from './workflow-threads.js';
 import { ModelCallGate } from './activities/model-call-gate.js';
-import { withModelCallsBesideTools } from './activity-slots.js';
+import { localModelCallBound, withModelCallsBesideTools } from './activity-slots.js';
 import { heapCachedWorkflows } from './worker-sizing.js';
 import { AGENT_ACTIVITY_TYPES, DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
 import type { McpTokenStore, McpTools } from './mcp/index.js';
@@ -128,6 +128,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly #modelCallGate: ModelCallGate;
   /** Why the worker of each run queue (by namespace and queue) refuses model calls there, or null: it runs them. */
   readonly #runQueueRefusals = new Map<string, string | null>();
+  /** By queue: the bound on local model calls at once of the worker polling it (half its workflow-task slots). */
+  readonly #localModelCalls = new Map<string, ModelCallGate>();
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -293,6 +295,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       telemetry: this.#telemetry?.activity,
       modelCallGate: this.#modelCallGate,
       runQueueRefusal: (namespace, taskQueue) => this.#runQueueRefusals.get(queueKey(namespace, taskQueue)),
+      localModelCalls: (namespace, taskQueue) => this.#localModelCalls.get(queueKey(namespace, taskQueue)),
     }));
   }
 
@@ -329,6 +332,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const refusal = this.#runQueueRefusal(options);
     const besideTools = refusal ? undefined : withModelCallsBesideTools(options, heapCachedWorkflows(), this.#modelCallGate.max);
     this.#runQueueRefusals.set(queueKey(options.namespace, options.taskQueue), refusal ?? null);
+    this.#localModelCalls.set(queueKey(options.namespace, options.taskQueue), new ModelCallGate(localModelCallBound(besideTools ?? options)));
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,
       namespace: options.namespace,

@@ -1,6 +1,6 @@
 import type { ActivitySlotInfo, SlotPermit, WorkerOptions } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { ToolSlotsBesideModelCalls, toolCallSlotsOf, withModelCallsBesideTools } from '../src/activity-slots.js';
+import { localModelCallBound, ToolSlotsBesideModelCalls, toolCallSlotsOf, withModelCallsBesideTools } from '../src/activity-slots.js';
 
 const used = (s: ToolSlotsBesideModelCalls, permit: SlotPermit, activityType: string) =>
   s.markSlotUsed({ permit, slotInfo: { type: 'activity', activityType } satisfies ActivitySlotInfo });
@@ -80,5 +80,17 @@ describe('withModelCallsBesideTools', () => {
   it('leaves a worker with a tuner of its own as it is (undefined)', () => {
     const tuner = { tunerOptions: { targetMemoryUsage: 0.8, targetCpuUsage: 0.9 } };
     expect(withModelCallsBesideTools({ taskQueue: 'q', tuner }, 500)).toBeUndefined();
+  });
+});
+
+describe('localModelCallBound', () => {
+  it("is half the workflow-task slots the worker's pollers leave free (its fixed pool's, else the option's, else the SDK's 40), at least 1", () => {
+    const sized = (options: Partial<WorkerOptions>) => localModelCallBound(withModelCallsBesideTools({ taskQueue: 'q', maxCachedWorkflows: 1_000, ...options }, 500)!);
+    expect(sized({})).toBe(15); // 40 slots, 10 pollers
+    expect(sized({ maxConcurrentWorkflowTaskExecutions: 100, workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 } })).toBe(40);
+    expect(sized({ maxConcurrentWorkflowTaskExecutions: 40, maxCachedWorkflows: 12 })).toBe(1); // 12 slots, 10 pollers
+    expect(sized({ maxConcurrentWorkflowTaskExecutions: 6, workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 } })).toBe(2);
+    expect(localModelCallBound({ taskQueue: 'q', maxConcurrentWorkflowTaskExecutions: 3 })).toBe(1);
+    expect(localModelCallBound({ taskQueue: 'q', tuner: { tunerOptions: { targetMemoryUsage: 0.8, targetCpuUsage: 0.9 } } })).toBe(15);
   });
 });

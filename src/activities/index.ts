@@ -37,6 +37,8 @@ export interface ActivityDeps {
   modelCallGate?: ModelCallGate;
   /** Whether a queue is a run's own, where model calls beyond the bound are refused (see ModelCallDeps). */
   runQueueRefusal?: (namespace: string, taskQueue: string) => string | null | undefined;
+  /** The bound on local model calls at once of the worker of a queue (see ModelCallDeps). */
+  localModelCalls?: (namespace: string, taskQueue: string) => ModelCallGate | undefined;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -52,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
       telemetry: deps.telemetry,
       gate: deps.modelCallGate,
       runQueueRefusal: deps.runQueueRefusal,
+      localModelCalls: deps.localModelCalls,
     }),
     runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),

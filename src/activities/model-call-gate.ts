@@ -61,6 +61,14 @@ export function busyRefusal(max: number): ModelCallRefused {
   return { refused: 'this-call', reason: `this worker is running its maxModelCalls (${max}) model calls: the run sends this call to the model queue` };
 }
 
+/** The answer to a local model call when the worker already runs `max` of them (each holds a workflow-task slot). */
+export function localBusyRefusal(max: number): ModelCallRefused {
+  return {
+    refused: 'this-call',
+    reason: `this worker is running ${max} local model calls (half the workflow-task slots its pollers leave free; each holds one while it runs): the run makes this call as an activity`,
+  };
+}
+
 /** The answer to every call on the run's queue of a worker whose model calls must go through the model queue. */
 export function modelQueueOnlyRefusal(why: string): ModelCallRefused {
   return { refused: 'every-call', reason: `${why}: the run sends its model calls to the model queue` };

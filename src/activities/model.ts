@@ -6,7 +6,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
 import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, TranscriptRef, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { busyRefusal, modelQueueOnlyRefusal, type ModelCallGate } from './model-call-gate.js';
+import { busyRefusal, localBusyRefusal, modelQueueOnlyRefusal, type ModelCallGate } from './model-call-gate.js';
 import type { ModelCallRefused } from '../core/model-call-route.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
@@ -47,6 +47,9 @@ export interface ModelCallDeps {
    * wait for a turn: null, it runs them; a string, why every call there must go to the model queue instead;
    * undefined, not a run's queue (the model queue): a call waits for its turn. Default: undefined. */
   runQueueRefusal?: (namespace: string, taskQueue: string) => string | null | undefined;
+  /** The bound on local model calls (`localModelCalls`) at once in the worker of `taskQueue`: each holds one of its
+   * workflow-task slots while it runs, so a call beyond the bound is refused and made as an activity. Default: none. */
+  localModelCalls?: (namespace: string, taskQueue: string) => ModelCallGate | undefined;
 }
 
 export function createCallModel(deps: ModelCallDeps) {
@@ -67,9 +70,15 @@ export function createCallModel(deps: ModelCallDeps) {
     let entered = false;
     const refusal = deps.runQueueRefusal?.(ctx.info.activityNamespace, ctx.info.taskQueue);
     if (typeof refusal === 'string') return modelQueueOnlyRefusal(refusal);
+    // A local call beyond its worker's bound is refused too: the run makes it as an activity.
+    const local = ctx.info.isLocal ? deps.localModelCalls?.(ctx.info.activityNamespace, ctx.info.taskQueue) : undefined;
+    if (local && !local.tryEnter()) return localBusyRefusal(local.max);
     if (refusal === null && deps.gate) {
-      if (!deps.gate.tryEnter()) return busyRefusal(deps.gate.max);
-      entered = true;
+      entered = deps.gate.tryEnter();
+      if (!entered) {
+        local?.leave();
+        return busyRefusal(deps.gate.max);
+      }
     }
     // Heartbeats tell the server this worker is alive during a long call, carry
     // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI). A local call has
@@ -125,6 +134,7 @@ export function createCallModel(deps: ModelCallDeps) {
       throw refusedFeatureFailure(err, asked) ?? classifyModelError(err, deps.connection.baseURL);
     } finally {
       if (entered) deps.gate?.leave();
+      local?.leave();
       stopHeartbeat();
     }
   };

@@ -32,7 +32,7 @@ const localModelAnswers = (es: HistoryEvent[]) =>
     const data = details?.data?.payloads?.[0];
     if (e.markerRecordedEventAttributes?.markerName !== 'core_local_activity' || !data) return [];
     if (defaultPayloadConverter.fromPayload<{ activity_type: string }>(data).activity_type !== 'callModel') return [];
-    return [defaultPayloadConverter.fromPayload<{ refused?: string; stopReason?: string }>(details!.result!.payloads![0])];
+    return [defaultPayloadConverter.fromPayload<{ refused?: string; reason?: string; stopReason?: string }>(details!.result!.payloads![0])];
   });
 
 describe('local model calls', () => {
@@ -108,6 +108,31 @@ describe('local model calls', () => {
       console.log(`local model call held: query answered in ${queryMs} ms, cancel took effect in ${cancelMs} ms`);
     });
   }, 40_000);
+
+  it('a worker runs local calls up to half the workflow-task slots its pollers leave free (each holds one while it runs): the others are made as activities, beside them', async () => {
+    const MODEL_MS = 1_000;
+    const stats = { inFlight: 0, peak: 0 };
+    const slow: Script = () => {
+      stats.inFlight++;
+      stats.peak = Math.max(stats.peak, stats.inFlight);
+      setTimeout(() => stats.inFlight--, MODEL_MS);
+      return { ...reply([text('done')]), delayMs: MODEL_MS };
+    };
+    // 6 workflow-task slots, 2 of them held by the pollers: at most 2 local model calls at once.
+    const workerOptions = { maxConcurrentWorkflowTaskExecutions: 6, workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 } } as const;
+    await withAgent(env, { script: slow, workerOptions }, async ({ start }) => {
+      const ids = await Promise.all(Array.from({ length: 6 }, (_, i) => start(`run ${i}`, { tools: [], localModelCalls: true })));
+      const results = await Promise.all(ids.map((id) => getAgentResult(env.client, id)));
+      expect(results.map((r) => r.status)).toEqual(Array(6).fill('completed'));
+      const answers = (await Promise.all(ids.map(events))).flatMap(localModelAnswers);
+      const refused = answers.filter((a) => a.refused);
+      expect(answers.length - refused.length).toBeGreaterThanOrEqual(2); // made locally
+      expect(refused.length).toBeGreaterThan(0);
+      for (const a of refused) expect(a).toMatchObject({ refused: 'this-call', reason: expect.stringMatching(/running 2 local model calls \(half the workflow-task slots/) });
+      // The activities ran beside the local calls: more than 2 calls at once.
+      expect(stats.peak).toBeGreaterThan(2);
+    });
+  }, 30_000);
 
   it('maxModelCalls 1: a local call beyond it is refused at once and made as an activity, never two model calls at a time', async () => {
     const MODEL_MS = 400;
