@@ -102,18 +102,19 @@ export function withModelCallsBesideTools(options: WorkerOptions, defaultCachedW
   };
 }
 
-/** How many local model calls (`localModelCalls`) a worker runs at once: half the workflow-task slots its pollers
- * leave free (each poll holds a slot while it waits), at least 1; 15 with the defaults (40 slots, 10 pollers). A local
- * call runs inside its workflow task, which holds a slot until the call ends; beyond the bound the calls are made as
- * activities, so the other half stays for the workflow tasks of every other run (measured without a bound: 80 runs'
- * 2 s calls on the default worker peaked at 31 at once; 6 on 2 slots ran one at a time, in 14.7 s). `options` as the
- * worker will run them: a fixed pool's size, else the SDK's default (a tuner of one's own that sizes the pool
- * otherwise: its default). */
+/** How many local model calls (`localModelCalls`) a worker runs at once: the workflow-task slots its pollers leave
+ * free (each poll holds a slot while it waits) but a quarter of them (at least 2), and at least 1; 23 with the defaults
+ * (40 slots, 10 pollers). A local call runs inside its workflow task, which holds a slot until the call ends; beyond
+ * the bound the calls are made as activities, and the slots kept serve the workflow tasks of every other run (such a
+ * task holds its slot for milliseconds). Measured without a bound: 80 runs' 2 s calls on the default worker peaked at
+ * 31 at once; 6 on 2 slots ran one at a time, in 14.7 s. `options` as the worker will run them: a fixed pool's size,
+ * else the SDK's default (a tuner of one's own that sizes the pool otherwise: its default). */
 export function localModelCallBound(options: WorkerOptions): number {
   const supplier = options.tuner && 'workflowTaskSlotSupplier' in options.tuner ? options.tuner.workflowTaskSlotSupplier : undefined;
   const slots = supplier?.type === 'fixed-size' ? supplier.numSlots : (options.maxConcurrentWorkflowTaskExecutions ?? SDK_DEFAULT_SLOTS.workflowTasks);
   const pollers = options.workflowTaskPollerBehavior?.maximum ?? Math.min(SDK_DEFAULT_POLLS, slots);
-  return Math.max(1, Math.floor((slots - pollers) / 2));
+  const free = slots - pollers;
+  return Math.max(1, free - Math.max(2, Math.floor(free / 4)));
 }
 
 /** The tool-call bound of a worker's activity slots as the SDK compiled them: a fixed pool's size, or ours. */

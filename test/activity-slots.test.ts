@@ -84,13 +84,13 @@ describe('withModelCallsBesideTools', () => {
 });
 
 describe('localModelCallBound', () => {
-  it("is half the workflow-task slots the worker's pollers leave free (its fixed pool's, else the option's, else the SDK's 40), at least 1", () => {
+  it("is the workflow-task slots the worker's pollers leave free but a quarter (at least 2), at least 1 (its fixed pool's, else the option's, else the SDK's 40)", () => {
     const sized = (options: Partial<WorkerOptions>) => localModelCallBound(withModelCallsBesideTools({ taskQueue: 'q', maxCachedWorkflows: 1_000, ...options }, 500)!);
-    expect(sized({})).toBe(15); // 40 slots, 10 pollers
-    expect(sized({ maxConcurrentWorkflowTaskExecutions: 100, workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 } })).toBe(40);
+    expect(sized({})).toBe(23); // 40 slots, 10 pollers
+    expect(sized({ maxConcurrentWorkflowTaskExecutions: 100, workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 20 } })).toBe(60);
     expect(sized({ maxConcurrentWorkflowTaskExecutions: 40, maxCachedWorkflows: 12 })).toBe(1); // 12 slots, 10 pollers
     expect(sized({ maxConcurrentWorkflowTaskExecutions: 6, workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 } })).toBe(2);
     expect(localModelCallBound({ taskQueue: 'q', maxConcurrentWorkflowTaskExecutions: 3 })).toBe(1);
-    expect(localModelCallBound({ taskQueue: 'q', tuner: { tunerOptions: { targetMemoryUsage: 0.8, targetCpuUsage: 0.9 } } })).toBe(15);
+    expect(localModelCallBound({ taskQueue: 'q', tuner: { tunerOptions: { targetMemoryUsage: 0.8, targetCpuUsage: 0.9 } } })).toBe(23);
   });
 });

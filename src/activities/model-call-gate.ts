@@ -65,7 +65,7 @@ export function busyRefusal(max: number): ModelCallRefused {
 export function localBusyRefusal(max: number): ModelCallRefused {
   return {
     refused: 'this-call',
-    reason: `this worker is running ${max} local model calls (half the workflow-task slots its pollers leave free; each holds one while it runs): the run makes this call as an activity`,
+    reason: `this worker is running ${max} local model calls, its bound (each holds one of its workflow-task slots while it runs): the run makes this call as an activity`,
   };
 }
 
