@@ -128,7 +128,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly #modelCallGate: ModelCallGate;
   /** Why the worker of each run queue (by namespace and queue) refuses model calls there, or null: it runs them. */
   readonly #runQueueRefusals = new Map<string, string | null>();
-  /** By queue: the bound on local model calls at once of the worker polling it (half its workflow-task slots). */
+  /** By queue: the bound on local model calls at once of the worker polling it (localModelCallBound). */
   readonly #localModelCalls = new Map<string, ModelCallGate>();
 
   constructor(private readonly options: AgentPluginOptions = {}) {
