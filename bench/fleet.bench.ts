@@ -335,23 +335,40 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       }
       const ratios = repeats.map((r) => r.o.wallMs / r.b.wallMs);
       const { b, o, h, bRss, oRss, hRss } = repeats[ratios.indexOf(median(ratios))];
-      // Ours with a fast tool: its own median repeat (by its ratio to the same repeat's bare fleet).
-      const fastRatios = withFast ? repeats.map((r) => r.f!.wallMs / r.b.wallMs) : [];
-      const fastRepeat = withFast ? repeats[fastRatios.indexOf(median(fastRatios))] : undefined;
-      // Ours with local model calls: likewise.
-      const localRatios = withLocal ? repeats.map((r) => r.l!.wallMs / r.b.wallMs) : [];
-      const localRepeat = withLocal ? repeats[localRatios.indexOf(median(localRatios))] : undefined;
-      const failedLocal = repeats.flatMap((r) => r.l?.value.filter((x) => x.status === 'rejected') ?? []);
-      if (failedLocal.length) console.log(`ours with local model calls, ${n}: ${failedLocal.length} failed, first: ${String((failedLocal[0] as PromiseRejectedResult).reason)}`);
       const done = (rs: PromiseSettledResult<string>[]) => rs.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
       const failedOurs = repeats.flatMap((r) => r.o.value.filter((x) => x.status === 'rejected'));
       const failedBare = repeats.reduce((k, r) => k + r.b.value.filter((x) => x.status === 'rejected').length, 0);
-      const failedFast = repeats.flatMap((r) => r.f?.value.filter((x) => x.status === 'rejected') ?? []);
-      if (failedFast.length) console.log(`ours with a fast tool, ${n}: ${failedFast.length} failed, first: ${String((failedFast[0] as PromiseRejectedResult).reason)}`);
       if (failedOurs.length) console.log(`ours, ${n}: ${failedOurs.length} failed, first: ${String((failedOurs[0] as PromiseRejectedResult).reason)}`);
       const bareWft = await workflowTaskLatency(client, done(b.value).slice(0, LATENCY_SAMPLE));
       const oursWft = await workflowTaskLatency(client, done(o.value).slice(0, LATENCY_SAMPLE));
       const cpuPerTurn = (c: { worker: number; server: number }) => (c.worker + c.server) / (n * FLEET_TURNS);
+      /** A shape run beside ours (a fast tool, local model calls): its own median repeat, by its ratio to the same
+       * repeat's bare fleet; undefined when it did not run at this size. */
+      const beside = (shape: string, of: (r: (typeof repeats)[number]) => { fleet?: Fleet; rss?: number }) => {
+        if (!of(repeats[0]).fleet) return undefined;
+        const ratiosOfRepeats = repeats.map((r) => of(r).fleet!.wallMs / r.b.wallMs);
+        const repeat = repeats[ratiosOfRepeats.indexOf(median(ratiosOfRepeats))];
+        const { fleet, rss } = of(repeat);
+        const failed = repeats.flatMap((r) => of(r).fleet!.value.filter((x) => x.status === 'rejected'));
+        if (failed.length) console.log(`${shape}, ${n}: ${failed.length} failed, first: ${String((failed[0] as PromiseRejectedResult).reason)}`);
+        return {
+          summary: {
+            wallMs: fleet!.wallMs,
+            ratio: fleet!.wallMs / repeat.b.wallMs,
+            ratiosOfRepeats,
+            workerPeakRssMb: rss!,
+            failed: failed.length,
+            cpuMs: fleet!.cpuMs,
+            cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(of(r).fleet!.cpuMs) / cpuPerTurn(r.b.cpuMs)),
+          },
+          repeat,
+          fleet: fleet!,
+        };
+      };
+      const fastBeside = beside('ours with a fast tool', (r) => ({ fleet: r.f, rss: r.fRss }));
+      const localBeside = beside('ours with local model calls', (r) => ({ fleet: r.l, rss: r.lRss }));
+      const fastRepeat = fastBeside?.repeat;
+      const localRepeat = localBeside?.repeat;
       const row = {
         n,
         repeats: FLEET_REPEATS,
@@ -377,28 +394,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         cpuMs: { bare: b.cpuMs, ours: o.cpuMs, bareHttp: h?.cpuMs ?? null },
         // CPU per turn (worker + server), ours over bare, in each repeat: the median is the figure.
         cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.o.cpuMs) / cpuPerTurn(r.b.cpuMs)),
-        oursFastTool: fastRepeat
-          ? {
-              wallMs: fastRepeat.f!.wallMs,
-              ratio: fastRepeat.f!.wallMs / fastRepeat.b.wallMs,
-              ratiosOfRepeats: fastRatios,
-              workerPeakRssMb: fastRepeat.fRss!,
-              failed: failedFast.length,
-              cpuMs: fastRepeat.f!.cpuMs,
-              cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.f!.cpuMs) / cpuPerTurn(r.b.cpuMs)),
-            }
-          : null,
-        oursLocalModelCalls: localRepeat
-          ? {
-              wallMs: localRepeat.l!.wallMs,
-              ratio: localRepeat.l!.wallMs / localRepeat.b.wallMs,
-              ratiosOfRepeats: localRatios,
-              workerPeakRssMb: localRepeat.lRss!,
-              failed: failedLocal.length,
-              cpuMs: localRepeat.l!.cpuMs,
-              cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.l!.cpuMs) / cpuPerTurn(r.b.cpuMs)),
-              workflowTask: await workflowTaskLatency(client, done(localRepeat.l!.value).slice(0, LATENCY_SAMPLE)),
-            }
+        oursFastTool: fastBeside?.summary ?? null,
+        oursLocalModelCalls: localBeside
+          ? { ...localBeside.summary, workflowTask: await workflowTaskLatency(client, done(localBeside.fleet.value).slice(0, LATENCY_SAMPLE)) }
           : null,
       };
       fleet.push(row);
