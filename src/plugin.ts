@@ -25,6 +25,7 @@ import type { SubAgentDefinition, ToolCallInput } from './core/types.js';
 import { ignoredTranscriptSinks } from './core/transcript-sink.js';
 import { withoutWorkflowStackTraces } from './workflow-threads.js';
 import { ModelCallGate } from './activities/model-call-gate.js';
+import { LocalModelCalls } from './activities/local-model-calls.js';
 import { localModelCallBound, withModelCallsBesideTools } from './activity-slots.js';
 import { heapCachedWorkflows } from './worker-sizing.js';
 import { AGENT_ACTIVITY_TYPES, DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
@@ -128,8 +129,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly #modelCallGate: ModelCallGate;
   /** Why the worker of each run queue (by namespace and queue) refuses model calls there, or null: it runs them. */
   readonly #runQueueRefusals = new Map<string, string | null>();
-  /** By queue: the bound on local model calls at once of the worker polling it (localModelCallBound). */
-  readonly #localModelCalls = new Map<string, ModelCallGate>();
+  /** By queue: the local model calls of the worker polling it: their bound (localModelCallBound), and its shutdown. */
+  readonly #localModelCalls = new Map<string, LocalModelCalls>();
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
@@ -204,6 +205,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const key = queueKey(worker.options.namespace, worker.options.taskQueue);
     const keyQueue = this.#keyQueues.has(key);
+    // Its local model calls end once it has been stopping for its grace time (local-model-calls.ts).
+    const unwatch = this.#localModelCalls.get(key)?.watch(worker, worker.options.shutdownGraceTimeMs);
     try {
       const spec = this.#queueSpecs.get(key);
       if (!spec) return await next(worker);
@@ -226,6 +229,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       }
       await runBeside(worker, next, companions);
     } finally {
+      unwatch?.();
       if (!keyQueue) await this.close(); // the worker of the run's own queue closes them, last
     }
   }
@@ -332,7 +336,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const refusal = this.#runQueueRefusal(options);
     const besideTools = refusal ? undefined : withModelCallsBesideTools(options, heapCachedWorkflows(), this.#modelCallGate.max);
     this.#runQueueRefusals.set(queueKey(options.namespace, options.taskQueue), refusal ?? null);
-    this.#localModelCalls.set(queueKey(options.namespace, options.taskQueue), new ModelCallGate(localModelCallBound(besideTools ?? options)));
+    this.#localModelCalls.set(queueKey(options.namespace, options.taskQueue), new LocalModelCalls(localModelCallBound(besideTools ?? options)));
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
       connection: options.connection,
       namespace: options.namespace,

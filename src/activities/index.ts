@@ -7,6 +7,7 @@ import { createCallModel, type ModelConnection } from './model.js';
 import type { ModelSettingsStore } from './model-settings.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
 import type { ModelCallGate } from './model-call-gate.js';
+import type { LocalModelCalls } from './local-model-calls.js';
 import { createRunTool } from './tool.js';
 import { createDeliverWebhook } from './webhook.js';
 import type { TranscriptStore } from './transcript-store.js';
@@ -37,8 +38,8 @@ export interface ActivityDeps {
   modelCallGate?: ModelCallGate;
   /** Whether a queue is a run's own, where model calls beyond the bound are refused (see ModelCallDeps). */
   runQueueRefusal?: (namespace: string, taskQueue: string) => string | null | undefined;
-  /** The bound on local model calls at once of the worker of a queue (see ModelCallDeps). */
-  localModelCalls?: (namespace: string, taskQueue: string) => ModelCallGate | undefined;
+  /** The local model calls of the worker of a queue: their bound, and whether it is stopping (see ModelCallDeps). */
+  localModelCalls?: (namespace: string, taskQueue: string) => LocalModelCalls | undefined;
 }
 
 export function createActivities(deps: ActivityDeps) {

@@ -7,6 +7,7 @@ import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core
 import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, TranscriptRef, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { busyRefusal, localBusyRefusal, modelQueueOnlyRefusal, type ModelCallGate } from './model-call-gate.js';
+import { workerStoppingRefusal, type LocalModelCalls } from './local-model-calls.js';
 import type { ModelCallRefused } from '../core/model-call-route.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
@@ -47,9 +48,10 @@ export interface ModelCallDeps {
    * wait for a turn: null, it runs them; a string, why every call there must go to the model queue instead;
    * undefined, not a run's queue (the model queue): a call waits for its turn. Default: undefined. */
   runQueueRefusal?: (namespace: string, taskQueue: string) => string | null | undefined;
-  /** The bound on local model calls (`localModelCalls`) at once in the worker of `taskQueue`: each holds one of its
-   * workflow-task slots while it runs, so a call beyond the bound is refused and made as an activity. Default: none. */
-  localModelCalls?: (namespace: string, taskQueue: string) => ModelCallGate | undefined;
+  /** The local model calls (`localModelCalls`) of the worker of `taskQueue`: their bound (each holds one of its
+   * workflow-task slots while it runs, so a call beyond it is refused and made as an activity) and whether the worker
+   * is stopping (a call then ends, refused, and is made again as an activity). Default: none. */
+  localModelCalls?: (namespace: string, taskQueue: string) => LocalModelCalls | undefined;
 }
 
 export function createCallModel(deps: ModelCallDeps) {
@@ -72,11 +74,12 @@ export function createCallModel(deps: ModelCallDeps) {
     if (typeof refusal === 'string') return modelQueueOnlyRefusal(refusal);
     // A local call beyond its worker's bound is refused too: the run makes it as an activity.
     const local = ctx.info.isLocal ? deps.localModelCalls?.(ctx.info.activityNamespace, ctx.info.taskQueue) : undefined;
-    if (local && !local.tryEnter()) return localBusyRefusal(local.max);
+    if (local?.stopping.aborted) return workerStoppingRefusal();
+    if (local && !local.gate.tryEnter()) return localBusyRefusal(local.gate.max);
     if (refusal === null && deps.gate) {
       entered = deps.gate.tryEnter();
       if (!entered) {
-        local?.leave();
+        local?.gate.leave();
         return busyRefusal(deps.gate.max);
       }
     }
@@ -105,7 +108,7 @@ export function createCallModel(deps: ModelCallDeps) {
       const request = buildModelRequest(input, messages, tools);
       observed.request(input, request.messages);
       const message = await streamMessage(anthropic(), request, {
-        signal: ctx.cancellationSignal,
+        signal: local ? AbortSignal.any([ctx.cancellationSignal, local.stopping]) : ctx.cancellationSignal,
         idleTimeoutMs: deps.connection.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,
         onProgress: (p) => void (progress = p),
         betas: requestBetas(input),
@@ -129,12 +132,14 @@ export function createCallModel(deps: ModelCallDeps) {
       observed.failed(err);
       // A cancelled call must surface as a cancellation, not as a provider error to retry.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+      // A local call its stopping worker ended: the run makes it again as an activity (local-model-calls.ts).
+      if (local?.stopping.aborted) return workerStoppingRefusal();
       if (err instanceof ApplicationFailure) throw err;
       if (err instanceof NotMessagesApiError) throw notMessagesApiFailure(err.problem, deps.connection.baseURL);
       throw refusedFeatureFailure(err, asked) ?? classifyModelError(err, deps.connection.baseURL);
     } finally {
       if (entered) deps.gate?.leave();
-      local?.leave();
+      local?.gate.leave();
       stopHeartbeat();
     }
   };

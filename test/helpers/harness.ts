@@ -86,7 +86,10 @@ export interface AgentHarness {
 export async function withAgent<T>(
   env: TestEnv,
   options: {
-    script: Script;
+    /** The scripted model's replies; or `model`, a scripted model of the caller's (left running: two workers can
+     * serve one run in turn). */
+    script?: Script;
+    model?: ScriptedModel;
     tools?: AgentTool[];
     apiKey?: string | null;
     maxModelCalls?: number;
@@ -108,7 +111,7 @@ export async function withAgent<T>(
   },
   fn: (h: AgentHarness) => Promise<T>,
 ): Promise<T> {
-  const model = await startScriptedModel({ script: options.script, ...options.modelOptions });
+  const model = options.model ?? (await startScriptedModel({ script: options.script ?? [], ...options.modelOptions }));
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const agent = await createAgentWorker({
     connection: env.connection,
@@ -149,7 +152,7 @@ export async function withAgent<T>(
   try {
     return await agent.worker.runUntil(fn(harness));
   } finally {
-    await model.close();
+    if (!options.model) await model.close();
   }
 }
 

@@ -2,13 +2,14 @@
 // task that schedules it, so a turn needs no server round trip for its model call. A worker that would refuse the
 // call on the run's queue (busy: `maxModelCalls`; model-queue-only: `modelCallsPerSecond`) refuses it here too, and
 // the run sends it down the activity path. Real dev server, real worker, the scripted model through the real SDK.
+import { randomUUID } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { describe, expect, it, vi } from 'vitest';
 import { cancelRun, getAgentResult, getStatus, getTranscript, getTurnUsage } from '../../src/client/index.js';
 import { modelTaskQueue } from '../../src/core/policies.js';
 import { agentStatus } from '../../src/workflows/definitions.js';
-import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
+import { reply, startScriptedModel, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { lastToolResults, localActivityTypes, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
@@ -107,6 +108,44 @@ describe('local model calls', () => {
       await vi.waitFor(() => expect(model.requests[0]?.status).toBe(499), { timeout: 5_000 }); // the request was aborted
       console.log(`local model call held: query answered in ${queryMs} ms, cancel took effect in ${cancelMs} ms`);
     });
+  }, 40_000);
+
+  it('a worker shutting down during a local call ends it after its shutdownGraceTime instead of waiting for it: the run makes the call again as an activity, which the next worker finishes', async () => {
+    const GRACE_MS = 1_000;
+    const model = await startScriptedModel({ script: [reply([text('computing'), toolUse('calculator', { expression: '1+1' })]), { ...reply([text('two')]), hold: true }] });
+    const taskQueue = `test-${randomUUID()}`;
+    try {
+      let id = '';
+      let stopAsked = 0;
+      await withAgent(env, { model, taskQueue, workerOptions: { shutdownGraceTime: GRACE_MS } }, async ({ start }) => {
+        id = await start('add', { tools: ['calculator'], localModelCalls: true });
+        await model.waitForHeld(1, 15_000); // step 2's call, inside a workflow task
+        stopAsked = Date.now(); // returning stops the worker (runUntil)
+      });
+      const stopMs = Date.now() - stopAsked;
+      // Temporal's core would wait for the call as long as it is held; the worker ends it after its grace time, well
+      // before the 10 s workflow-task timeout a crash would cost.
+      expect(stopMs).toBeGreaterThanOrEqual(GRACE_MS);
+      expect(stopMs).toBeLessThan(GRACE_MS + 5_000);
+      await vi.waitFor(() => expect(model.requests[1]?.status).toBe(499), { timeout: 5_000 }); // the request was aborted
+
+      model.release();
+      await withAgent(env, { model, taskQueue }, async () => {
+        expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'two', steps: 2, toolCalls: 1 });
+      });
+      const history = await events(id);
+      expect(localModelAnswers(history)).toEqual([
+        expect.objectContaining({ stopReason: 'tool_use' }),
+        { refused: 'this-call', reason: expect.stringMatching(/^this worker is shutting down/) },
+      ]);
+      expect(scheduledModelCalls(history).map((a) => a?.taskQueue?.name)).toEqual([taskQueue]);
+      // The same request again, by the activity.
+      expect(model.requests.map((r) => r.turn)).toEqual([0, 1, 1]);
+      expect(model.requests[2].body).toEqual(model.requests[1].body);
+      console.log(`worker stopped ${stopMs} ms after its shutdown began, during a held local model call (grace ${GRACE_MS} ms)`);
+    } finally {
+      await model.close();
+    }
   }, 40_000);
 
   it('a worker runs local calls up to its bound, most of the workflow-task slots its pollers leave free (each holds one while it runs): the others are made as activities, beside them', async () => {
