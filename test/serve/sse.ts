@@ -11,11 +11,12 @@ export async function readEvents(
   headers: Record<string, string>,
   until: (events: SseEvent[]) => boolean = (events) => events.at(-1)?.event === 'end',
   timeoutMs = 30_000,
-  /** Read for this long, then return what came (instead of failing at the timeout). */
-  forMs?: number,
+  /** Read for this long, or until this signal aborts, then return what came (instead of failing at the timeout). */
+  forMs?: number | AbortSignal,
 ): Promise<SseEvent[]> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), forMs ?? timeoutMs);
+  const timer = setTimeout(() => controller.abort(), typeof forMs === 'number' ? forMs : timeoutMs);
+  if (typeof forMs === 'object') forMs.addEventListener('abort', () => controller.abort(), { once: true });
   const events: SseEvent[] = [];
   try {
     const response = await fetch(url, { headers, signal: controller.signal });
