@@ -89,6 +89,11 @@ export function createCallModel(deps: ModelCallDeps) {
     let progress: ModelCallProgress | undefined;
     const asked = { compaction: false, taskBudget: false };
     const stopHeartbeat = ctx.info.isLocal ? () => {} : startHeartbeat(ctx, () => progress);
+    // A local call also ends when its worker stops (local-model-calls.ts). Listeners, not AbortSignal.any: the
+    // worker's signal lives as long as the worker, and each call's listener is removed when the call ends.
+    const endsWithWorker = new AbortController();
+    const endCall = () => endsWithWorker.abort();
+    if (local) for (const s of [ctx.cancellationSignal, local.stopping]) s.addEventListener('abort', endCall, { once: true });
     const observed = observeModelCall(deps.telemetry, deps.connection.baseURL);
     try {
       if (!entered && deps.gate) {
@@ -108,7 +113,7 @@ export function createCallModel(deps: ModelCallDeps) {
       const request = buildModelRequest(input, messages, tools);
       observed.request(input, request.messages);
       const message = await streamMessage(anthropic(), request, {
-        signal: local ? AbortSignal.any([ctx.cancellationSignal, local.stopping]) : ctx.cancellationSignal,
+        signal: local ? endsWithWorker.signal : ctx.cancellationSignal,
         idleTimeoutMs: deps.connection.streamIdleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,
         onProgress: (p) => void (progress = p),
         betas: requestBetas(input),
@@ -139,7 +144,10 @@ export function createCallModel(deps: ModelCallDeps) {
       throw refusedFeatureFailure(err, asked) ?? classifyModelError(err, deps.connection.baseURL);
     } finally {
       if (entered) deps.gate?.leave();
-      local?.gate.leave();
+      if (local) {
+        local.gate.leave();
+        for (const s of [ctx.cancellationSignal, local.stopping]) s.removeEventListener('abort', endCall);
+      }
       stopHeartbeat();
     }
   };
