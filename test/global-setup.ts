@@ -19,6 +19,7 @@ interface Shared {
   dbDir: string;
   tmpDir?: string;
   addresses: string[];
+  metricsPorts: Array<number | null>;
   bundlePath: string;
 }
 
@@ -39,12 +40,13 @@ async function start(maxWorkers: number): Promise<Shared> {
     Array.from({ length: Math.max(1, maxWorkers) }, (_, i) => startDevServer({ cliPath, uiPort: false, log, dbFile: path.join(dbDir, `server-${i + 1}.db`) })),
   );
   const addresses = servers.map((s) => s.address);
+  const metricsPorts = servers.map((s) => s.metricsPort);
 
   // The workflows may not exist yet while the project is being assembled; unit tests must still run then.
   const workflowsPath = fileURLToPath(new URL('../src/workflows/index.ts', import.meta.url));
   if (!existsSync(workflowsPath)) {
     log(`${workflowsPath} not found: no workflow bundle`);
-    return { servers, dbDir, addresses, bundlePath: '' };
+    return { servers, dbDir, addresses, metricsPorts, bundlePath: '' };
   }
   const started = Date.now();
   const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath: FAILURE_CONVERTER_PATH, workflowInterceptorModules: [OTEL_WORKFLOW_INTERCEPTORS], logger: new DefaultLogger('WARN') });
@@ -52,14 +54,15 @@ async function start(maxWorkers: number): Promise<Shared> {
   const bundlePath = path.join(tmpDir, 'workflow-bundle.js');
   await fs.writeFile(bundlePath, code);
   log(`workflow bundle (${Math.round(code.length / 1024)} KiB) built in ${Date.now() - started} ms`);
-  return { servers, dbDir, tmpDir, addresses, bundlePath };
+  return { servers, dbDir, tmpDir, addresses, metricsPorts, bundlePath };
 }
 
 export async function setup({ provide, config }: TestProject): Promise<void> {
   setupState.users++;
   setupState.shared ??= start(config.maxWorkers);
-  const { addresses, bundlePath } = await setupState.shared;
+  const { addresses, metricsPorts, bundlePath } = await setupState.shared;
   provide('temporalAddresses', addresses);
+  provide('temporalMetricsPorts', metricsPorts);
   provide('workflowBundlePath', bundlePath);
 }
 

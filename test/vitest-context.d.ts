@@ -7,6 +7,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** host:port of each dev server started for the run, one per test process. */
     temporalAddresses: string[];
+    /** The Prometheus metrics port of each of those servers, in the same order. */
+    temporalMetricsPorts: Array<number | null>;
     /** Path of a pre-built workflow bundle (WorkerOptions.workflowBundle = { codePath }); '' when not built. */
     workflowBundlePath: string;
   }

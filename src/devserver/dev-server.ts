@@ -42,6 +42,8 @@ export interface DevServer {
   uiUrl: string | null;
   /** Port of the server's HTTP API; null when extraArgs chose it. */
   httpPort: number | null;
+  /** Port of the server's Prometheus metrics (`http://host:port/metrics`); null when extraArgs chose it. */
+  metricsPort: number | null;
   namespace: string;
   process: ChildProcess;
   stop(): Promise<void>;
@@ -271,5 +273,5 @@ async function launch(cliPath: string, options: DevServerOptions, ports: Ports):
   }
   log(`Temporal dev server ready at ${address} in ${Date.now() - started} ms`);
   const uiUrl = uiPort === false ? null : `http://${joinHostPort(host, uiPort)}`;
-  return { address, port, uiUrl, httpPort: ports.httpPort, namespace, process: child, stop };
+  return { address, port, uiUrl, httpPort: ports.httpPort, metricsPort: ports.metricsPort, namespace, process: child, stop };
 }

@@ -1,42 +1,36 @@
-// The embedded server's dynamic config (EMBEDDED_SERVER_DYNAMIC_CONFIG), seen in a run's history: a tool call is
-// handed to the worker in the reply to the workflow task that schedules it (eager activity execution), so the
-// server records it started in the same step that scheduled it, instead of ~25-40 ms later through its transfer
-// queue and matching (the CLI's defaults). The test servers are started with that config (test/global-setup.ts).
-import type { temporal } from '@temporalio/proto';
-import { describe, expect, it } from 'vitest';
+// The embedded server's dynamic config (EMBEDDED_SERVER_DYNAMIC_CONFIG), seen by the server itself: a run's tool and
+// model calls are handed to the worker in the reply to the workflow task that schedules them (eager activity
+// execution), instead of through the server's transfer queue and matching (the CLI's defaults). The server counts each
+// such start (`activity_eager_execution`, per task queue, in its Prometheus metrics). The test servers are started with
+// that config (test/global-setup.ts).
+import { describe, expect, it, vi } from 'vitest';
 import { getAgentResult } from '../../src/client/index.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
+import { testServerMetricsUrl } from '../helpers/test-server.js';
 
 const env = useTestEnv();
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-const ms = (t: HistoryEvent['eventTime']) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
 
-/** Scheduled → started of each activity of `type` in the run's history (ms). */
-async function startDelays(workflowId: string, type: string): Promise<number[]> {
-  const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-  const scheduledAt = new Map<number, number>();
-  const delays: number[] = [];
-  for (const e of events) {
-    if (e.activityTaskScheduledEventAttributes?.activityType?.name === type) scheduledAt.set(Number(e.eventId), ms(e.eventTime));
-    const started = e.activityTaskStartedEventAttributes;
-    const at = started ? scheduledAt.get(Number(started.scheduledEventId)) : undefined;
-    if (at !== undefined) delays.push(ms(e.eventTime) - at);
-  }
-  return delays;
+/** The server's count of activities it started eagerly on `taskQueue` (its metrics spell a label value's other
+ * characters as `_`). */
+async function eagerStarts(taskQueue: string): Promise<number> {
+  const metrics = await (await fetch(testServerMetricsUrl())).text();
+  const label = `taskqueue="${taskQueue.replace(/[^A-Za-z0-9_]/g, '_')}"`;
+  const line = metrics.split('\n').find((l) => l.startsWith('activity_eager_execution{') && l.includes(label));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
 describe('the embedded server', () => {
-  it('starts a run’s tool calls eagerly: each is recorded started in the same step that scheduled it', async () => {
+  it('starts every tool call and model call of a run eagerly, in the reply to the workflow task that schedules it', async () => {
     const script: Script = (_req, turn) => (turn < 3 ? reply([toolUse('calculator', { expression: `${turn}+1` })]) : reply([text('done')]));
-    await withAgent(env, { script }, async ({ start }) => {
+    await withAgent(env, { script }, async ({ start, taskQueue }) => {
       const id = await start('add', { tools: ['calculator'] });
       expect((await getAgentResult(env.client, id)).status).toBe('completed');
-      const delays = await startDelays(id, 'runTool');
-      expect(delays).toHaveLength(3);
-      // Eager: both events are written by the one request that completed the workflow task (microseconds apart).
-      // Dispatched through matching instead, a start is a further round trip of several milliseconds at least.
-      for (const d of delays) expect(d).toBeLessThan(1);
+      const activities = await scheduledActivities(env.client, id);
+      expect(activities.filter((a) => a === 'runTool')).toHaveLength(3);
+      expect(activities.filter((a) => a === 'callModel')).toHaveLength(4);
+      // The server's metrics are reported about once a second.
+      await vi.waitFor(async () => expect(await eagerStarts(taskQueue)).toBe(activities.length), { timeout: 10_000, interval: 250 });
     });
   });
 });

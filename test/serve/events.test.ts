@@ -57,12 +57,20 @@ describe('the event stream', () => {
         await readEvents(`${api.url}/v1/runs/${id}/events`, auth(), (es) => es.some((e) => e.event === 'approval_needed'));
         const handle = env.client.workflow.getHandle(id);
         const before = (await handle.describe()).historyLength;
-        // Each reads until all 50 are on the one feed of the run (a slow machine takes seconds to connect them all).
+        // Each reads until all 50 are on the one feed of the run and each has its events (a slow machine takes
+        // seconds to connect them all).
         const allListening = new AbortController();
+        const seen = new Set<number>();
         const reading = Promise.all(
-          Array.from({ length: 50 }, () => readEvents(`${api.url}/v1/runs/${id}/events`, auth(), () => false, 60_000, allListening.signal)),
+          Array.from({ length: 50 }, (_, i) =>
+            readEvents(`${api.url}/v1/runs/${id}/events`, auth(), (es) => {
+              if (es.some((e) => e.event === 'approval_needed')) seen.add(i);
+              return false;
+            }, 60_000, allListening.signal),
+          ),
         );
         await vi.waitFor(() => expect(api.events.stats().map((f) => f.subscribers)).toEqual([50]), { timeout: 30_000, interval: 20 });
+        await vi.waitFor(() => expect(seen.size).toBe(50), { timeout: 30_000, interval: 20 });
         allListening.abort();
         const streams = await reading;
         expect(streams.map((s) => s.some((e) => e.event === 'approval_needed'))).toEqual(Array(50).fill(true));
