@@ -1,5 +1,6 @@
 // The event stream of a run (GET /v1/runs/{id}/events) with a real worker: order, resuming after a disconnect
 // or on another server, one poller for 50 subscribers and nothing added to history, guards, streamed words.
+import { setMaxListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
@@ -60,6 +61,7 @@ describe('the event stream', () => {
         // Each reads until all 50 are on the one feed of the run and each has its events (a slow machine takes
         // seconds to connect them all).
         const allListening = new AbortController();
+        setMaxListeners(50, allListening.signal); // one listener per reader
         const seen = new Set<number>();
         const reading = Promise.all(
           Array.from({ length: 50 }, (_, i) =>
