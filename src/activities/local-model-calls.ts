@@ -4,6 +4,7 @@
 // a held or slow model call would keep a stopping worker alive until the call ended. So the worker ends its local
 // calls itself, after its shutdownGraceTime (the time an ordinary activity is given before it is cancelled), and
 // answers each with a refusal: the run makes the call again as an activity, which another worker takes.
+import { setMaxListeners } from 'node:events';
 import type { Worker } from '@temporalio/worker';
 import type { ModelCallRefused } from '../core/model-call-route.js';
 import { ModelCallGate } from './model-call-gate.js';
@@ -17,6 +18,8 @@ export class LocalModelCalls {
   /** `bound`: local calls at once (localModelCallBound), each holds one of the worker's workflow-task slots. */
   constructor(bound: number) {
     this.gate = new ModelCallGate(bound);
+    // Each call in flight listens to `stopping` (callModel): up to `bound` at once, more than Node's default 10.
+    setMaxListeners(Math.max(bound, 10), this.#stopping.signal);
   }
 
   readonly gate: ModelCallGate;

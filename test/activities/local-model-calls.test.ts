@@ -43,3 +43,19 @@ describe('LocalModelCalls.watch', () => {
     expect(calls.stopping.aborted).toBe(false);
   });
 });
+
+describe('LocalModelCalls', () => {
+  it('lets every call its bound admits listen for the worker stopping without a MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const calls = new LocalModelCalls(23);
+      for (let i = 0; i < 23; i++) calls.stopping.addEventListener('abort', () => {});
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on a later tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+  });
+});
