@@ -278,10 +278,16 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
     );
     for (const n of FLEET) {
       // CPU time is read around each fleet, of its worker process and of the server: what each shape costs.
+      // And the model requests each fleet sent: a run that completed sent one a turn, so any more were sent again (a
+      // retried call, or a local call made again after its workflow task timed out: billed twice by a real model).
       const fleetOf = async (workerPid: number, run: () => Promise<string>) => {
-        const before = { worker: cpuMs(workerPid), server: cpuMs(server.process.pid!) };
+        const before = { worker: cpuMs(workerPid), server: cpuMs(server.process.pid!), requests: model.requests.length };
         const result = await timed(() => Promise.allSettled(Array.from({ length: n }, run)));
-        return { ...result, cpuMs: { worker: cpuMs(workerPid) - before.worker, server: cpuMs(server.process.pid!) - before.server } };
+        return {
+          ...result,
+          cpuMs: { worker: cpuMs(workerPid) - before.worker, server: cpuMs(server.process.pid!) - before.server },
+          modelRequests: model.requests.length - before.requests,
+        };
       };
       // Repeats interleaved (bare, ours, bare+HTTP, bare, ours, ...), so that a change of the machine's load falls on
       // every shape; the row is the repeat whose ours/bare is the median.
@@ -436,6 +442,15 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
             `${FLEET_REPEATS > 1 ? ` (median ${fmt(median(local.cpuRatiosOfRepeats), 2)})` : ''}; worker peak RSS ${fmt(local.workerPeakRssMb, 0)} MB; ` +
             `WFT p50 / p95 ${fmt(local.workflowTask.p50Ms, 0)} / ${fmt(local.workflowTask.p95Ms, 0)} ms; ${local.failed} failed`,
         );
+      // Requests beyond one a turn, summed over the repeats (bare makes none; bare+HTTP one a turn, as ours).
+      const sentAgain = (of: (r: (typeof repeats)[number]) => Fleet | undefined) =>
+        repeats.reduce((k, r) => k + (of(r) ? of(r)!.modelRequests - n * FLEET_TURNS : 0), 0);
+      notes.push(
+        `${n} agents: model requests sent again (beyond one a turn, ${FLEET_REPEATS} repeat(s) of ${n * FLEET_TURNS} turns): ours ${sentAgain((r) => r.o)}` +
+          (withFast ? `, with a fast tool ${sentAgain((r) => r.f)}` : '') +
+          (withLocal ? `, with local model calls ${sentAgain((r) => r.l)}` : '') +
+          (withHttp ? `, bare+HTTP ${sentAgain((r) => r.h)}` : ''),
+      );
       const t = o.transcriptStats;
       if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);
     }
