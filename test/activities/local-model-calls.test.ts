@@ -1,21 +1,25 @@
 // LocalModelCalls.watch: a worker's local model calls are told to end once it has been stopping for its grace time.
+import type { State } from '@temporalio/worker';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalModelCalls, workerStoppingRefusal } from '../../src/activities/local-model-calls.js';
 
-type State = 'INITIALIZED' | 'RUNNING' | 'STOPPING' | 'DRAINING' | 'DRAINED' | 'STOPPED' | 'FAILED';
+/** Local calls watching a stand-in worker whose state the test sets. */
+function watching(state: State, graceMs: number) {
+  const worker = { state, getState: () => worker.state };
+  const calls = new LocalModelCalls(2);
+  return { worker, calls, unwatch: calls.watch(worker, graceMs) };
+}
 
 describe('LocalModelCalls.watch', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
   it('aborts `stopping` once the worker has left RUNNING for its grace time, with the refusal as the reason', () => {
-    let state: State = 'INITIALIZED';
-    const calls = new LocalModelCalls(2);
-    calls.watch({ getState: () => state }, 1_000);
-    state = 'RUNNING';
+    const { worker, calls } = watching('INITIALIZED', 1_000);
+    worker.state = 'RUNNING';
     vi.advanceTimersByTime(10_000);
     expect(calls.stopping.aborted).toBe(false);
-    state = 'DRAINING';
+    worker.state = 'DRAINING';
     vi.advanceTimersByTime(1_200); // noticed within a poll (250 ms), then the grace time
     expect(calls.stopping.aborted).toBe(false);
     vi.advanceTimersByTime(100);
@@ -24,19 +28,15 @@ describe('LocalModelCalls.watch', () => {
   });
 
   it('a grace time of 0 ends the calls as soon as the shutdown is noticed', () => {
-    let state: State = 'RUNNING';
-    const calls = new LocalModelCalls(2);
-    calls.watch({ getState: () => state }, 0);
-    state = 'STOPPING';
+    const { worker, calls } = watching('RUNNING', 0);
+    worker.state = 'STOPPING';
     vi.advanceTimersByTime(250);
     expect(calls.stopping.aborted).toBe(true);
   });
 
   it('stops watching when told: a worker that stopped on its own never aborts them later', () => {
-    let state: State = 'RUNNING';
-    const calls = new LocalModelCalls(2);
-    const unwatch = calls.watch({ getState: () => state }, 1_000);
-    state = 'DRAINING';
+    const { worker, calls, unwatch } = watching('RUNNING', 1_000);
+    worker.state = 'DRAINING';
     vi.advanceTimersByTime(300);
     unwatch();
     vi.advanceTimersByTime(5_000);
