@@ -33,7 +33,7 @@ import { defaultSettings, getAgentResult, startAgent } from '../src/client/index
 import { EMBEDDED_SERVER_DYNAMIC_CONFIG, startDevServer } from '../src/devserver/index.js';
 import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
 import { calculator } from '../src/tools/calculator.js';
-import { agentWorkerSizing, type SizingWorkerOptions, type WorkerSizing } from '../src/worker-sizing.js';
+import { agentWorkerSizing, type SizingWorkerOptions, type WorkerSizing } from '../src/worker/worker-sizing.js';
 import { startWorkerProcess } from '../test/helpers/worker-process.js';
 import { workflowTaskLatency } from './workflow-task-latency.js';
 import { historyGaps, median, medianGaps } from './history-gaps.js';

@@ -12,7 +12,7 @@ import { it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
 import { startDevServer } from '../src/devserver/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../src/scripted/index.js';
-import { createAgentWorker } from '../src/worker.js';
+import { createAgentWorker } from '../src/worker/worker.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const TURN_BYTES = 8192;

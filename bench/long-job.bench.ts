@@ -14,7 +14,7 @@ import { startDevServer } from '../src/devserver/index.js';
 import { promptTokens } from '../src/scripted/prompt-cache.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../src/scripted/index.js';
 import { defineTool } from '../src/tools/types.js';
-import { createAgentWorker } from '../src/worker.js';
+import { createAgentWorker } from '../src/worker/worker.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const WINDOW = 40_000;

@@ -9,7 +9,7 @@ import { defaultSettings, getAgentResult, startAgent } from '../src/client/index
 import { startDevServer } from '../src/devserver/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../src/scripted/index.js';
 import { defineTool, type AgentTool } from '../src/tools/types.js';
-import { createAgentWorker } from '../src/worker.js';
+import { createAgentWorker } from '../src/worker/worker.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 const RUNS_FOR_MS = Number(process.env.BENCH_TOOL_MS ?? 330_000);

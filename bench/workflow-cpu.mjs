@@ -6,7 +6,7 @@
 //   node bench/workflow-cpu.mjs [--repeats 200] BUNDLE... (default: dist/workflow-bundle.js; `npm run build` first)
 //   node bench/workflow-cpu.mjs --stack-traces both [--repeats 50]: the default bundle with Temporal's workflow
 //   stack traces on (the SDK's promise hook, as its own workers have it) against off (as the agent's workers run,
-//   src/workflow-threads.ts): a replay runs in this thread, and the hook is installed once per thread, so each side
+//   src/worker/workflow-threads.ts): a replay runs in this thread, and the hook is installed once per thread, so each side
 //   runs in a process of its own, 3 of each, alternating.
 //   The history is recorded once (a dev server, the scripted model, a worker of dist/) into $TMPDIR.
 import { spawnSync } from 'node:child_process';
@@ -28,10 +28,10 @@ const repeats = at >= 0 ? Number(args.splice(at, 2)[1]) : 200;
 const st = args.indexOf('--stack-traces');
 const stackTraces = st >= 0 ? args.splice(st, 2)[1] : 'on';
 if (!['on', 'off', 'both'].includes(stackTraces)) throw new Error('--stack-traces on | off | both');
-// Off: what the agent's workflow threads get (src/workflow-threads.ts's preload, the same code), here in the replaying
+// Off: what the agent's workflow threads get (src/worker/workflow-threads.ts's preload, the same code), here in the replaying
 // thread: the SDK's stack-trace recorder gets no promise hook; AsyncLocalStorage (cancellation scopes) keeps its own.
 if (stackTraces === 'off') {
-  const { WORKFLOW_THREAD_PRELOAD } = await import('../dist/workflow-threads.js');
+  const { WORKFLOW_THREAD_PRELOAD } = await import('../dist/worker/workflow-threads.js');
   await import(`data:text/javascript,${encodeURIComponent(WORKFLOW_THREAD_PRELOAD)}`);
 }
 const bundles = args.length ? args : [fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url))];

@@ -2,9 +2,9 @@
 // An explicit list: internals stay internal. What tests need (the scripted model, the dev server, the web_search
 // stub) is `durable-agent/testing`; the codec, key ring and codec server are `durable-agent/encryption`; the agent
 // as a child of your own workflow is `durable-agent/workflow`.
-export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker.js';
-export { AgentPlugin, type AgentPluginOptions, type ModelWorkerOptions } from './plugin.js';
-export { workerDataConverter } from './key-queues.js';
+export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker/worker.js';
+export { AgentPlugin, type AgentPluginOptions, type ModelWorkerOptions } from './worker/plugin.js';
+export { workerDataConverter } from './worker/key-queues.js';
 export type { TranscriptStore } from './activities/transcript-store.js';
 export type { RecordedToolsStore } from './activities/recorded-tools.js';
 export type { ModelSettingsStore } from './activities/model-settings.js';
@@ -12,7 +12,7 @@ export type { McpTools } from './mcp/index.js';
 export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serve/index.js';
 export { signWebhook, verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions } from './webhooks/signature.js';
 export { WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_SECRET_VARIABLE } from './core/webhooks.js';
-export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker-sizing.js';
+export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker/worker-sizing.js';
 // Traces and metrics (docs/observability.md).
 export { agentTracingFromEnv, createTracing, type AgentTracing } from './observability/tracing.js';
 export { AgentMetrics } from './observability/metrics.js';

@@ -3,7 +3,7 @@
 // so the run's output is not buried under worker state changes.
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { setDefaultWorkflowBundle } from '../src/workflow-code.js';
+import { setDefaultWorkflowBundle } from '../src/worker/workflow-code.js';
 
 // With `isolate: false` (vitest.config.ts) this file runs again before each test file of a process, in that
 // process: the runtime is installed once per process (a second Runtime.install throws), and its log kept on globalThis

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { AgentStatus } from '../src/core/search-attributes.js';
-import { AgentPlugin } from '../src/plugin.js';
+import { AgentPlugin } from '../src/worker/plugin.js';
 import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
 import { agentInput } from '../src/core/settings.js';
 import { useTestEnv } from './helpers/harness.js';

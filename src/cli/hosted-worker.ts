@@ -4,7 +4,7 @@
 import { getAgentResult } from '../client/index.js';
 import type { AgentConfig } from '../config/types.js';
 import { toolsWithConfig } from '../config/load.js';
-import { createAgentWorker, modelConnectionFromEnv } from '../worker.js';
+import { createAgentWorker, modelConnectionFromEnv } from '../worker/worker.js';
 import { requireMcpEnvironment } from './config.js';
 import { logLine } from './log.js';
 import { EXIT, exitCodeFor, exitWhenFlushed, printResult } from './output.js';

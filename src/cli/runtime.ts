@@ -40,7 +40,7 @@ export function installCliRuntime(level: LogLevel, options: { prometheusBindAddr
       // The agent's activities tell their failed attempts themselves (src/activities/attempt-log.ts), saying whether
       // another attempt follows: the SDK's line cannot know.
       if (entry.message === 'Activity failed' && AGENT_ACTIVITY_TYPES.includes(entry.meta?.activityType as never)) return;
-      // A task this worker cannot decrypt: the codec said so once (src/plugin.ts, workerDataConverter); the SDK's
+      // A task this worker cannot decrypt: the codec said so once (src/worker/plugin.ts, workerDataConverter); the SDK's
       // stack trace at every retry of the task adds nothing.
       if (entry.message === 'Failed to process Workflow Activation' && (entry.meta?.error as Error | undefined)?.name === 'EncryptionKeyError') return;
       // The core logs undelivered results with their payload bytes (during an outage): never print those.

@@ -1,9 +1,9 @@
 // The `worker` command's sizing flags: the workflow cache, workflow-task slots, pollers and tool-call slots (docs/operations.md,
 // "Sizing a worker"). Each is checked alone by the parser, and together here, before anything starts, by the
 // library's own rule (sizingProblem in worker-sizing.ts) with the flag names in its message.
-import { toolCallSlotsOf } from '../activity-slots.js';
+import { toolCallSlotsOf } from '../worker/activity-slots.js';
 import { AGENT_WORKER_SIZING } from '../core/policies.js';
-import { defaultWorkflowTasks, heapCachedWorkflows, sizingProblem, type Pollers, type SizingNames, type WorkerSizing } from '../worker-sizing.js';
+import { defaultWorkflowTasks, heapCachedWorkflows, sizingProblem, type Pollers, type SizingNames, type WorkerSizing } from '../worker/worker-sizing.js';
 import type { Worker } from '@temporalio/worker';
 import { UsageError, type FlagSpec } from './args.js';
 

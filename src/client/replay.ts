@@ -38,7 +38,7 @@ export async function replayRunHistory(
   await ensureQuietRuntime();
   // A CommonJS package: Node's ESM loader exposes it as the default export only.
   const { coresdk } = (await import('@temporalio/proto')).default;
-  const { workflowBundle } = await import('../workflow-code.js');
+  const { workflowBundle } = await import('../worker/workflow-code.js');
   const converter = client.options.loadedDataConverter.payloadConverter;
   let answered: Promise<ReplayedRun> | undefined;
   const ask = async (workflow: ActivatableWorkflow): Promise<ReplayedRun> => {

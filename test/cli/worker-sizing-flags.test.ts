@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { warnWhenCacheFull } from '../../src/cli/worker-sizing-flags.js';
 import { reply, startScriptedModel, text, toolUse } from '../../src/scripted/index.js';
-import { createAgentWorker } from '../../src/worker.js';
+import { createAgentWorker } from '../../src/worker/worker.js';
 import { useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();

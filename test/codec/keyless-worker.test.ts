@@ -9,7 +9,7 @@ import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { AGENT_WORKFLOW } from '../../src/workflows/definitions.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { createAgentWorker, type AgentWorker } from '../../src/worker.js';
+import { createAgentWorker, type AgentWorker } from '../../src/worker/worker.js';
 import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
 import { workerLogs } from '../setup-runtime.js';
 import { inject } from 'vitest';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAgents, subAgentDefinitions } from '../../src/config/agents.js';
 import { checkConfig, ConfigError } from '../../src/config/load.js';
-import { AgentPlugin } from '../../src/plugin.js';
+import { AgentPlugin } from '../../src/worker/plugin.js';
 
 const known = (name: string) => ['calculator', 'web_search'].includes(name) || name.startsWith('files__');
 

@@ -13,7 +13,7 @@ import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { findFreePort } from '../../src/devserver/index.js';
 import { franceDemoScript, startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
-import { createAgentWorker } from '../../src/worker.js';
+import { createAgentWorker } from '../../src/worker/worker.js';
 import { findChromium, NO_CHROMIUM } from '../helpers/chromium.js';
 import { CliProcess, ROOT } from '../helpers/cli.js';
 import { findPlainText, rawHistory } from '../helpers/plaintext.js';

@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { findFreePort, startDevServer, type DevServer } from '../../src/devserver/index.js';
 import { franceDemoScript, startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
-import { createAgentWorker } from '../../src/worker.js';
+import { createAgentWorker } from '../../src/worker/worker.js';
 import { findChromium, NO_CHROMIUM } from '../helpers/chromium.js';
 import { builtinTools } from '../../src/tools/registry.js';
 

@@ -13,7 +13,7 @@ import { startScriptedModel, type MessagesRequestBody, type ScriptedModel, type 
 import { builtinTools } from '../../src/tools/registry.js';
 import type { AgentTool } from '../../src/tools/types.js';
 import type { ModelConnection } from '../../src/activities/index.js';
-import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker.js';
+import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { defaultPayloadConverter, type DataConverter } from '@temporalio/common';
 import { testServerAddress } from './test-server.js';

@@ -8,7 +8,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it, vi } from 'vitest';
 import { getAgentResult } from '../../src/client/index.js';
-import { ToolSlotsBesideModelCalls } from '../../src/activity-slots.js';
+import { ToolSlotsBesideModelCalls } from '../../src/worker/activity-slots.js';
 import { modelTaskQueue } from '../../src/core/policies.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';

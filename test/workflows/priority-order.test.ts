@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { defaultSettings, getAgentResult, startAgent, type RunPriority } from '../../src/client/index.js';
 import { startDevServer, type DevServer } from '../../src/devserver/dev-server.js';
 import { reply, startScriptedModel, text, type ScriptedModel } from '../../src/scripted/index.js';
-import { createAgentWorker } from '../../src/worker.js';
+import { createAgentWorker } from '../../src/worker/worker.js';
 
 let server: DevServer;
 let connection: NativeConnection;

@@ -19,7 +19,7 @@ import type { AgentStatusView, MessageParam } from '../../src/core/types.js';
 import { reply, startScriptedModel, text, toolUse, type RecordedRequest } from '../../src/scripted/index.js';
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
-import { createAgentWorker } from '../../src/worker.js';
+import { createAgentWorker } from '../../src/worker/worker.js';
 import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
 import { builtinTools } from '../../src/tools/registry.js';
 

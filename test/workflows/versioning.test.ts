@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody, type ScriptedModel, type ScriptTurn } from '../../src/scripted/index.js';
-import { createAgentWorker, type AgentWorker } from '../../src/worker.js';
+import { createAgentWorker, type AgentWorker } from '../../src/worker/worker.js';
 import { openTestEnv, type TestEnv } from '../helpers/harness.js';
 import { activityWorkers, runBuildId, setCurrentVersion, workflowTaskBuildIds } from '../helpers/deployments.js';
 

@@ -3,7 +3,7 @@
 import { keyRingFromEnv } from '../../codec/keys.js';
 import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, modelTaskQueue } from '../../core/policies.js';
 import { toolsWithConfig } from '../../config/load.js';
-import { modelConnectionFromEnv } from '../../model-connection.js';
+import { modelConnectionFromEnv } from '../../worker/model-connection.js';
 import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
 import { deploymentProblem, VERSIONING_BEHAVIORS, type WorkerDeployment } from '../../core/versioning.js';
@@ -85,7 +85,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
   // Temporal's runtime serves its own metrics on a loopback port; --metrics-port serves them after ours.
   const temporalMetrics = metricsPort ? `127.0.0.1:${await findFreePort()}` : undefined;
   // Temporal's worker package loads here, once the flags, the config and the environment are checked.
-  const [{ installCliRuntime }, { createAgentWorker }] = await Promise.all([import('../runtime.js'), import('../../worker.js')]);
+  const [{ installCliRuntime }, { createAgentWorker }] = await Promise.all([import('../runtime.js'), import('../../worker/worker.js')]);
   installCliRuntime('INFO', { prometheusBindAddress: temporalMetrics });
   // Until the worker runs, the SDK's own SIGINT/SIGTERM handlers are not in place: a stop asked for while
   // starting is remembered here and honoured as soon as the worker exists (exit 0, not death by signal).

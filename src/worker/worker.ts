@@ -1,25 +1,25 @@
-// A worker of its own for the agent: AgentPlugin (src/plugin.ts) on a Worker with the agent's task queue. Teams
+// A worker of its own for the agent: AgentPlugin (src/worker/plugin.ts) on a Worker with the agent's task queue. Teams
 // with their own worker add the plugin to it instead.
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { ModelConnection, ModelSettingsStore, RecordedToolsStore, TranscriptStore } from './activities/index.js';
-import { codecsEncrypt } from './codec/encryption-codec.js';
-import type { McpServerConfig, SubAgentConfig } from './config/types.js';
-import { DEFAULTS } from './core/policies.js';
+import type { ModelConnection, ModelSettingsStore, RecordedToolsStore, TranscriptStore } from '../activities/index.js';
+import { codecsEncrypt } from '../codec/encryption-codec.js';
+import type { McpServerConfig, SubAgentConfig } from '../config/types.js';
+import { DEFAULTS } from '../core/policies.js';
 import { workerDataConverter } from './key-queues.js';
 import { AgentPlugin } from './plugin.js';
-import type { ToolRegistry } from './tools/registry.js';
-import type { AnyAgentTool } from './tools/types.js';
-import type { McpTokenStore, McpTools } from './mcp/index.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { AnyAgentTool } from '../tools/types.js';
+import type { McpTokenStore, McpTools } from '../mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
 import { withoutWorkflowStackTraces } from './workflow-threads.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
-import { workerDeploymentOptions, type WorkerDeployment } from './core/versioning.js';
+import { workerDeploymentOptions, type WorkerDeployment } from '../core/versioning.js';
 import { SimplePlugin } from '@temporalio/plugin';
-import type { AgentMetrics } from './observability/metrics.js';
-import { serveMetrics, type MetricsServer } from './observability/metrics-server.js';
-import type { AgentTracing } from './observability/tracing.js';
+import type { AgentMetrics } from '../observability/metrics.js';
+import { serveMetrics, type MetricsServer } from '../observability/metrics-server.js';
+import type { AgentTracing } from '../observability/tracing.js';
 
 export { modelConnectionFromEnv } from './plugin.js';
 
@@ -67,7 +67,7 @@ export interface AgentWorkerOptions extends WorkerSizing {
   tracing?: AgentTracing | null;
   /** Keep Temporal's workflow stack traces: the `__stack_trace` query and the Web UI's "Stack Trace" tab. Default
    * false: the SDK's promise hook behind them is a third to two fifths of the agent's workflow CPU
-   * (src/workflow-threads.ts; docs/operations.md, "Workflow stack traces"); the run behaves the same either way. */
+   * (src/worker/workflow-threads.ts; docs/operations.md, "Workflow stack traces"); the run behaves the same either way. */
   workflowStackTraces?: boolean;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
@@ -95,7 +95,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   const dataConverter = options.dataConverter ?? workerDataConverter();
   assertClientDecodes(options.client, dataConverter);
   // prom-client is loaded only for a worker that serves metrics.
-  const metrics = options.metrics ? new (await import('./observability/metrics.js')).AgentMetrics() : undefined;
+  const metrics = options.metrics ? new (await import('../observability/metrics.js')).AgentMetrics() : undefined;
   const plugin = new AgentPlugin({
     metrics,
     tracing: options.tracing,

@@ -7,16 +7,16 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
-import { agentDataConverter } from '../src/codec/data-converter.js';
-import { AgentPlugin } from '../src/plugin.js';
-import { startScriptedModel } from '../src/scripted/index.js';
-import { calculator } from '../src/tools/calculator.js';
-import { defineTool } from '../src/tools/types.js';
-import { scheduledActivities, useTestEnv } from './helpers/harness.js';
+import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import { agentDataConverter } from '../../src/codec/data-converter.js';
+import { AgentPlugin } from '../../src/worker/plugin.js';
+import { startScriptedModel } from '../../src/scripted/index.js';
+import { calculator } from '../../src/tools/calculator.js';
+import { defineTool } from '../../src/tools/types.js';
+import { scheduledActivities, useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
-const TEAM_WORKFLOWS = fileURLToPath(new URL('./fixtures/plugin/team-workflows.ts', import.meta.url));
+const TEAM_WORKFLOWS = fileURLToPath(new URL('../fixtures/plugin/team-workflows.ts', import.meta.url));
 
 const shout = defineTool({
   name: 'shout',
@@ -98,7 +98,7 @@ describe('AgentPlugin', () => {
   });
 
   it('a team’s replay worker with the plugin replays a recorded agent history next to its own workflows', async () => {
-    const history = historyFromJSON(JSON.parse(readFileSync(new URL('./fixtures/histories/france.json', import.meta.url), 'utf8')));
+    const history = historyFromJSON(JSON.parse(readFileSync(new URL('../fixtures/histories/france.json', import.meta.url), 'utf8')));
     await Worker.runReplayHistory(
       { workflowsPath: TEAM_WORKFLOWS, dataConverter: agentDataConverter(), plugins: [new AgentPlugin()] },
       history,

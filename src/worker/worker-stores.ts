@@ -2,9 +2,9 @@
 // sticky queue released when it must read), and the sink the workflow fills them through.
 import type { Client } from '@temporalio/client';
 import type { InjectedSinks } from '@temporalio/worker';
-import { TranscriptStore, type ModelSettingsStore } from './activities/index.js';
-import type { AgentSinks } from './core/transcript-sink.js';
-import { transcriptPage } from './workflows/definitions.js';
+import { TranscriptStore, type ModelSettingsStore } from '../activities/index.js';
+import type { AgentSinks } from '../core/transcript-sink.js';
+import { transcriptPage } from '../workflows/definitions.js';
 
 export function transcriptStore(client: Client): TranscriptStore {
   return new TranscriptStore(

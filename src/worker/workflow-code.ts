@@ -3,14 +3,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
-import { FAILURE_CONVERTER_PATH } from './codec/data-converter.js';
-import { OTEL_WORKFLOW_INTERCEPTORS } from './observability/workflow-interceptors.js';
+import { FAILURE_CONVERTER_PATH } from '../codec/data-converter.js';
+import { OTEL_WORKFLOW_INTERCEPTORS } from '../observability/workflow-interceptors.js';
 
 /** The bundle `npm run build` writes next to the compiled modules. */
-export const PREBUILT_BUNDLE = fileURLToPath(new URL('./workflow-bundle.js', import.meta.url));
+export const PREBUILT_BUNDLE = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
 
 /** The agent workflow's entry module: compiled (dist) or source (running from src, in tests). */
-export const AGENT_WORKFLOWS_PATH = ['./workflows/index.js', './workflows/index.ts']
+export const AGENT_WORKFLOWS_PATH = ['../workflows/index.js', '../workflows/index.ts']
   .map((p) => fileURLToPath(new URL(p, import.meta.url)))
   .find((p) => existsSync(p))!;
 

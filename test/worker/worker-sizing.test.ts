@@ -1,17 +1,17 @@
 // Worker sizing reaches the Worker: createAgentWorker's cache, slot and poller options (and the agent's defaults
 // when none are given) are what the created Worker runs with; a worker sized small still runs an agent to the
 // end; a team's own worker with AgentPlugin keeps Temporal's defaults and its own settings. Real dev server.
-import { toolCallSlotsOf } from '../src/activity-slots.js';
+import { toolCallSlotsOf } from '../../src/worker/activity-slots.js';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
-import { AGENT_WORKER_SIZING } from '../src/core/policies.js';
-import { AgentPlugin } from '../src/plugin.js';
-import { defaultSettings, getAgentResult, startAgent } from '../src/client/index.js';
-import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
-import { createAgentWorker, type AgentWorkerOptions } from '../src/worker.js';
-import { agentWorkerSizing, heapCachedWorkflows, sizingProblem } from '../src/worker-sizing.js';
-import { useTestEnv } from './helpers/harness.js';
+import { AGENT_WORKER_SIZING } from '../../src/core/policies.js';
+import { AgentPlugin } from '../../src/worker/plugin.js';
+import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
+import { reply, startScriptedModel, text, toolUse } from '../../src/scripted/index.js';
+import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker/worker.js';
+import { agentWorkerSizing, heapCachedWorkflows, sizingProblem } from '../../src/worker/worker-sizing.js';
+import { useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
 

@@ -5,10 +5,10 @@
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { Runtime } from '@temporalio/worker';
-import { agentDataConverter } from './codec/data-converter.js';
-import { ENCRYPTION_KEYS_VARIABLE } from './codec/keys.js';
-import { encryptedTaskQueue, keyIdOfTaskQueue } from './core/policies.js';
-import { AGENT_WORKFLOW } from './workflows/definitions.js';
+import { agentDataConverter } from '../codec/data-converter.js';
+import { ENCRYPTION_KEYS_VARIABLE } from '../codec/keys.js';
+import { encryptedTaskQueue, keyIdOfTaskQueue } from '../core/policies.js';
+import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 
 /** The project's data converter (agentDataConverter) for a worker: the first task whose payloads it cannot read
  * (no AGENT_ENCRYPTION_KEYS, or not that key id) is said once per key id, loudly, beside the task's failure. */

@@ -1,6 +1,6 @@
 // The agent's workflow threads keep Temporal's deadlock watchdog (`runInContext`'s `timeout`) on every call into a
 // workflow context that runs workflow code, and drop it on the SDK's calls that run its own code alone
-// (src/workflow-threads.ts): a workflow stuck in `activate` or `tryUnblockConditions` still times out; the same
+// (src/worker/workflow-threads.ts): a workflow stuck in `activate` or `tryUnblockConditions` still times out; the same
 // work in `concludeActivation` does not. Each side runs in a worker thread of its own, with and without the preload.
 import { Worker } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CALLS_WITHOUT_WORKFLOW_CODE, PRELOAD_FLAG } from '../src/workflow-threads.js';
+import { CALLS_WITHOUT_WORKFLOW_CODE, PRELOAD_FLAG } from '../../src/worker/workflow-threads.js';
 
-const THREAD = fileURLToPath(new URL('./fixtures/watchdog-thread.cjs', import.meta.url));
+const THREAD = fileURLToPath(new URL('../fixtures/watchdog-thread.cjs', import.meta.url));
 
 function outcomes(execArgv: string[]): Promise<Record<string, string>> {
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 import type { ActivitySlotInfo, SlotPermit, WorkerOptions } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { localModelCallBound, ToolSlotsBesideModelCalls, toolCallSlotsOf, withModelCallsBesideTools } from '../src/activity-slots.js';
+import { localModelCallBound, ToolSlotsBesideModelCalls, toolCallSlotsOf, withModelCallsBesideTools } from '../../src/worker/activity-slots.js';
 
 const used = (s: ToolSlotsBesideModelCalls, permit: SlotPermit, activityType: string) =>
   s.markSlotUsed({ permit, slotInfo: { type: 'activity', activityType } satisfies ActivitySlotInfo });

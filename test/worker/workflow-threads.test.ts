@@ -1,14 +1,14 @@
-// An agent worker's workflow threads run without the Temporal SDK's promise hook (src/workflow-threads.ts): the
+// An agent worker's workflow threads run without the Temporal SDK's promise hook (src/worker/workflow-threads.ts): the
 // stack-trace query says so, the run goes on as ever, `workflowStackTraces: true` brings Temporal's stack traces back,
 // and nothing else in the process is touched. Real dev server, real worker threads, the scripted model through the
 // real SDK.
 import { createRequire } from 'node:module';
 import { describe, expect, inject, it, vi } from 'vitest';
 import { QueryNotRegisteredError } from '@temporalio/client';
-import { getAgentResult } from '../src/client/index.js';
-import { reply, text, toolUse, type Script } from '../src/scripted/index.js';
-import { createAgentWorker } from '../src/worker.js';
-import { useTestEnv, withAgent } from './helpers/harness.js';
+import { getAgentResult } from '../../src/client/index.js';
+import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
+import { createAgentWorker } from '../../src/worker/worker.js';
+import { useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 const workerThreads = createRequire(import.meta.url)('node:worker_threads') as { Worker: unknown };

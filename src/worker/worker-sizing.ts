@@ -4,7 +4,7 @@
 // worker with AgentPlugin keeps its own settings and can spread `agentWorkerSizing()` into Worker.create.
 import { getHeapStatistics } from 'node:v8';
 import type { WorkerOptions } from '@temporalio/worker';
-import { AGENT_WORKER_SIZING, CACHED_RUNS_PER_HEAP_GB, HEAP_KEPT_FROM_CACHE_MB } from './core/policies.js';
+import { AGENT_WORKER_SIZING, CACHED_RUNS_PER_HEAP_GB, HEAP_KEPT_FROM_CACHE_MB } from '../core/policies.js';
 
 /** Pollers of one kind of task: at most this many polls open at once, or `'auto'`: as many as the server's
  * feedback asks for (Temporal's autoscaling poller behavior, 1 to 100). */
@@ -22,7 +22,7 @@ export interface WorkerSizing {
   /** Activity-task pollers of the agent's worker and of its model-queue worker (`activityTaskPollerBehavior`). */
   activityPollers?: Pollers;
   /** Tool calls at once on the agent's worker (its `maxConcurrentActivityTaskExecutions`; model calls on its queue
-   * take none of these slots, src/activity-slots.ts, and are bounded by `maxModelCalls`). */
+   * take none of these slots, src/worker/activity-slots.ts, and are bounded by `maxModelCalls`). */
   maxToolCalls?: number;
 }
 

@@ -4,7 +4,7 @@
 // yet known plus the tool calls (and any other activity) at `maxToolCalls`, as the fixed pool did; a slot that
 // turns out to hold a model call leaves that count at once (the model calls' own bound is the process's
 // ModelCallGate, which refuses a call beyond `maxModelCalls` at its start, so it releases its slot at once too).
-import { waitInLine } from './activities/model-call-gate.js';
+import { waitInLine } from '../activities/model-call-gate.js';
 import type { ActivitySlotInfo, CustomSlotSupplier, SlotMarkUsedContext, SlotPermit, SlotReleaseContext, WorkerOptions } from '@temporalio/worker';
 
 type Permit = { holds: 'unknown' | 'model call' | 'other' | 'released' };

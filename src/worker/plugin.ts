@@ -1,6 +1,6 @@
 // AgentPlugin: the agent workflow, its activities and its tools added to any Temporal worker (the team's own,
 // on its own task queue), the way Temporal's integrations plug in: `Worker.create({ ..., plugins: [plugin] })`.
-// createAgentWorker (src/worker.ts) is this plugin on a worker of its own.
+// createAgentWorker (src/worker/worker.ts) is this plugin on a worker of its own.
 import { existsSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { SimplePlugin } from '@temporalio/plugin';
@@ -14,36 +14,36 @@ import {
   type WorkerPlugin,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
-import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from './activities/index.js';
-import { attemptLogInterceptor, type AttemptLimitOf } from './activities/attempt-log.js';
+import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from '../activities/index.js';
+import { attemptLogInterceptor, type AttemptLimitOf } from '../activities/attempt-log.js';
 import { warnOfRunsWaitingForKeys, workerDataConverter } from './key-queues.js';
 import { runBeside } from './run-beside.js';
-import { codecKeyIds, codecsEncrypt } from './codec/encryption-codec.js';
-import { checkAgents, subAgentDefinitions } from './config/agents.js';
-import type { McpServerConfig, SubAgentConfig } from './config/types.js';
-import type { SubAgentDefinition, ToolCallInput } from './core/types.js';
-import { ignoredTranscriptSinks } from './core/transcript-sink.js';
+import { codecKeyIds, codecsEncrypt } from '../codec/encryption-codec.js';
+import { checkAgents, subAgentDefinitions } from '../config/agents.js';
+import type { McpServerConfig, SubAgentConfig } from '../config/types.js';
+import type { SubAgentDefinition, ToolCallInput } from '../core/types.js';
+import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
 import { withoutWorkflowStackTraces } from './workflow-threads.js';
-import { ModelCallGate } from './activities/model-call-gate.js';
-import { LocalModelCalls } from './activities/local-model-calls.js';
+import { ModelCallGate } from '../activities/model-call-gate.js';
+import { LocalModelCalls } from '../activities/local-model-calls.js';
 import { localModelCallBound, withModelCallsBesideTools } from './activity-slots.js';
 import { heapCachedWorkflows } from './worker-sizing.js';
-import { AGENT_ACTIVITY_TYPES, DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from './core/policies.js';
-import type { McpTokenStore, McpTools } from './mcp/index.js';
-import { calculator } from './tools/calculator.js';
-import { createToolRegistry, type ToolRegistry } from './tools/registry.js';
-import type { AnyAgentTool } from './tools/types.js';
-import { modelSettings, toolDefinitions } from './workflows/definitions.js';
+import { AGENT_ACTIVITY_TYPES, DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from '../core/policies.js';
+import type { McpTokenStore, McpTools } from '../mcp/index.js';
+import { calculator } from '../tools/calculator.js';
+import { createToolRegistry, type ToolRegistry } from '../tools/registry.js';
+import type { AnyAgentTool } from '../tools/types.js';
+import { modelSettings, toolDefinitions } from '../workflows/definitions.js';
 import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
 import { withAgentWorkflows } from './merged-workflows.js';
 import { transcriptSinks, transcriptStore } from './worker-stores.js';
 import { modelConnectionFromEnv } from './model-connection.js';
-import { ignoredTelemetrySinks } from './core/telemetry-sink.js';
-import type { AgentMetrics } from './observability/metrics.js';
-import type { AgentTracing } from './observability/tracing.js';
-import { tracingFromEnvOnDemand } from './observability/tracing-on-demand.js';
-import { OTEL_WORKFLOW_INTERCEPTORS } from './observability/workflow-interceptors.js';
-import { workerTelemetry, type WorkerTelemetry } from './observability/worker-telemetry.js';
+import { ignoredTelemetrySinks } from '../core/telemetry-sink.js';
+import type { AgentMetrics } from '../observability/metrics.js';
+import type { AgentTracing } from '../observability/tracing.js';
+import { tracingFromEnvOnDemand } from '../observability/tracing-on-demand.js';
+import { OTEL_WORKFLOW_INTERCEPTORS } from '../observability/workflow-interceptors.js';
+import { workerTelemetry, type WorkerTelemetry } from '../observability/worker-telemetry.js';
 
 export { modelConnectionFromEnv };
 
@@ -80,7 +80,7 @@ export interface AgentPluginOptions {
    * key's queue as well (`taskQueue: '<taskQueue>@<keyId>'`: see encryptedTaskQueue). */
   runModelWorker?: boolean;
   /** Whether the workers this plugin creates itself (a key's queue's, with encryption on) keep Temporal's workflow
-   * stack traces (src/workflow-threads.ts). Default true, like the worker you create with it; createAgentWorker
+   * stack traces (src/worker/workflow-threads.ts). Default true, like the worker you create with it; createAgentWorker
    * passes its own `workflowStackTraces` (default false). */
   workflowStackTraces?: boolean;
   /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
@@ -97,7 +97,7 @@ export interface AgentPluginOptions {
   metrics?: AgentMetrics;
 }
 
-/** Bundled with the agent's workflow code (src/workflow-code.ts does the same): OpenTelemetry's workflow
+/** Bundled with the agent's workflow code (src/worker/workflow-code.ts does the same): OpenTelemetry's workflow
  * interceptors, which trace a run's workflow side and carry its trace to its activities and children. */
 const WORKFLOW_MODULES = [OTEL_WORKFLOW_INTERCEPTORS];
 
@@ -174,7 +174,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   async startMcp(): Promise<void> {
     if (!this.mcpServers || Object.keys(this.mcpServers).length === 0) return;
     // Loaded here: a worker without MCP servers does not load the MCP SDK.
-    const { connectMcpServers, withMcpTools } = await import('./mcp/index.js');
+    const { connectMcpServers, withMcpTools } = await import('../mcp/index.js');
     this.#mcp ??= connectMcpServers(this.mcpServers, this.options.mcpTokenStore ? { tokenStore: this.options.mcpTokenStore } : {}).then(async (mcp) => {
       try {
         return { mcp, registry: withMcpTools(this.#localTools, mcp) };
