@@ -1,7 +1,6 @@
 // Per-turn time and a fleet of concurrent agents on ONE worker process, each against its floor, in one run so
 // that machine noise cancels:
-//   (a) per turn: ours (0 ms scripted model + calculator; with the calculator `fast: true`; with Temporal's workflow
-//       stack traces on; with `localModelCalls`, alone and with the fast calculator) / the bare shape's
+//   (a) per turn: ours (0 ms scripted model + calculator; with the calculator `fast: true`; with `localModelCalls`, alone and with the fast calculator) / the bare shape's
 //       two no-op activity round trips, both on the embedded server's configuration, and the bare shape on a server
 //       with the CLI's defaults / the same loop in-process without Temporal (the zero-durability floor); with each
 //       shape's history event timeline;
@@ -17,7 +16,6 @@
 // and 100; BENCH_FLEET_FAST=10,100,1000 for the sizes that also run ours with a fast tool, default 10 and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
 // BENCH_OURS_BEFORE_BUNDLE=file to run another build of the agent's workflow bundle too, side by side;
 // BENCH_FLEET_LOCAL=10,100,1000 for the sizes that also run ours with local model calls (`localModelCalls`), default 10 and 100;
-// BENCH_FLEET_STACK_TRACES=100 for the sizes that also run ours with Temporal's workflow stack traces on;
 // BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
 // BENCH_PER_TURN=0 to skip (a)).
 import { randomUUID } from 'node:crypto';
@@ -57,8 +55,6 @@ const FLEET_HTTP = (process.env.BENCH_FLEET_HTTP ?? '10,100').split(',').map(Num
 const FLEET_FAST = (process.env.BENCH_FLEET_FAST ?? '10,100').split(',').map(Number);
 /** The fleet sizes that also run ours with `localModelCalls` (each model call a local activity). */
 const FLEET_LOCAL = (process.env.BENCH_FLEET_LOCAL ?? '10,100').split(',').map(Number);
-/** The fleet sizes that also run ours with Temporal's workflow stack traces on (`workflowStackTraces: true`), after ours. */
-const FLEET_STACK_TRACES = (process.env.BENCH_FLEET_STACK_TRACES ?? '').split(',').map(Number);
 /** Another build of the agent's workflow bundle (say, main's) run as a fourth shape, after ours in each repeat. */
 const OURS_BEFORE = process.env.BENCH_OURS_BEFORE_BUNDLE ? path.resolve(process.env.BENCH_OURS_BEFORE_BUNDLE) : undefined;
 const fmt = (n: number, d = 1) => n.toFixed(d);
@@ -77,7 +73,7 @@ function describe(o: SizingWorkerOptions) {
 
 /** The worker processes compared: ours, the bare shape (a sleeping 'model' activity), and the bare shape whose
  * 'model' activity makes ours's HTTP call (bench/worker-process.mjs). */
-type Shape = 'ours' | 'ours-fast' | 'ours-before' | 'ours-stack-traces' | 'ours-local' | 'ours-local-fast' | 'bare' | 'bare-http';
+type Shape = 'ours' | 'ours-fast' | 'ours-before' | 'ours-local' | 'ours-local-fast' | 'bare' | 'bare-http';
 
 /** The wall time of `fn`. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wallMs: number }> {
@@ -185,11 +181,10 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const workflowId = await fn();
         return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
       };
-      const shapes = ['ours', 'ours-fast', 'ours-stack-traces', 'ours-local', 'ours-local-fast', 'bare', 'bare-default'] as const;
+      const shapes = ['ours', 'ours-fast', 'ours-local', 'ours-local-fast', 'bare', 'bare-default'] as const;
       const names = {
         ours: 'ours',
         'ours-fast': 'ours, fast tool',
-        'ours-stack-traces': 'ours, stack traces on',
         'ours-local': 'ours, local model calls',
         'ours-local-fast': 'ours, local model calls + fast tool',
         bare: 'bare, embedded',
@@ -208,7 +203,6 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const runs: Record<Measured, () => Promise<string>> = {
           ours: () => runOurs(queues.ours, PER_TURN_TURNS),
           'ours-fast': () => runOurs(queues['ours-fast'], PER_TURN_TURNS),
-          'ours-stack-traces': () => runOurs(queues['ours-stack-traces'], PER_TURN_TURNS),
           'ours-local': () => runOurs(queues['ours-local'], PER_TURN_TURNS, true),
           'ours-local-fast': () => runOurs(queues['ours-local-fast'], PER_TURN_TURNS, true),
           bare: () => runBare(queues.bare, PER_TURN_TURNS, 0),
@@ -233,7 +227,6 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         figures.perTurn = {
           oursMs: ms.ours,
           oursFastToolMs: ms['ours-fast'],
-          oursStackTracesOnMs: ms['ours-stack-traces'],
           oursLocalModelCallsMs: ms['ours-local'],
           oursLocalModelCallsFastToolMs: ms['ours-local-fast'],
           bareMs: ms.bare,
@@ -302,15 +295,6 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const h = withHttp ? await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS))) : undefined;
         const f = withFast ? await withWorker('ours-fast', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS))) : undefined;
         const l = withLocal ? await withWorker('ours-local', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS, true))) : undefined;
-        if (FLEET_STACK_TRACES.includes(n)) {
-          const st = await withWorker('ours-stack-traces', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
-          const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
-          const failed = st.value.value.filter((x) => x.status === 'rejected').length;
-          notes.push(
-            `${n} agents, repeat ${r + 1}, workflow stack traces on / off (ours): wall ${fmt(st.value.wallMs / 1000)} s / ${fmt(o.value.wallMs / 1000)} s, ` +
-              `CPU per turn (worker + server, ms) ${perTurn(st.value.cpuMs)} / ${perTurn(o.value.cpuMs)}; bare ${perTurn(b.value.cpuMs)}; ${failed} failed`,
-          );
-        }
         if (OURS_BEFORE) {
           const ob = await withWorker('ours-before', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
           const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;

@@ -32,7 +32,7 @@ const connection = await NativeConnection.connect({ address });
 
 let worker;
 let transcripts;
-if (['ours', 'ours-fast', 'ours-before', 'ours-stack-traces', 'ours-local', 'ours-local-fast'].includes(process.env.BENCH_SHAPE)) {
+if (['ours', 'ours-fast', 'ours-before', 'ours-local', 'ours-local-fast'].includes(process.env.BENCH_SHAPE)) {
   const client = new Client({ connection: await Connection.connect({ address }) });
   // `ours-fast`: the calculator defined with `fast: true`, so its calls run as local activities.
   // (`ours-local` and `ours-local-fast`: ours's and ours-fast's workers; the bench starts their runs with `localModelCalls`.)
@@ -40,9 +40,7 @@ if (['ours', 'ours-fast', 'ours-before', 'ours-stack-traces', 'ours-local', 'our
   // `ours-before`: the same worker running another workflow bundle (BENCH_OURS_BEFORE_BUNDLE: the agent's workflow code
   // as it was), to measure a change of the workflow code side by side.
   const workflowBundlePath = process.env.BENCH_SHAPE === 'ours-before' ? process.env.BENCH_OURS_BEFORE_BUNDLE : undefined;
-  // `ours-stack-traces`: with Temporal's workflow stack traces on (the SDK's promise hook; ours runs without it).
-  const workflowStackTraces = process.env.BENCH_SHAPE === 'ours-stack-traces';
-  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, tools, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, workflowBundlePath, workflowStackTraces, ...sizing }));
+  ({ worker, transcripts } = await createAgentWorker({ connection, client, taskQueue, tools, model: { apiKey: 'bench', baseURL: process.env.ANTHROPIC_BASE_URL }, workflowBundlePath, ...sizing }));
 } else {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // `bare-http`: the 'model' activity makes the HTTP call ours makes (one streamed Messages API request through the

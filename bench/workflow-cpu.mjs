@@ -4,12 +4,7 @@
 // activation, as a live worker does, without a server or activities, so the figure is the workflow code's and the
 // SDK's, free of the server's share and of the load other processes put on the machine.
 //   node bench/workflow-cpu.mjs [--repeats 200] BUNDLE... (default: dist/workflow-bundle.js; `npm run build` first)
-//   node bench/workflow-cpu.mjs --stack-traces both [--repeats 50]: the default bundle with Temporal's workflow
-//   stack traces on (the SDK's promise hook, as its own workers have it) against off (as the agent's workers run,
-//   src/worker/workflow-threads.ts): a replay runs in this thread, and the hook is installed once per thread, so each side
-//   runs in a process of its own, 3 of each, alternating.
 //   The history is recorded once (a dev server, the scripted model, a worker of dist/) into $TMPDIR.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,15 +20,6 @@ const TURNS = 10;
 const args = process.argv.slice(2);
 const at = args.indexOf('--repeats');
 const repeats = at >= 0 ? Number(args.splice(at, 2)[1]) : 200;
-const st = args.indexOf('--stack-traces');
-const stackTraces = st >= 0 ? args.splice(st, 2)[1] : 'on';
-if (!['on', 'off', 'both'].includes(stackTraces)) throw new Error('--stack-traces on | off | both');
-// Off: what the agent's workflow threads get (src/worker/workflow-threads.ts's preload, the same code), here in the replaying
-// thread: the SDK's stack-trace recorder gets no promise hook; AsyncLocalStorage (cancellation scopes) keeps its own.
-if (stackTraces === 'off') {
-  const { WORKFLOW_THREAD_PRELOAD } = await import('../dist/worker/workflow-threads.js');
-  await import(`data:text/javascript,${encodeURIComponent(WORKFLOW_THREAD_PRELOAD)}`);
-}
 const bundles = args.length ? args : [fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url))];
 const historyFile = path.join(tmpdir(), `durable-agent-workflow-cpu-${TURNS}-turns.json`);
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -71,21 +57,6 @@ async function replayAll(bundle) {
   return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - t0 };
 }
 
-if (stackTraces === 'both') {
-  const perTurn = { on: [], off: [] };
-  for (let round = 0; round < 3; round++) {
-    for (const side of ['on', 'off']) {
-      const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--repeats', String(repeats), '--stack-traces', side], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`the ${side} run failed: ${r.stderr}`);
-      perTurn[side].push(Number(/^([\d.]+) ms\/turn/m.exec(r.stdout)[1]));
-    }
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`${repeats} replays of a ${TURNS}-turn run a process, 3 processes each, alternating; CPU (all threads) per turn, median of each process's 3 rounds`);
-  for (const side of ['on', 'off']) console.log(`stack traces ${side.padEnd(3)}: ${median(perTurn[side]).toFixed(3)} ms/turn  (${perTurn[side].map((x) => x.toFixed(3)).join(', ')})`);
-  console.log(`off / on: ${(median(perTurn.off) / median(perTurn.on)).toFixed(2)}`);
-  process.exit(0);
-}
 const results = new Map(bundles.map((b) => [b, []]));
 await replayAll(bundles[0]); // warm-up
 for (let round = 0; round < 3; round++) for (const b of bundles) results.get(b).push(await replayAll(b));

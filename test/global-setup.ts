@@ -21,6 +21,7 @@ interface Shared {
   addresses: string[];
   metricsPorts: Array<number | null>;
   bundlePath: string;
+  encodingBundlePath: string;
 }
 
 // Both integration projects (vitest.config.ts) name this file: they share one set of servers and one bundle, started
@@ -46,24 +47,31 @@ async function start(maxWorkers: number): Promise<Shared> {
   const workflowsPath = fileURLToPath(new URL('../src/workflows/index.ts', import.meta.url));
   if (!existsSync(workflowsPath)) {
     log(`${workflowsPath} not found: no workflow bundle`);
-    return { servers, dbDir, addresses, metricsPorts, bundlePath: '' };
+    return { servers, dbDir, addresses, metricsPorts, bundlePath: '', encodingBundlePath: '' };
   }
-  const started = Date.now();
-  const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath: FAILURE_CONVERTER_PATH, workflowInterceptorModules: [OTEL_WORKFLOW_INTERCEPTORS], logger: new DefaultLogger('WARN') });
+  // Two bundles, as `npm run build` makes them (src/worker/workflow-code.ts): Temporal's failure converter in the
+  // workflow sandbox, and the project's for workers that encrypt.
   const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-test-'));
-  const bundlePath = path.join(tmpDir, 'workflow-bundle.js');
-  await fs.writeFile(bundlePath, code);
-  log(`workflow bundle (${Math.round(code.length / 1024)} KiB) built in ${Date.now() - started} ms`);
-  return { servers, dbDir, tmpDir, addresses, metricsPorts, bundlePath };
+  const bundle = async (file: string, failureConverterPath?: string) => {
+    const started = Date.now();
+    const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, workflowInterceptorModules: [OTEL_WORKFLOW_INTERCEPTORS], logger: new DefaultLogger('WARN') });
+    await fs.writeFile(path.join(tmpDir, file), code);
+    log(`workflow bundle ${file} (${Math.round(code.length / 1024)} KiB) built in ${Date.now() - started} ms`);
+    return path.join(tmpDir, file);
+  };
+  const bundlePath = await bundle('workflow-bundle.js');
+  const encodingBundlePath = await bundle('workflow-bundle-encoding-failures.js', FAILURE_CONVERTER_PATH);
+  return { servers, dbDir, tmpDir, addresses, metricsPorts, bundlePath, encodingBundlePath };
 }
 
 export async function setup({ provide, config }: TestProject): Promise<void> {
   setupState.users++;
   setupState.shared ??= start(config.maxWorkers);
-  const { addresses, metricsPorts, bundlePath } = await setupState.shared;
+  const { addresses, metricsPorts, bundlePath, encodingBundlePath } = await setupState.shared;
   provide('temporalAddresses', addresses);
   provide('temporalMetricsPorts', metricsPorts);
   provide('workflowBundlePath', bundlePath);
+  provide('encodingWorkflowBundlePath', encodingBundlePath);
 }
 
 export async function teardown(): Promise<void> {

@@ -3,7 +3,7 @@
 // so the run's output is not buried under worker state changes.
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { setDefaultWorkflowBundle } from '../src/worker/workflow-code.js';
+import { setDefaultWorkflowBundles } from '../src/worker/workflow-code.js';
 
 // With `isolate: false` (vitest.config.ts) this file runs again before each test file of a process, in that
 // process: the runtime is installed once per process (a second Runtime.install throws), and its log kept on globalThis
@@ -26,6 +26,6 @@ export function workerLogs(): readonly LogEntry[] {
   return entries;
 }
 
-// Reading a run from its history replays it through the workflow code: the suite's one bundle, not a webpack
-// run per test process.
-setDefaultWorkflowBundle(inject('workflowBundlePath'));
+// Workers and the history reader use the suite's bundles (one per failure converter), not a webpack run per test
+// process.
+setDefaultWorkflowBundles({ plain: inject('workflowBundlePath'), encoding: inject('encodingWorkflowBundlePath') });

@@ -11,5 +11,7 @@ declare module 'vitest' {
     temporalMetricsPorts: Array<number | null>;
     /** Path of a pre-built workflow bundle (WorkerOptions.workflowBundle = { codePath }); '' when not built. */
     workflowBundlePath: string;
+    /** The same, with the project's failure converter: for workers that encrypt. */
+    encodingWorkflowBundlePath: string;
   }
 }

@@ -91,7 +91,7 @@ export async function replayRunHistory(
 
   await (InspectingReplayWorker as unknown as typeof WorkerType).runReplayHistory(
     {
-      workflowBundle: await workflowBundle(options.workflowBundlePath),
+      workflowBundle: await workflowBundle(options.workflowBundlePath, client.options.dataConverter),
       dataConverter: client.options.dataConverter,
       replayName: 'durable-agent-inspect',
       sinks: { ...ignoredTranscriptSinks, ...ignoredTelemetrySinks },

@@ -13,14 +13,17 @@ if (!existsSync(FAILURE_CONVERTER_PATH)) {
   throw new Error(`${FAILURE_CONVERTER_PATH} is missing: the build must copy src/codec/failure-converter.cjs to dist/codec/`);
 }
 
-/** Encryption as AGENT_ENCRYPTION_KEYS says (none when it is unset); failure messages and stacks always travel
- * as payloads, so they are encrypted whenever payloads are. Throws EncryptionKeyError for malformed keys. */
+/** Encryption as AGENT_ENCRYPTION_KEYS says (none when it is unset). With keys, failure messages and stacks travel
+ * as payloads, so they are encrypted with the rest (the Web UI shows "Encoded failure" until a codec server decodes
+ * it); without, failures keep Temporal's own form, their messages in clear for `temporal workflow describe` and the
+ * Web UI. Throws EncryptionKeyError for malformed keys. */
 export function agentDataConverter(
   env: NodeJS.ProcessEnv = process.env,
   options: ConstructorParameters<typeof EncryptionCodec>[1] = {},
 ): DataConverter {
+  const keys = keyRingFromEnv(env);
   return {
-    failureConverterPath: FAILURE_CONVERTER_PATH,
-    payloadCodecs: [new EncryptionCodec(keyRingFromEnv(env), options)],
+    ...(keys ? { failureConverterPath: FAILURE_CONVERTER_PATH } : {}),
+    payloadCodecs: [new EncryptionCodec(keys, options)],
   };
 }

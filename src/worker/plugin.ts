@@ -1,7 +1,6 @@
 // AgentPlugin: the agent workflow, its activities and its tools added to any Temporal worker (the team's own,
 // on its own task queue), the way Temporal's integrations plug in: `Worker.create({ ..., plugins: [plugin] })`.
 // createAgentWorker (src/worker/worker.ts) is this plugin on a worker of its own.
-import { existsSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { SimplePlugin } from '@temporalio/plugin';
 import {
@@ -23,7 +22,6 @@ import { checkAgents, subAgentDefinitions } from '../config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from '../config/types.js';
 import type { SubAgentDefinition, ToolCallInput } from '../core/types.js';
 import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
-import { withoutWorkflowStackTraces } from './workflow-threads.js';
 import { ModelCallGate } from '../activities/model-call-gate.js';
 import { LocalModelCalls } from '../activities/local-model-calls.js';
 import { localModelCallBound, withModelCallsBesideTools } from './activity-slots.js';
@@ -34,7 +32,7 @@ import { calculator } from '../tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/registry.js';
 import type { AnyAgentTool } from '../tools/types.js';
 import { modelSettings, toolDefinitions } from '../workflows/definitions.js';
-import { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE } from './workflow-code.js';
+import { AGENT_WORKFLOWS_PATH, prebuiltBundle } from './workflow-code.js';
 import { withAgentWorkflows } from './merged-workflows.js';
 import { transcriptSinks, transcriptStore } from './worker-stores.js';
 import { modelConnectionFromEnv } from './model-connection.js';
@@ -79,10 +77,6 @@ export interface AgentPluginOptions {
    * or another: `await plugin.createModelWorker({ connection, taskQueue })`, and with encryption on, one for each
    * key's queue as well (`taskQueue: '<taskQueue>@<keyId>'`: see encryptedTaskQueue). */
   runModelWorker?: boolean;
-  /** Whether the workers this plugin creates itself (a key's queue's, with encryption on) keep Temporal's workflow
-   * stack traces (src/worker/workflow-threads.ts). Default true, like the worker you create with it; createAgentWorker
-   * passes its own `workflowStackTraces` (default false). */
-  workflowStackTraces?: boolean;
   /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
    * and namespace. */
   client?: Client;
@@ -242,14 +236,12 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const { plugins = [], ...options } = spec.workerOptions;
     // Worker.create adds the connection's plugins itself.
     const own = plugins.filter((p) => !(options.connection as { plugins?: unknown[] } | undefined)?.plugins?.includes(p));
-    const create = () =>
-      Worker.create({
+    return Worker.create({
         ...options,
         taskQueue,
         ...(identity ? { identity: `${identity} (key ${keyId})` } : {}),
-        plugins: own.includes(this) ? own : [this, ...own],
-      });
-    return this.options.workflowStackTraces === false ? withoutWorkflowStackTraces(create) : create();
+      plugins: own.includes(this) ? own : [this, ...own],
+    });
   }
 
   /** A worker serving only the model task queue of `taskQueue` (`<taskQueue>-model`): the callModel activity, with
@@ -349,7 +341,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       name: this.name,
       activities,
       workerInterceptors: { activity: [attemptLogInterceptor(this.#toolAttemptLimit), ...telemetry.activityInterceptors], workflowModules: WORKFLOW_MODULES },
-      ...this.workflowSource(options),
+      ...this.workflowSource({ ...options, dataConverter }),
     }).configureWorker({
       // Without this the SDK sends heartbeats at most every 0.8 × heartbeatTimeout (24 s), and a cancelled call
       // (deadline, `cancel`) would learn of it that late.
@@ -389,12 +381,14 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** Where the worker's workflow code comes from, with the agent workflow added. A worker has one workflow
    * source: the team's `workflowsPath` becomes a generated module exporting both; a prebuilt `workflowBundle` is
    * left as is (build it with this plugin, see configureBundler); a worker without workflows gets ours. */
-  private workflowSource(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>) {
+  private workflowSource(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'dataConverter'>) {
     if (options.workflowBundle) return {};
     if (options.workflowsPath) return { workflowsPath: withAgentWorkflows };
     if (this.options.workflowBundle) return { workflowBundle: this.options.workflowBundle };
-    if (existsSync(PREBUILT_BUNDLE)) return { workflowBundle: { codePath: PREBUILT_BUNDLE } };
-    return { workflowsPath: AGENT_WORKFLOWS_PATH };
+    // The prebuilt bundle whose failure converter matches the worker's data converter (workflow-code.ts); from source,
+    // Worker.create bundles with the data converter's own.
+    const prebuilt = prebuiltBundle(options.dataConverter);
+    return prebuilt ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: AGENT_WORKFLOWS_PATH };
   }
 }
 
@@ -428,6 +422,6 @@ function queueKey(namespace: string | undefined, taskQueue: string): string {
 }
 
 // Where the agent's workflow code is (one definition, shared with the worker and the history reader).
-export { AGENT_WORKFLOWS_PATH, PREBUILT_BUNDLE };
+export { AGENT_WORKFLOWS_PATH };
 export { withAgentWorkflows } from './merged-workflows.js';
 

@@ -13,7 +13,6 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyAgentTool } from '../tools/types.js';
 import type { McpTokenStore, McpTools } from '../mcp/index.js';
 import { workflowBundle } from './workflow-code.js';
-import { withoutWorkflowStackTraces } from './workflow-threads.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 import { workerDeploymentOptions, type WorkerDeployment } from '../core/versioning.js';
 import { SimplePlugin } from '@temporalio/plugin';
@@ -65,10 +64,6 @@ export interface AgentWorkerOptions extends WorkerSizing {
   metrics?: { port: number; host?: string; temporalMetricsUrl?: string };
   /** OpenTelemetry tracing (see AgentPluginOptions.tracing). Default: as the OTEL_* variables configure it. */
   tracing?: AgentTracing | null;
-  /** Keep Temporal's workflow stack traces: the `__stack_trace` query and the Web UI's "Stack Trace" tab. Default
-   * false: the SDK's promise hook behind them is a third to two fifths of the agent's workflow CPU
-   * (src/worker/workflow-threads.ts; docs/operations.md, "Workflow stack traces"); the run behaves the same either way. */
-  workflowStackTraces?: boolean;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
   workerOptions?: Partial<WorkerOptions>;
@@ -108,8 +103,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     maxModelCalls: options.maxModelCalls,
     modelCallsPerSecond: options.modelCallsPerSecond,
     client: options.client,
-    workflowBundle: await workflowBundle(options.workflowBundlePath),
-    workflowStackTraces: options.workflowStackTraces ?? false,
+    workflowBundle: await workflowBundle(options.workflowBundlePath, dataConverter),
   });
   const server = metrics && options.metrics ? await serveMetrics({ ...options.metrics, metrics }) : undefined;
   const closeServer = server ? [new SimplePlugin({ name: 'durable-agent-metrics', runContext: (next) => next().finally(() => server.close()) })] : [];
@@ -124,7 +118,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
       ...options.workerOptions,
       plugins: [plugin, ...closeServer, ...(options.workerOptions?.plugins ?? [])],
     });
-  const worker = await (options.workflowStackTraces ? create() : withoutWorkflowStackTraces(create)).catch(async (err) => {
+  const worker = await create().catch(async (err) => {
     await plugin.close(); // no MCP server is left running by a worker that was never made
     await server?.close();
     throw err;

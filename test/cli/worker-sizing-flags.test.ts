@@ -2,7 +2,7 @@
 // replays. A real worker with a 2-run cache and three runs waiting on a slow model; the same worker with room for
 // them says nothing. Real dev server, the scripted model through the real SDK.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { warnWhenCacheFull } from '../../src/cli/worker-sizing-flags.js';
 import { reply, startScriptedModel, text, toolUse } from '../../src/scripted/index.js';
@@ -25,7 +25,6 @@ async function warningsWith(maxCachedWorkflows: number): Promise<string[]> {
       client: env.client,
       taskQueue,
       model: { apiKey: 'test-key', baseURL: model.url },
-      workflowBundlePath: inject('workflowBundlePath') || undefined,
       maxCachedWorkflows,
     });
     const stop = warnWhenCacheFull(worker, (line) => lines.push(line), 100);

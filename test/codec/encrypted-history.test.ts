@@ -140,7 +140,7 @@ describe('encrypted history', () => {
       return started;
     });
     const history = await rawHistory(raw, id);
-    const workflowBundle = { codePath: inject('workflowBundlePath') };
+    const workflowBundle = { codePath: inject('encodingWorkflowBundlePath') };
     await Worker.runReplayHistory({ workflowBundle, dataConverter: agentDataConverter({ AGENT_ENCRYPTION_KEYS: keys }) }, history, id);
     await expect(Worker.runReplayHistory({ workflowBundle, dataConverter: agentDataConverter({}) }, history, id)).rejects.toThrow(
       /Replay failed due workflow task failure/,

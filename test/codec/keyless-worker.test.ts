@@ -12,7 +12,6 @@ import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { createAgentWorker, type AgentWorker } from '../../src/worker/worker.js';
 import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
 import { workerLogs } from '../setup-runtime.js';
-import { inject } from 'vitest';
 
 const keys = `k1:${randomBytes(32).toString('base64')}`;
 const script: Script = [reply([text('Computing.'), toolUse('calculator', { expression: '6*7' })]), reply([text('It is 42.')])];
@@ -34,7 +33,6 @@ function keylessWorker(taskQueue: string, modelUrl: string, identity: string): P
     client: plain.client,
     taskQueue,
     model: { apiKey: 'test-key', baseURL: modelUrl },
-    workflowBundlePath: inject('workflowBundlePath') || undefined,
     workerOptions: { identity },
   });
 }

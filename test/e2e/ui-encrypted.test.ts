@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { chromium, type Browser } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { findFreePort } from '../../src/devserver/index.js';
@@ -61,7 +61,6 @@ describe('Temporal Web UI with encryption', () => {
           dataConverter,
           taskQueue: 'ui-encrypted',
           model: { apiKey: 'test-key', baseURL: model.url },
-          workflowBundlePath: inject('workflowBundlePath') || undefined,
         });
         const c = client;
         await agent.worker.runUntil(async () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { chromium, type Browser } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { findFreePort, startDevServer, type DevServer } from '../../src/devserver/index.js';
 import { franceDemoScript, startScriptedModel, type ScriptedModel } from '../../src/scripted/index.js';
@@ -60,7 +60,6 @@ describe('Temporal Web UI', () => {
           client,
           taskQueue,
           model: { apiKey: 'test-key', baseURL: model.url },
-          workflowBundlePath: inject('workflowBundlePath') || undefined,
         });
         const c = client;
         // The worker stays up while the browser looks, so the UI's queries (current details) are answered.

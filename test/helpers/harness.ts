@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, inject, vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import type { McpServerConfig, SubAgentConfig } from '../../src/config/types.js';
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
@@ -104,8 +104,6 @@ export async function withAgent<T>(
     taskQueue?: string;
     /** More options for the agent's Worker.create (a small workflow cache, ...). */
     workerOptions?: AgentWorkerOptions['workerOptions'];
-    /** Keep Temporal's workflow stack traces (createAgentWorker's default: off). */
-    workflowStackTraces?: boolean;
     /** The scripted model's context window and compaction (src/scripted/compaction.ts). */
     modelOptions?: Pick<ScriptedModelOptions, 'contextWindow' | 'compaction' | 'taskBudget'>;
   },
@@ -124,7 +122,6 @@ export async function withAgent<T>(
       baseURL: model.url,
       ...options.modelConnection,
     },
-    workflowBundlePath: inject('workflowBundlePath') || undefined,
     maxModelCalls: options.maxModelCalls,
     modelCallsPerSecond: options.modelCallsPerSecond,
     dataConverter: env.dataConverter,
@@ -132,7 +129,6 @@ export async function withAgent<T>(
     ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),
     agents: options.agents,
     workerOptions: options.workerOptions,
-    workflowStackTraces: options.workflowStackTraces,
   });
   const harness: AgentHarness = {
     env,

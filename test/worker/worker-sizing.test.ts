@@ -4,7 +4,7 @@
 import { toolCallSlotsOf } from '../../src/worker/activity-slots.js';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AGENT_WORKER_SIZING } from '../../src/core/policies.js';
 import { AgentPlugin } from '../../src/worker/plugin.js';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
@@ -22,7 +22,6 @@ async function withCreatedWorker<T>(options: Partial<AgentWorkerOptions>, fn: (w
     client: env.client,
     taskQueue: `sizing-${randomUUID()}`,
     model: { apiKey: 'test-key', baseURL: 'http://127.0.0.1:9' },
-    workflowBundlePath: inject('workflowBundlePath') || undefined,
     ...options,
   });
   try {
@@ -123,7 +122,6 @@ describe('worker sizing', () => {
         client: env.client,
         taskQueue,
         model: { apiKey: 'test-key', baseURL: model.url },
-        workflowBundlePath: inject('workflowBundlePath') || undefined,
         maxCachedWorkflows: 2,
         maxWorkflowTasks: 2,
         workflowPollers: 'auto',

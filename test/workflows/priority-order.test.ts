@@ -4,7 +4,7 @@
 // priority first, then fairly between fairness keys (not first come, first served).
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { defaultSettings, getAgentResult, startAgent, type RunPriority } from '../../src/client/index.js';
 import { startDevServer, type DevServer } from '../../src/devserver/dev-server.js';
@@ -50,7 +50,6 @@ async function dispatchOrder(runs: Array<{ label: string; priority: RunPriority 
     client,
     taskQueue,
     model: { apiKey: 'test-key', baseURL: model.url },
-    workflowBundlePath: inject('workflowBundlePath') || undefined,
     maxWorkflowTasks: 2,
     workflowPollers: 2,
   });

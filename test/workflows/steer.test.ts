@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   approveToolCall,
   cancelRun,
@@ -161,7 +161,6 @@ describe('tool approval', () => {
         taskQueue,
         model: { apiKey: 'test-key', baseURL: model.url },
         tools: builtinTools,
-        workflowBundlePath: inject('workflowBundlePath') || undefined,
       });
     try {
       const first = await newWorker();

@@ -2,7 +2,7 @@
 // at its continue-as-new; its model calls (their own task queue) are served by its own version throughout. An
 // auto-upgrade run moves at its next task; a worker that only names a version is left unversioned.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody, type ScriptedModel, type ScriptTurn } from '../../src/scripted/index.js';
 import { createAgentWorker, type AgentWorker } from '../../src/worker/worker.js';
@@ -37,7 +37,6 @@ async function versionWorker(taskQueue: string, deployment: string, buildId: str
     client: env.client,
     taskQueue,
     model: { apiKey: 'test-key', baseURL: on.url },
-    workflowBundlePath: inject('workflowBundlePath') || undefined,
     deployment: { name: deployment, buildId, ...(versioning ? { versioning } : {}) },
     workerOptions: { identity: `worker-${buildId}` },
   });
@@ -100,7 +99,6 @@ describe('worker versioning', () => {
       client: env.client,
       taskQueue,
       model: { apiKey: 'test-key', baseURL: model.url },
-      workflowBundlePath: inject('workflowBundlePath') || undefined,
       // A build id for the record only: the server treats the worker as unversioned.
       workerOptions: { workerDeploymentOptions: { useWorkerVersioning: false, version: { deploymentName: 'agents', buildId: 'named-only' } } },
     });

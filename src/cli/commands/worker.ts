@@ -39,16 +39,12 @@ const WORKER_FLAGS = {
     max: 65_535,
     help: "serve Prometheus metrics at http://0.0.0.0:N/metrics: the agent's (runs, model calls, tokens, cost, tool calls, approvals) and Temporal's worker metrics",
   },
-  'workflow-stack-traces': {
-    type: 'boolean',
-    help: "keep Temporal's workflow stack traces (the Web UI's Stack Trace tab), off by default: they cost about 40 % of the workflow's CPU",
-  },
   ...WORKER_SIZING_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
 const USAGE =
-  'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--deployment NAME --build-id ID [--versioning B]] [--metrics-port N] [--workflow-stack-traces] [sizing options] [--config FILE]';
+  'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--deployment NAME --build-id ID [--versioning B]] [--metrics-port N] [sizing options] [--config FILE]';
 
 export const worker = defineCommand({
   usage: USAGE,
@@ -115,7 +111,6 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       maxAgentDepth: config.maxAgentDepth,
       deployment,
       tracing,
-      workflowStackTraces: flags['workflow-stack-traces'] === true,
       ...(metricsPort ? { metrics: { port: metricsPort, temporalMetricsUrl: `http://${temporalMetrics}/metrics` } } : {}),
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
       workerOptions: { shutdownGraceTime: '10s' },
