@@ -67,7 +67,7 @@ function describe(o: SizingWorkerOptions) {
     maxWorkflowTasks: o.maxConcurrentWorkflowTaskExecutions,
     workflowPollers: pollers(o.workflowTaskPollerBehavior),
     activityPollers: pollers(o.activityTaskPollerBehavior),
-    maxToolCalls: o.maxConcurrentActivityTaskExecutions,
+    maxActivities: o.maxConcurrentActivityTaskExecutions,
   };
 }
 

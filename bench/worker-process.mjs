@@ -3,7 +3,7 @@
 // user runs it; `npm run bench` builds first), `bare` is the floor: bench/bare-workflow.ts with a 'model' activity
 // that sleeps and a no-op 'tool' activity, sized like ours; `bare-http` the same whose 'model' activity makes the
 // streamed HTTP request to the scripted model that ours makes. Prints `ready` once polling; SIGTERM stops it.
-//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | ours-before | ours-stack-traces | ours-local | ours-local-fast | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
+//   env: TEMPORAL_ADDRESS, BENCH_SHAPE (ours | ours-fast (the calculator with `fast: true`) | ours-before | ours-local | ours-local-fast | bare | bare-http), BENCH_TASK_QUEUE, ANTHROPIC_BASE_URL (ours),
 //        BENCH_BARE_BUNDLE (bare: the bare workflow's bundle, built by the bench, so that no worker's peak memory
 //        includes a webpack build), BENCH_SIZING (JSON WorkerSizing, optional: the agent's defaults otherwise)
 import { spawn } from 'node:child_process';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { agentWorkerSizing, calculator, createAgentWorker, DEFAULT_MODEL_CALL_SLOTS } from '../dist/index.js';
+import { agentWorkerSizing, calculator, createAgentWorker } from '../dist/index.js';
 
 // BENCH_CPU_PROF=DIR: this process runs itself again under `node --cpu-prof` (not allowed in NODE_OPTIONS), which
 // writes a profile of each thread (the workflow thread included) to DIR as it exits; its CPU time is the child's.
@@ -57,11 +57,8 @@ if (['ours', 'ours-fast', 'ours-before', 'ours-local', 'ours-local-fast'].includ
     taskQueue,
     workflowBundle: { codePath: process.env.BENCH_BARE_BUNDLE },
     activities: { bareModel: process.env.BENCH_SHAPE === 'bare-http' ? httpModel : (ms) => sleep(ms), bareTool: async () => {} },
-    // The same cache, workflow-task slots and pollers as ours; its one activity worker runs the 'model' calls too,
-    // so it gets as many slots as ours has for model calls (ours: a worker of their own), and no 'model' call
-    // waits for a slot in either shape.
+    // The same cache, workflow-task slots, pollers and activity slots as ours: the same worker, running other code.
     ...agentWorkerSizing(sizing),
-    maxConcurrentActivityTaskExecutions: DEFAULT_MODEL_CALL_SLOTS,
   });
 }
 const running = worker.run();

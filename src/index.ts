@@ -3,7 +3,7 @@
 // stub) is `durable-agent/testing`; the codec, key ring and codec server are `durable-agent/encryption`; the agent
 // as a child of your own workflow is `durable-agent/workflow`.
 export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker/worker.js';
-export { AgentPlugin, type AgentPluginOptions, type ModelWorkerOptions } from './worker/plugin.js';
+export { AgentPlugin, type AgentPluginOptions } from './worker/plugin.js';
 export { workerDataConverter } from './worker/key-queues.js';
 export type { TranscriptStore } from './activities/transcript-store.js';
 export type { RecordedToolsStore } from './activities/recorded-tools.js';
@@ -74,7 +74,7 @@ export {
 export { toolContext, type LocalToolContext } from './tools/context.js';
 export { IDEMPOTENCY_META_KEY, FileMcpTokenStore, MemoryMcpTokenStore, McpTokenStoreError, McpLoginRequired } from './mcp/index.js';
 export type { McpAuthRecord, McpTokenStore } from './mcp/index.js';
-export { AGENT_WORKER_SIZING, DEFAULT_MODEL_CALL_SLOTS, DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';
+export { AGENT_WORKER_SIZING, DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';
 export type {
   AgentInput,
   AgentResult,

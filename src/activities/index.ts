@@ -6,7 +6,6 @@ import { createDescribeTools } from './describe-tools.js';
 import { createCallModel, type ModelConnection } from './model.js';
 import type { ModelSettingsStore } from './model-settings.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
-import type { ModelCallGate } from './model-call-gate.js';
 import type { LocalModelCalls } from './local-model-calls.js';
 import { createRunTool } from './tool.js';
 import { createDeliverWebhook } from './webhook.js';
@@ -34,11 +33,7 @@ export interface ActivityDeps {
   usesVersioning?: () => boolean;
   /** Spans and metrics of model and tool calls. */
   telemetry?: ActivityTelemetry;
-  /** The process's bound on model calls at once (`maxModelCalls`). */
-  modelCallGate?: ModelCallGate;
-  /** Whether a queue is a run's own, where model calls beyond the bound are refused (see ModelCallDeps). */
-  runQueueRefusal?: (namespace: string, taskQueue: string) => string | null | undefined;
-  /** The local model calls of the worker of a queue: their bound, and whether it is stopping (see ModelCallDeps). */
+  /** Whether the worker of a queue is stopping, for its local model calls (see ModelCallDeps). */
   localModelCalls?: (namespace: string, taskQueue: string) => LocalModelCalls | undefined;
 }
 
@@ -53,8 +48,6 @@ export function createActivities(deps: ActivityDeps) {
       mcpServers: () => deps.mcp?.servers() ?? [],
       modelSettings: deps.modelSettings,
       telemetry: deps.telemetry,
-      gate: deps.modelCallGate,
-      runQueueRefusal: deps.runQueueRefusal,
       localModelCalls: deps.localModelCalls,
     }),
     runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry }),

@@ -6,9 +6,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
 import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply, TranscriptRef, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { busyRefusal, localBusyRefusal, modelQueueOnlyRefusal, type ModelCallGate } from './model-call-gate.js';
-import { workerStoppingRefusal, type LocalModelCalls } from './local-model-calls.js';
-import type { ModelCallRefused } from '../core/model-call-route.js';
+import { workerStoppingFailure, type LocalModelCalls } from './local-model-calls.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import { messageShapeProblem, NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
@@ -42,15 +40,8 @@ export interface ModelCallDeps {
   modelSettings: ModelSettingsStore;
   /** Spans and metrics of each attempt (src/observability). */
   telemetry?: ActivityTelemetry;
-  /** The process's bound on model calls at once (`maxModelCalls`). Default: none. */
-  gate?: ModelCallGate;
-  /** Whether `taskQueue` (of `namespace`) is a run's own queue, where this worker refuses a model call rather than
-   * wait for a turn: null, it runs them; a string, why every call there must go to the model queue instead;
-   * undefined, not a run's queue (the model queue): a call waits for its turn. Default: undefined. */
-  runQueueRefusal?: (namespace: string, taskQueue: string) => string | null | undefined;
-  /** The local model calls (`localModelCalls`) of the worker of `taskQueue`: their bound (each holds one of its
-   * workflow-task slots while it runs, so a call beyond it is refused and made as an activity) and whether the worker
-   * is stopping (a call then ends, refused, and is made again as an activity). Default: none. */
+  /** Whether the worker of `taskQueue` is stopping, for its local model calls (`localModelCalls`): a call then ends,
+   * and the run makes it again as an activity (local-model-calls.ts). Default: none. */
   localModelCalls?: (namespace: string, taskQueue: string) => LocalModelCalls | undefined;
 }
 
@@ -65,24 +56,11 @@ export function createCallModel(deps: ModelCallDeps) {
       timeout: deps.connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
     }));
 
-  return async function callModel(named: ModelCallInput | ModelCallByDigest): Promise<ModelReply | ModelCallRefused> {
+  return async function callModel(named: ModelCallInput | ModelCallByDigest): Promise<ModelReply> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();
-    // A call on a run's own queue (eager) never waits for a turn: refused, the run sends it to the model queue.
-    let entered = false;
-    const refusal = deps.runQueueRefusal?.(ctx.info.activityNamespace, ctx.info.taskQueue);
-    if (typeof refusal === 'string') return modelQueueOnlyRefusal(refusal);
-    // A local call beyond its worker's bound is refused too: the run makes it as an activity.
     const local = ctx.info.isLocal ? deps.localModelCalls?.(ctx.info.activityNamespace, ctx.info.taskQueue) : undefined;
-    if (local?.stopping.aborted) return workerStoppingRefusal();
-    if (local && !local.gate.tryEnter()) return localBusyRefusal(local.gate.max);
-    if (refusal === null && deps.gate) {
-      entered = deps.gate.tryEnter();
-      if (!entered) {
-        local?.gate.leave();
-        return busyRefusal(deps.gate.max);
-      }
-    }
+    if (local?.stopping.aborted) throw workerStoppingFailure();
     // Heartbeats tell the server this worker is alive during a long call, carry
     // cancellation to it, and carry the call's progress (read by `status`, `watch` and the UI). A local call has
     // none: the workflow task it runs in is the worker's sign of life, and cancellation comes from the workflow.
@@ -96,10 +74,6 @@ export function createCallModel(deps: ModelCallDeps) {
     if (local) for (const s of [ctx.cancellationSignal, local.stopping]) s.addEventListener('abort', endCall, { once: true });
     const observed = observeModelCall(deps.telemetry, deps.connection.baseURL);
     try {
-      if (!entered && deps.gate) {
-        await deps.gate.enter(ctx.cancellationSignal);
-        entered = true;
-      }
       // The transcript first: on a retried call that finds nothing cached (its worker died) it releases the run's
       // stickiness, so the settings query that may follow goes to a live worker at once instead of waiting out the
       // sticky-queue timeout on the dead one's queue.
@@ -138,14 +112,12 @@ export function createCallModel(deps: ModelCallDeps) {
       // A cancelled call must surface as a cancellation, not as a provider error to retry.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
       // A local call its stopping worker ended: the run makes it again as an activity (local-model-calls.ts).
-      if (local?.stopping.aborted) return workerStoppingRefusal();
+      if (local?.stopping.aborted) throw workerStoppingFailure();
       if (err instanceof ApplicationFailure) throw err;
       if (err instanceof NotMessagesApiError) throw notMessagesApiFailure(err.problem, deps.connection.baseURL);
       throw refusedFeatureFailure(err, asked) ?? classifyModelError(err, deps.connection.baseURL);
     } finally {
-      if (entered) deps.gate?.leave();
       if (local) {
-        local.gate.leave();
         for (const s of [ctx.cancellationSignal, local.stopping]) s.removeEventListener('abort', endCall);
       }
       stopHeartbeat();

@@ -1,7 +1,6 @@
-// The `worker` command's sizing flags: the workflow cache, workflow-task slots, pollers and tool-call slots (docs/operations.md,
+// The `worker` command's sizing flags: the workflow cache, workflow-task slots, pollers and activity slots (docs/operations.md,
 // "Sizing a worker"). Each is checked alone by the parser, and together here, before anything starts, by the
 // library's own rule (sizingProblem in worker-sizing.ts) with the flag names in its message.
-import { toolCallSlotsOf } from '../worker/activity-slots.js';
 import { AGENT_WORKER_SIZING } from '../core/policies.js';
 import { defaultWorkflowTasks, heapCachedWorkflows, sizingProblem, type Pollers, type SizingNames, type WorkerSizing } from '../worker/worker-sizing.js';
 import type { Worker } from '@temporalio/worker';
@@ -34,11 +33,11 @@ export const WORKER_SIZING_FLAGS = {
     value: 'N|auto',
     help: `activity-task polls open at once, per worker (default ${shown(D.activityPollers)}), or auto`,
   },
-  'max-tool-calls': {
+  'max-activities': {
     type: 'int',
     min: 1,
     max: 100_000,
-    help: `tool calls at once on this worker (default ${shown(D.maxToolCalls)}); model calls have their own slots (--max-model-calls)`,
+    help: `model and tool calls at once on this worker (default ${shown(D.maxActivities)}); a call beyond it waits in the server's queue, holding no slot`,
   },
 } satisfies Record<string, FlagSpec>;
 
@@ -49,7 +48,7 @@ type SizingFlags = {
   'max-workflow-tasks'?: number;
   'workflow-pollers'?: string;
   'activity-pollers'?: string;
-  'max-tool-calls'?: number;
+  'max-activities'?: number;
 };
 
 /** The WorkerSizing the flags ask for (unset ones: the agent's defaults, applied by createAgentWorker), or a
@@ -60,7 +59,7 @@ export function sizingFromFlags(flags: SizingFlags): WorkerSizing {
     maxWorkflowTasks: flags['max-workflow-tasks'],
     workflowPollers: pollers('workflow-pollers', flags['workflow-pollers'], 2),
     activityPollers: pollers('activity-pollers', flags['activity-pollers'], 1),
-    maxToolCalls: flags['max-tool-calls'],
+    maxActivities: flags['max-activities'],
   };
   const cache = sizing.maxCachedWorkflows ?? heapCachedWorkflows();
   const problem = sizingProblem(
@@ -94,7 +93,7 @@ export function describeSizing(options: Worker['options']): string {
   return (
     `cache ${options.maxCachedWorkflows} runs, ${slots(options.tuner.workflowTaskSlotSupplier)} workflow tasks, ` +
     `workflow pollers ${polls(options.workflowTaskPollerBehavior)}, activity pollers ${polls(options.activityTaskPollerBehavior)}, ` +
-    `${toolCallSlotsOf(options.tuner.activityTaskSlotSupplier)} tool calls`
+    `${slots(options.tuner.activityTaskSlotSupplier)} activities`
   );
 }
 

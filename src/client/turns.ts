@@ -4,7 +4,6 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { isModelCallRefused, type ModelCallRefused } from '../core/model-call-route.js';
 import { costUsd, priceFor } from '../core/pricing.js';
 import type { AgentInput, ModelReply, Usage } from '../core/types.js';
 
@@ -34,9 +33,8 @@ export async function getTurnUsage(client: Client, workflowId: string): Promise<
     if (scheduled?.activityType?.name === 'callModel') modelCalls.add(String(e.eventId));
     const done = e.activityTaskCompletedEventAttributes;
     const result = done && modelCalls.has(String(done.scheduledEventId)) ? done.result : localModelCallResult(e);
-    const reply = await decode<ModelReply | ModelCallRefused>(client, result?.payloads?.[0]);
-    // A refused call (model-call-route.ts) made no request: the same call follows, made elsewhere.
-    if (!reply || isModelCallRefused(reply)) continue;
+    const reply = await decode<ModelReply>(client, result?.payloads?.[0]);
+    if (!reply) continue;
     const price = priceFor(reply.model, input?.settings.prices ?? {}) ?? priceFor(reply.model) ?? priceFor(input?.settings.model ?? '');
     const cost = price ? costUsd(reply.usage, price) + (reply.compactionUsage ? costUsd(reply.compactionUsage, price) : 0) : null;
     turns.push({ step: firstStep + turns.length, model: reply.model, usage: reply.usage, costUsd: cost, stopReason: reply.stopReason });

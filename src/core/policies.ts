@@ -29,16 +29,9 @@ export const MODEL_CALL_OPTIONS = deepFreeze({
   },
 } satisfies ActivityOptions);
 
-/** The task queue model calls of runs on `taskQueue` are scheduled on: a queue of their own, so that the number
- * of model calls at once is bounded by the slots of the workers polling it (`worker --max-model-calls`), and
- * their rate by the queue's `maxTaskQueueActivitiesPerSecond`, without holding back tool calls. */
-export function modelTaskQueue(taskQueue: string): string {
-  return `${taskQueue}-model`;
-}
-
 /** The task queue of the runs on `taskQueue` whose payloads are encrypted with key `keyId`: only workers holding
  * that key poll it (beside `taskQueue` itself), so a worker without it never takes, and never fails, a task it
- * cannot decode. Their activities follow (the workflow's queue, and its model queue `<queue>@<keyId>-model`). */
+ * cannot decode. Their activities follow (they are scheduled on the workflow's own queue). */
 export function encryptedTaskQueue(taskQueue: string, keyId: string): string {
   return `${taskQueue}@${keyId}`;
 }
@@ -49,12 +42,6 @@ export function keyIdOfTaskQueue(taskQueue: string, queue: string): string | und
   const id = queue.slice(taskQueue.length + 1);
   return /^[A-Za-z0-9._-]{1,64}$/.test(id) ? id : undefined;
 }
-
-/** Model calls at once per worker process when `--max-model-calls` is not given: the slots of the model-queue
- * worker. A model call is an I/O wait (seconds of streaming, little CPU or memory), so a process holds many;
- * the real bound is usually the provider's rate limit, which `--max-model-calls` / `--model-calls-per-second`
- * express. */
-export const DEFAULT_MODEL_CALL_SLOTS = 1_000;
 
 /** The agent's worker, sized for runs that mostly wait on their model (createAgentWorker and `worker`; the flags
  * and the measurements in BENCHMARKS.md, "Worker sizing"):
@@ -67,14 +54,20 @@ export const DEFAULT_MODEL_CALL_SLOTS = 1_000;
  *   a poll returns in milliseconds, so 10 keep 40 slots fed; autoscaling ('auto') was no faster at 100 agents
  *   (within the noise), and in one run at 300 agents an activity task the server recorded as started never ran
  *   (lost until its timeout): opt-in, not the default. Raise them for a distant server;
- * - tool calls: Temporal's 100. Tools are the team's code, of unknown cost; the waiting (model calls) has slots
- *   of its own, DEFAULT_MODEL_CALL_SLOTS. */
+ * - activity slots (model and tool calls at once, Temporal's `maxConcurrentActivityTaskExecutions`): 1,000. A model
+ *   call is an I/O wait (seconds of streaming, little CPU or memory), so a process holds many; a call beyond the
+ *   slots waits in the server's queue, holding no slot and no timeout. Tools are the team's code, of unknown cost:
+ *   a team whose tools are heavy lowers it (`--max-activities`), or bounds them in the tool. */
 export const AGENT_WORKER_SIZING = deepFreeze({
   maxWorkflowTasks: 40,
   workflowPollers: 10,
   activityPollers: 10,
-  maxToolCalls: 100,
-} satisfies { maxWorkflowTasks: number; workflowPollers: number | 'auto'; activityPollers: number | 'auto'; maxToolCalls: number });
+  maxActivities: 1_000,
+} satisfies { maxWorkflowTasks: number; workflowPollers: number | 'auto'; activityPollers: number | 'auto'; maxActivities: number });
+
+/** The failure type of a local model call that its worker ended because it was shutting down
+ * (activities/local-model-calls.ts): the run makes the call again as an activity. */
+export const WORKER_STOPPING_FAILURE_TYPE = 'WorkerStopping';
 
 /** Runs cached per GB of heap above HEAP_KEPT_FROM_CACHE_MB, when `maxCachedWorkflows` is not given: Temporal's own
  * default (600 per GB, with reused V8 contexts), kept because it scales with the memory the worker has. Measured

@@ -17,7 +17,7 @@ export interface WorkerDeployment {
   versioning?: Versioning;
 }
 
-/** The `workerDeploymentOptions` of Worker.create (the same for the run's worker, its model-queue worker and its
+/** The `workerDeploymentOptions` of Worker.create (the same for the run's worker and its
  * key-queue workers: every queue of a version is polled by that version). */
 export interface WorkerDeploymentOptions {
   useWorkerVersioning: true;

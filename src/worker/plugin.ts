@@ -3,16 +3,7 @@
 // createAgentWorker (src/worker/worker.ts) is this plugin on a worker of its own.
 import { Client } from '@temporalio/client';
 import { SimplePlugin } from '@temporalio/plugin';
-import {
-  Worker,
-  type BundleOptions,
-  type BundlerPlugin,
-  type NativeConnection,
-  type ReplayWorkerOptions,
-  type WorkerOptions,
-  type WorkerPlugin,
-  type WorkflowBundleOption,
-} from '@temporalio/worker';
+import { Worker, type BundleOptions, type BundlerPlugin, type ReplayWorkerOptions, type WorkerOptions, type WorkerPlugin, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from '../activities/index.js';
 import { attemptLogInterceptor, type AttemptLimitOf } from '../activities/attempt-log.js';
 import { warnOfRunsWaitingForKeys, workerDataConverter } from './key-queues.js';
@@ -22,11 +13,8 @@ import { checkAgents, subAgentDefinitions } from '../config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from '../config/types.js';
 import type { SubAgentDefinition, ToolCallInput } from '../core/types.js';
 import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
-import { ModelCallGate } from '../activities/model-call-gate.js';
 import { LocalModelCalls } from '../activities/local-model-calls.js';
-import { localModelCallBound, withModelCallsBesideTools } from './activity-slots.js';
-import { heapCachedWorkflows } from './worker-sizing.js';
-import { AGENT_ACTIVITY_TYPES, DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, modelTaskQueue, STICKY_QUEUE_TIMEOUT } from '../core/policies.js';
+import { AGENT_ACTIVITY_TYPES, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from '../core/policies.js';
 import type { McpTokenStore, McpTools } from '../mcp/index.js';
 import { calculator } from '../tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/registry.js';
@@ -62,21 +50,6 @@ export interface AgentPluginOptions {
   maxAgentDepth?: number;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
-  /** At most this many model calls at once in this process, whether they came eagerly on the run's own queue or
-   * from the model task queue (`<taskQueue>-model`, whose worker has this many slots). A call beyond it is sent to
-   * the model queue, where it waits in the server's queue, holding no slot and no timeout; tool calls are not held
-   * back (docs/operations.md, "Model calls: concurrency and rate"). Default DEFAULT_MODEL_CALL_SLOTS. */
-  maxModelCalls?: number;
-  /** At most this many model calls started per second on the model task queue, across every worker polling it
-   * (Temporal's `maxTaskQueueActivitiesPerSecond`: the server enforces it). With it, this worker refuses model calls
-   * on the run's own queue (the server does not rate-limit eager activities), so runs send them all to the model
-   * queue. Default: no limit. */
-  modelCallsPerSecond?: number;
-  /** Whether running a worker with this plugin also runs, in the same process, the worker of the model task
-   * queue (`<taskQueue>-model`) and stops it with it. Default true. With false, run it yourself, in this process
-   * or another: `await plugin.createModelWorker({ connection, taskQueue })`, and with encryption on, one for each
-   * key's queue as well (`taskQueue: '<taskQueue>@<keyId>'`: see encryptedTaskQueue). */
-  runModelWorker?: boolean;
   /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
    * and namespace. */
   client?: Client;
@@ -111,7 +84,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   mcp: McpTools | undefined;
   #activities: ReturnType<typeof createActivities> | undefined;
   readonly #agents: Record<string, SubAgentDefinition> | undefined;
-  /** What each worker configured with this plugin needs for its model-queue worker, by namespace and queue. */
+  /** What each worker configured with this plugin needs for the workers of its key queues, by namespace and queue. */
   readonly #queueSpecs = new Map<string, QueueSpec>();
   /** The task queues of keys (`<taskQueue>@<keyId>`) this plugin runs workers on, by namespace and queue. */
   readonly #keyQueues = new Set<string>();
@@ -119,11 +92,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** Whether a worker configured with this plugin uses Worker Versioning (see the workerUsesVersioning activity). */
   #usesVersioning = false;
   #telemetry: WorkerTelemetry | undefined;
-  /** The process's bound on model calls at once, shared by the model queue's calls and the run queues' (eager). */
-  readonly #modelCallGate: ModelCallGate;
-  /** Why the worker of each run queue (by namespace and queue) refuses model calls there, or null: it runs them. */
-  readonly #runQueueRefusals = new Map<string, string | null>();
-  /** By queue: the local model calls of the worker polling it: their bound (localModelCallBound), and its shutdown. */
+  /** By queue: the local model calls of the worker polling it, ended when it stops (local-model-calls.ts). */
   readonly #localModelCalls = new Map<string, LocalModelCalls>();
 
   constructor(private readonly options: AgentPluginOptions = {}) {
@@ -136,7 +105,6 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       this.#agents = subAgentDefinitions(checkAgents(options.agents, known, options.maxAgentDepth));
     }
     if (options.client) this.#transcripts = transcriptStore(options.client);
-    this.#modelCallGate = new ModelCallGate(options.maxModelCalls ?? DEFAULT_MODEL_CALL_SLOTS);
   }
 
   /** The tools this plugin registers, by name (the MCP servers' too, once they are connected). */
@@ -191,11 +159,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     await this.mcp?.close();
   }
 
-  /** Runs the worker, and beside it (unless `runModelWorker: false`) the worker of its model task queue, and, when
-   * its data converter encrypts, a worker on the task queue of each key it holds (`<taskQueue>@<keyId>`, where
-   * clients with that key start runs; see encryptedTaskQueue) with its own model-queue worker: when any stops,
-   * the others are shut down too, so `run()`, `runUntil()` and `shutdown()` govern all. Stops the MCP servers
-   * when it stops, however it stops: no stdio server outlives it. */
+  /** Runs the worker, and, when its data converter encrypts, a worker on the task queue of each key it holds
+   * (`<taskQueue>@<keyId>`, where clients with that key start runs; see encryptedTaskQueue): when any stops, the
+   * others are shut down too, so `run()`, `runUntil()` and `shutdown()` govern all. Stops the MCP servers when it
+   * stops, however it stops: no stdio server outlives it. */
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const key = queueKey(worker.options.namespace, worker.options.taskQueue);
     const keyQueue = this.#keyQueues.has(key);
@@ -205,18 +172,6 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       const spec = this.#queueSpecs.get(key);
       if (!spec) return await next(worker);
       const companions: Array<Promise<Worker>> = [];
-      // It polls like the worker it runs beside (`activityPollers` of createAgentWorker, `--activity-pollers`).
-      if (this.options.runModelWorker !== false) {
-        // and as the same version of its Worker Deployment, if it is one: a pinned run's model calls go to its version.
-        companions.push(
-          this.createModelWorker({
-            ...spec,
-            identity: worker.options.identity,
-            activityTaskPollerBehavior: worker.options.activityTaskPollerBehavior,
-            workerDeploymentOptions: worker.options.workerDeploymentOptions,
-          }),
-        );
-      }
       if (!keyQueue) {
         for (const id of spec.keyIds) companions.push(this.#createKeyQueueWorker(spec, id, worker.options.identity));
         if (this.#client) void warnOfRunsWaitingForKeys(this.#client, spec.taskQueue, spec.keyIds);
@@ -228,8 +183,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     }
   }
 
-  /** The worker of the task queue of key `keyId` (runs encrypted with it): the agent's worker again, on that
-   * queue (its own model-queue worker beside it). */
+  /** The worker of the task queue of key `keyId` (runs encrypted with it): the agent's worker again, on that queue. */
   #createKeyQueueWorker(spec: QueueSpec, keyId: string, identity: string | undefined): Promise<Worker> {
     const taskQueue = encryptedTaskQueue(spec.taskQueue, keyId);
     this.#keyQueues.add(queueKey(spec.namespace, taskQueue));
@@ -244,29 +198,6 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     });
   }
 
-  /** A worker serving only the model task queue of `taskQueue` (`<taskQueue>-model`): the callModel activity, with
-   * `maxModelCalls` slots and the `modelCallsPerSecond` queue rate. A worker run with this plugin runs one by itself;
-   * this is for running it on its own (another process, `runModelWorker: false`). */
-  async createModelWorker(options: ModelWorkerOptions): Promise<Worker> {
-    const dataConverter = options.dataConverter ?? workerDataConverter();
-    await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
-    const telemetry = await this.#telemetryOnce(dataConverter);
-    return Worker.create({
-      connection: options.connection,
-      namespace: options.namespace,
-      ...(options.identity ? { identity: `${options.identity} (model calls)` } : {}),
-      taskQueue: modelTaskQueue(options.taskQueue),
-      dataConverter,
-      activities: { callModel: this.#activitiesOnce().callModel },
-      interceptors: { activity: [attemptLogInterceptor(), ...telemetry.activityInterceptors] },
-      maxConcurrentActivityTaskExecutions: this.options.maxModelCalls ?? DEFAULT_MODEL_CALL_SLOTS,
-      ...(this.options.modelCallsPerSecond ? { maxTaskQueueActivitiesPerSecond: this.options.modelCallsPerSecond } : {}),
-      maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
-      ...(options.activityTaskPollerBehavior ? { activityTaskPollerBehavior: options.activityTaskPollerBehavior } : {}),
-      ...(options.workerDeploymentOptions ? { workerDeploymentOptions: options.workerDeploymentOptions } : {}),
-    });
-  }
-
   /** The stores the model activity reads through `client`, and the MCP sessions: once per plugin. */
   async #prepare(client: Client): Promise<void> {
     this.#client ??= client;
@@ -276,8 +207,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     await this.startMcp();
   }
 
-  /** One set of activities per plugin, shared by its workers (the agent's and the model queue's): one Messages
-   * API client, one transcript cache. */
+  /** One set of activities per plugin, shared by its workers (the agent's and its key queues'): one Messages API
+   * client, one transcript cache. */
   #activitiesOnce(): ReturnType<typeof createActivities> {
     return (this.#activities ??= createActivities({
       connection: this.options.model ?? modelConnectionFromEnv(),
@@ -289,8 +220,6 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       agents: this.#agents,
       usesVersioning: () => this.#usesVersioning,
       telemetry: this.#telemetry?.activity,
-      modelCallGate: this.#modelCallGate,
-      runQueueRefusal: (namespace, taskQueue) => this.#runQueueRefusals.get(queueKey(namespace, taskQueue)),
       localModelCalls: (namespace, taskQueue) => this.#localModelCalls.get(queueKey(namespace, taskQueue)),
     }));
   }
@@ -325,15 +254,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
     const telemetry = await this.#telemetryOnce(dataConverter);
     const activities = this.#activitiesOnce();
-    const refusal = this.#runQueueRefusal(options);
-    const besideTools = refusal ? undefined : withModelCallsBesideTools(options, heapCachedWorkflows(), this.#modelCallGate.max);
-    this.#runQueueRefusals.set(queueKey(options.namespace, options.taskQueue), refusal ?? null);
-    this.#localModelCalls.set(queueKey(options.namespace, options.taskQueue), new LocalModelCalls(localModelCallBound(besideTools ?? options)));
+    this.#localModelCalls.set(queueKey(options.namespace, options.taskQueue), new LocalModelCalls());
     this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
-      connection: options.connection,
       namespace: options.namespace,
       taskQueue: options.taskQueue,
-      dataConverter,
       keyIds: codecKeyIds(dataConverter.payloadCodecs ?? []),
       workerOptions: options,
     });
@@ -348,20 +272,11 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
       // A dead worker's runs move to another worker after this instead of the SDK's 10 s ("Recovery time").
       stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT,
-      ...(besideTools ?? options),
+      ...options,
       dataConverter,
       // The telemetry sinks first: a worker that also has Temporal's OpenTelemetryPlugin keeps its own `exporter`.
       sinks: { ...telemetry.sinks, ...options.sinks, ...transcriptSinks(this.transcripts, this.modelSettings) },
     });
-  }
-
-  /** Why model calls on this worker's own queue must go to the model queue instead, or undefined: this worker runs
-   * them eagerly (with its activity slots made ToolSlotsBesideModelCalls, so they take none of the tool calls'). */
-  #runQueueRefusal(options: WorkerOptions): string | undefined {
-    if (this.options.modelCallsPerSecond) return `this worker's modelCallsPerSecond (${this.options.modelCallsPerSecond}) is enforced on the model queue only`;
-    if (this.options.runModelWorker === false) return 'this worker serves model calls on the model queue only (runModelWorker: false)';
-    if (options.tuner) return "this worker's activity slots are its own tuner's, which cannot keep model calls beside tool calls";
-    return undefined;
   }
 
   /** Replaying histories of the team's worker: the agent workflow is there too. */
@@ -392,25 +307,11 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   }
 }
 
-/** Where and how to run the worker of a model task queue (see AgentPlugin.createModelWorker). */
-export interface ModelWorkerOptions {
-  connection?: NativeConnection;
+/** A worker's queue as configured with this plugin: what the workers of its key queues need. */
+interface QueueSpec {
   namespace?: string;
-  /** The agent runs' task queue; the worker polls `<taskQueue>-model`. */
+  /** The agent runs' task queue. */
   taskQueue: string;
-  /** Default: `agentDataConverter()`; give the one the agent runs' worker uses. */
-  dataConverter?: WorkerOptions['dataConverter'];
-  identity?: string;
-  /** Its activity-task pollers. Default: Temporal's (at most 10 polls open). */
-  activityTaskPollerBehavior?: WorkerOptions['activityTaskPollerBehavior'];
-  /** The Worker Deployment version of the agent runs' worker, when it is versioned: give the same, so that every
-   * task queue of the version is polled by it (set-current-version refuses a version missing one) and a pinned
-   * run's model calls are served by its own version. */
-  workerDeploymentOptions?: WorkerOptions['workerDeploymentOptions'];
-}
-
-/** A worker's queue as configured with this plugin: what its companions (model queue, key queues) need. */
-interface QueueSpec extends ModelWorkerOptions {
   /** The keys its data converter holds, the one it encrypts with first. */
   keyIds: readonly string[];
   /** Its options as given to configureWorker, for the workers of its key queues. */

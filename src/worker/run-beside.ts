@@ -1,4 +1,4 @@
-// A worker and the workers that must run beside it (its model queue's, its key queues'), started and stopped
+// A worker and the workers that must run beside it (its key queues'), started and stopped
 // together.
 import type { Worker } from '@temporalio/worker';
 

@@ -19,11 +19,11 @@ export interface WorkerSizing {
   maxWorkflowTasks?: number;
   /** Workflow-task pollers (`workflowTaskPollerBehavior`); at least 2 (sticky and normal queue). */
   workflowPollers?: Pollers;
-  /** Activity-task pollers of the agent's worker and of its model-queue worker (`activityTaskPollerBehavior`). */
+  /** Activity-task pollers (`activityTaskPollerBehavior`). */
   activityPollers?: Pollers;
-  /** Tool calls at once on the agent's worker (its `maxConcurrentActivityTaskExecutions`; model calls on its queue
-   * take none of these slots, src/worker/activity-slots.ts, and are bounded by `maxModelCalls`). */
-  maxToolCalls?: number;
+  /** Model and tool calls at once on the agent's worker (its `maxConcurrentActivityTaskExecutions`): a call beyond
+   * it waits in the server's queue, holding no slot and no timeout. */
+  maxActivities?: number;
 }
 
 /** The Worker.create options a sizing stands for. */
@@ -45,7 +45,7 @@ export function agentWorkerSizing(sizing: WorkerSizing = {}): SizingWorkerOption
     maxConcurrentWorkflowTaskExecutions: tasks,
     workflowTaskPollerBehavior: pollerBehavior(workflowPollers),
     activityTaskPollerBehavior: pollerBehavior(sizing.activityPollers ?? d.activityPollers),
-    maxConcurrentActivityTaskExecutions: sizing.maxToolCalls ?? d.maxToolCalls,
+    maxConcurrentActivityTaskExecutions: sizing.maxActivities ?? d.maxActivities,
   };
   checkWorkerSizing(options);
   return options;
@@ -111,7 +111,7 @@ export function checkWorkerSizing(o: Partial<SizingWorkerOptions>): void {
   };
   whole('maxCachedWorkflows', o.maxCachedWorkflows, 0);
   whole('maxWorkflowTasks (maxConcurrentWorkflowTaskExecutions)', o.maxConcurrentWorkflowTaskExecutions, 2);
-  whole('maxToolCalls (maxConcurrentActivityTaskExecutions)', o.maxConcurrentActivityTaskExecutions, 1);
+  whole('maxActivities (maxConcurrentActivityTaskExecutions)', o.maxConcurrentActivityTaskExecutions, 1);
   const wftPollers = o.workflowTaskPollerBehavior;
   const workflowPollers = wftPollers?.type === 'simple-maximum' ? wftPollers.maximum : undefined;
   whole('workflowPollers', workflowPollers, 2);

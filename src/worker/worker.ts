@@ -45,18 +45,12 @@ export interface AgentWorkerOptions extends WorkerSizing {
   /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one
    * `npm run build` wrote next to this file, else one built once per process. */
   workflowBundlePath?: string;
-  /** At most this many model calls at once in this process (see AgentPluginOptions.maxModelCalls); a call beyond
-   * it waits in the model queue, holding no slot and no timeout. Tool calls are not held back by it. */
-  maxModelCalls?: number;
-  /** At most this many model calls started per second across every worker of this task queue (see
-   * AgentPluginOptions.modelCallsPerSecond). */
-  modelCallsPerSecond?: number;
   /** Payload codecs and failure converter. Default: `workerDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
    * The client must decode what this worker encodes: give it the same converter. */
   dataConverter?: DataConverter;
   /** Run the worker as this version of a Worker Deployment (Worker Versioning: docs/operations.md, "Upgrading
    * workers"). Its runs are pinned to it by default and move to the deployment's current version at their next
-   * continue-as-new; its model-queue and key-queue workers are the same version. Default: unversioned. */
+   * continue-as-new; its key-queue workers are the same version. Default: unversioned. */
   deployment?: WorkerDeployment;
   /** Serves Prometheus metrics at `GET http://<host>:<port>/metrics` while the worker runs: the agent's, followed by
    * Temporal's worker metrics when `temporalMetricsUrl` names where the process's Runtime serves them (install it
@@ -70,8 +64,8 @@ export interface AgentWorkerOptions extends WorkerSizing {
 }
 
 export interface AgentWorker {
-  /** The agent's worker; running it also runs the model-queue worker beside it (`<taskQueue>-model`), and
-   * `shutdown()` / the end of `runUntil()` stop both. */
+  /** The agent's worker (with encryption keys, running it also runs the workers of its key queues beside it, and
+   * `shutdown()` / the end of `runUntil()` stop them all). */
   worker: Worker;
   registry: ToolRegistry;
   /** The model activity's transcript cache: its stats show when the query fallback ran. */
@@ -100,8 +94,6 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     agents: options.agents,
     maxAgentDepth: options.maxAgentDepth,
     model: options.model,
-    maxModelCalls: options.maxModelCalls,
-    modelCallsPerSecond: options.modelCallsPerSecond,
     client: options.client,
     workflowBundle: await workflowBundle(options.workflowBundlePath, dataConverter),
   });
@@ -138,8 +130,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
  * (which wins). A `tuner` there sizes the slots itself: the slot options are then left out (the SDK refuses both). */
 function sizingOf(options: AgentWorkerOptions): Partial<WorkerOptions> {
   const own = options.workerOptions ?? {};
-  if (own.tuner && (options.maxWorkflowTasks !== undefined || options.maxToolCalls !== undefined)) {
-    throw new Error('createAgentWorker: maxWorkflowTasks and maxToolCalls size the slots that workerOptions.tuner sizes: give one or the other');
+  if (own.tuner && (options.maxWorkflowTasks !== undefined || options.maxActivities !== undefined)) {
+    throw new Error('createAgentWorker: maxWorkflowTasks and maxActivities size the slots that workerOptions.tuner sizes: give one or the other');
   }
   const sizing: Partial<WorkerOptions> = agentWorkerSizing({ ...options, maxCachedWorkflows: own.maxCachedWorkflows ?? options.maxCachedWorkflows });
   if (own.tuner) {

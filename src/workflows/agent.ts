@@ -26,9 +26,8 @@ import { callModelCompacting } from './compaction.js';
 import { AgentRun, causeMessage } from './run.js';
 import { recordToolDefinitions } from './tool-definitions.js';
 import { continueAsNewDue } from '../core/versioning.js';
-import { UPGRADE_ON_CONTINUE_AS_NEW, upgradeOnContinueAsNew } from './versioning.js';
+import { upgradeOnContinueAsNew } from './versioning.js';
 import { inRunSpan, reportRunStarted } from './telemetry.js';
-import { takesPatch } from './patches.js';
 
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   refuseInvalidSettings(input);
@@ -53,19 +52,12 @@ async function runToEnd(run: AgentRun): Promise<AgentResult> {
   }
 }
 
-/** Patch id: a run whose settings fail the settings check (src/core/settings-check.ts: the one startAgent and the
- * CLI use) fails at once, naming the field, whoever started it (before, a bad value stalled the run, e.g. a
- * negative heartbeat timeout left it RUNNING for ever, or misbehaved). Only such runs take the patch: a valid run's
- * history is unchanged, and one recorded before it replays as it ran. Checked when a job starts, not when it
- * continues. */
-export const REFUSE_INVALID_SETTINGS = 'refuse-invalid-settings';
-
 function refuseInvalidSettings(input: AgentInput): void {
   // A continuation (continue-as-new, resume) goes on with settings its job started with: a job accepted by an
   // older version is not failed half-way by a stricter check.
   if (input.carried) return;
   const found = settingsProblem(input.settings);
-  if (!found || !takesPatch(REFUSE_INVALID_SETTINGS)) return;
+  if (!found) return;
   const error = new InvalidSettingsError(found.field, found.problem);
   throw ApplicationFailure.create({ message: error.message, type: error.name, nonRetryable: true });
 }
@@ -167,11 +159,6 @@ function setHandlers(run: AgentRun): void {
   setHandler(subAgentReport, (report) => run.subAgents.onReport(report));
 }
 
-/** Patch id: continue-as-new carries the task once, as the first message of the carried transcript (before, it
- * also rode in `task`, and only the carried state was measured against the payload limit, so a large task made the
- * server refuse the continue-as-new). Runs recorded before it continue as they did. */
-export const CARRY_TASK_ONCE = 'carry-task-once';
-
 /** Continue-as-new between turns when the server suggests it (history size or length, or a new version of the
  * run's Worker Deployment), or after the configured number of model calls: the transcript and guard state carry
  * over once, the job keeps its id, and a versioned run moves to the current version (see versioning.ts). */
@@ -179,8 +166,7 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
   const info = workflowInfo();
   const due = continueAsNewDue({
     suggested: info.continueAsNewSuggested,
-    // Behind the patch: a run recorded before it did not continue as new for this (replay must do as it did).
-    targetVersionChanged: info.targetWorkerDeploymentVersionChanged === true && takesPatch(UPGRADE_ON_CONTINUE_AS_NEW),
+    targetVersionChanged: info.targetWorkerDeploymentVersionChanged === true,
     stepsThisRun: run.stepsThisRun,
     every: run.settings.continueAsNewAfterSteps,
   });
@@ -191,10 +177,9 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
     run.webhooks.noteContinueAsNewPostponed();
     return;
   }
-  const once = takesPatch(CARRY_TASK_ONCE);
-  // The task is the carried transcript's first message; the rest of the input is measured with the state.
-  const rest: AgentInput = once ? { ...run.input, task: '', carried: undefined } : run.input;
-  const carry = () => fitForContinueAsNew(run.state, once ? MAX_CARRIED_BYTES - utf8Bytes(JSON.stringify(rest)) : MAX_CARRIED_BYTES);
+  // The task is the carried transcript's first message (carried once); the rest of the input is measured with the state.
+  const rest: AgentInput = { ...run.input, task: '', carried: undefined };
+  const carry = () => fitForContinueAsNew(run.state, MAX_CARRIED_BYTES - utf8Bytes(JSON.stringify(rest)));
   const fits = carry();
   if (!fits) {
     // Too big to carry even trimmed: better to go on in this run, towards the history limit, than to fail.
@@ -211,16 +196,13 @@ async function continueAsNewIfDue(run: AgentRun): Promise<void> {
   await continueAsNew<(input: AgentInput) => Promise<AgentResult>>({ ...rest, carried });
 }
 
-/** Patch id: a deadline stop waits (at most DEADLINE_SETTLE_MS) for the loop it cancels to settle, so its in-flight
- * call is cancelled on the server before the run closes (before, a closed run showed that call pending:
- * CANCEL_REQUESTED). Runs recorded before it stop without waiting. */
-export const WAIT_FOR_DEADLINE_CANCELLED_CALLS = 'wait-for-deadline-cancelled-calls';
 /** A cancelled call acknowledges with its next heartbeat (every 3 s at most); a tool that never does is left behind
  * after this long. */
 const DEADLINE_SETTLE_MS = 10_000;
 
 /** Runs the loop against a durable timer set for the absolute deadline. When the timer wins, the loop's scope is
- * cancelled and the run stops once the cancelled calls have acknowledged (bounded; see the patch above). */
+ * cancelled and the run stops once the cancelled calls have acknowledged (at most DEADLINE_SETTLE_MS), so no
+ * closed run shows a call still pending (CANCEL_REQUESTED). */
 async function raceDeadline(run: AgentRun, agentLoop: () => Promise<AgentResult>): Promise<AgentResult> {
   const { deadlineAt } = run.state;
   if (deadlineAt === null) return agentLoop();
@@ -243,7 +225,7 @@ async function raceDeadline(run: AgentRun, agentLoop: () => Promise<AgentResult>
   loopDone.catch(() => undefined);
   // A sub-agent does not wait: its deadline comes just before its parent's, and the parent needs the partial
   // answer before its own deadline (the child's cancelled call stops at its next heartbeat all the same).
-  if (!run.input.subAgent && takesPatch(WAIT_FOR_DEADLINE_CANCELLED_CALLS)) await condition(() => loopSettled, DEADLINE_SETTLE_MS);
+  if (!run.input.subAgent) await condition(() => loopSettled, DEADLINE_SETTLE_MS);
   const reason = `deadline reached (${run.settings.deadlineMs} ms after the start)`;
   run.closeOpenToolUses(`the run was stopped by the deadline guard (${reason})`);
   return run.end({ status: 'stopped', guard: 'deadline', error: reason });

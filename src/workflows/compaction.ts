@@ -9,12 +9,6 @@ import { clientCompactionDue, COMPACTION_INSTRUCTION, recordClientCompaction, re
 import { textOf } from '../core/transcript.js';
 import type { AgentStatusView, ModelReply, RefusableFeature, RunState } from '../core/types.js';
 import type { AgentRun } from './run.js';
-import { takesPatch } from './patches.js';
-
-/** Patch id: a model call the endpoint refuses for a feature the run can do without (a 400 naming compaction
- * or the task budget: FeatureRefused) is made again without it, remembered for the rest of the job, instead of
- * failing the run. Before it, such a 400 failed the run. */
-export const REFUSED_FEATURE_FALLBACK = 'refused-feature-fallback';
 
 /** A turn's model call: after a client-side compaction where one is due; without what the endpoint refused. */
 export async function callModelCompacting(run: AgentRun): Promise<ModelReply> {
@@ -23,7 +17,7 @@ export async function callModelCompacting(run: AgentRun): Promise<ModelReply> {
     return await run.callModel();
   } catch (err) {
     const refused = refusedFeature(err);
-    if (!refused || run.state.refused?.includes(refused) || !takesPatch(REFUSED_FEATURE_FALLBACK)) throw err;
+    if (!refused || run.state.refused?.includes(refused)) throw err;
     (run.state.refused ??= []).push(refused);
     log.warn(`The endpoint refused ${refused}; the run goes on without it${refused === 'compaction' ? ' and compacts client-side' : ''}`);
     return callModelCompacting(run);

@@ -6,10 +6,6 @@ import { condition, log } from '@temporalio/workflow';
 import { checkedAnswer } from '../core/elicitation.js';
 import type { ElicitationAck, ElicitationAnswer, ElicitationQuestion, ElicitationReply } from '../core/types.js';
 
-/** Patch id: MCP tool calls carry `elicitation` (the answers so far), so a server's elicitation becomes a question
- * of the run and the call is made again with its answer. Runs recorded before it have elicitations declined. */
-export const MCP_ELICITATION = 'mcp-elicitation';
-
 export class Elicitations {
   readonly #pending = new Map<string, ElicitationQuestion>();
   readonly #answers = new Map<string, ElicitationAnswer>();

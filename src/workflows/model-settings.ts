@@ -1,18 +1,12 @@
 // The run's model-call settings (model, system prompt, tool names, output schema, ...) reach the model
 // activity by digest, not in each call's input: they are in history once, in the workflow input. Just before a
 // model call the workflow hands them to the worker's cache through the transcript sink (no command, no event); a
-// model call that misses there reads them with the `modelSettings` query. Behind the patch
-// MODEL_SETTINGS_BY_DIGEST: runs recorded before it keep sending the settings in every call's input.
+// model call that misses there reads them with the `modelSettings` query. A 40-turn run with a 16 KB system prompt
+// stored 5.3× its content with the settings in every call, the prompt once per call; by digest, 1.5× at most.
 import { proxySinks, workflowInfo } from '@temporalio/workflow';
 import { digestSettings, modelCallSettings, type DigestedSettings } from '../core/model-settings.js';
-import type { AgentSettings, RunState, ModelCallByDigest, ModelCallInput, ModelCallSettingsField, TranscriptRef } from '../core/types.js';
+import type { AgentSettings, RunState, ModelCallByDigest, TranscriptRef } from '../core/types.js';
 import type { AgentSinks } from '../core/transcript-sink.js';
-import { takesPatch } from './patches.js';
-
-/** Patch id: model calls name the run's model-call settings by digest (ModelCallByDigest) instead of
- * carrying them. A 40-turn run with a 16 KB system prompt stored 5.3× its content, the prompt once per call;
- * with this, 1.5× at most. Runs recorded before it replay with the settings in every call's input. */
-export const MODEL_SETTINGS_BY_DIGEST = 'model-settings-by-digest';
 
 const { agentTranscript } = proxySinks<AgentSinks>();
 
@@ -23,14 +17,8 @@ export class ModelSettingsSharing {
   readonly #shared = new Set<string>();
 
   /** The settings and the transcript reference of a model call's input: the digest and the message count (after
-   * handing the settings to the worker's cache), or, in a run from before the patch, the settings themselves and
-   * the whole reference. */
-  forCall(
-    settings: AgentSettings,
-    state: RunState,
-    transcript: TranscriptRef,
-  ): Pick<ModelCallInput, ModelCallSettingsField | 'transcript'> | Pick<ModelCallByDigest, 'settings' | 'transcript'> {
-    if (!takesPatch(MODEL_SETTINGS_BY_DIGEST)) return { transcript, ...modelCallSettings(settings, state) };
+   * handing the settings to the worker's cache). */
+  forCall(settings: AgentSettings, state: RunState, transcript: TranscriptRef): Pick<ModelCallByDigest, 'settings' | 'transcript'> {
     const named = this.#digested(settings, state);
     this.#named.set(named.digest, named);
     // Not while replaying (the sink call would be dropped): the first live call after a replay shares again.

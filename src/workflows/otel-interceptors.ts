@@ -10,10 +10,6 @@
 // an untraced run neither evaluates nor holds them.
 import { workflowInfo, type WorkflowInterceptors } from '@temporalio/workflow';
 import { loadOtelWorkflow } from './otel-modules.cjs';
-import { takesPatch } from './patches.js';
-
-/** Patch id: the run is traced (the OpenTelemetry workflow interceptors, and its `invoke_agent` span). */
-export const TRACE_RUNS = 'trace-runs';
 
 /** The header Temporal's client interceptor puts on a start (and its workflow interceptors on a child start or a
  * continue-as-new): the trace the run continues. */
@@ -36,7 +32,7 @@ interface Gate {
 
 function decide(gate: Gate, headers: Record<string, unknown> | undefined): boolean {
   gate.runId = workflowInfo().runId;
-  gate.on = !!headers && TRACE_HEADER in headers && takesPatch(TRACE_RUNS);
+  gate.on = !!headers && TRACE_HEADER in headers;
   traced.set(gate.runId, gate.on);
   return gate.on;
 }

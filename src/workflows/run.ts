@@ -35,9 +35,8 @@ import type {
   ToolUseBlock,
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
-import { Elicitations, MCP_ELICITATION } from './elicitations.js';
-import { waitsForCancelledCalls } from './proxies.js';
-import { ModelCallRoute } from './model-call-route.js';
+import { Elicitations } from './elicitations.js';
+import { scheduleModelCall } from './proxies.js';
 import { compactionView, noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
@@ -47,7 +46,6 @@ import { TranscriptSharing } from './transcript-sharing.js';
 import { Webhooks } from './webhooks.js';
 import { runEndEventType, WEBHOOK_TEXT_CHARS } from '../core/webhooks.js';
 import { ApprovalsGauge, reportRunEnded } from './telemetry.js';
-import { takesPatch } from './patches.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
@@ -78,8 +76,6 @@ export class AgentRun {
   readonly #transcriptSharing = new TranscriptSharing();
   /** The settings every model call names by digest (the `modelSettings` query answers from it). */
   readonly modelSettings = new ModelSettingsSharing();
-  /** Which queue each model call goes to: the run's own first (eager), the model queue when refused there. */
-  readonly #modelCalls = new ModelCallRoute();
   readonly subAgents = new SubAgents(this);
   readonly webhooks: Webhooks;
 
@@ -201,7 +197,7 @@ export class AgentRun {
     const s = this.settings;
     // The messages go to this worker's transcript cache first: the call then needs no query.
     this.#transcriptSharing.share(this.messages);
-    const reply = await this.#modelCalls.call(
+    const reply = await scheduleModelCall(
       {
         ...this.modelSettings.forCall(s, this.state, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
         toolChoiceNone: options.toolChoiceNone,
@@ -278,7 +274,7 @@ export class AgentRun {
           allowedTools: this.settings.outputSchema ? [...this.settings.tools, SUBMIT_ANSWER] : this.settings.tools,
           outputSchema: call.name === SUBMIT_ANSWER ? this.settings.outputSchema : undefined,
           maxOutputChars: this.settings.maxToolOutputChars,
-          ...(splitMcpName(call.name) && takesPatch(MCP_ELICITATION) ? { elicitation: { answers: [] } } : {}),
+          ...(splitMcpName(call.name) ? { elicitation: { answers: [] } } : {}),
         }, schedule, this.settings, { elicitations: this.elicitations, changed: () => this.publish() });
         this.#progress[call.id] = outcome;
         return outcome;
@@ -294,10 +290,8 @@ export class AgentRun {
       this.publish();
     }
     // A cancel rejects a wait for approval at once, but a running call only once it has acknowledged: the turn
-    // ends when every call has settled, so the run never closes with a call still pending (patched: see
-    // WAIT_FOR_CANCELLED_CALLS).
-    if (waitsForCancelledCalls()) return Promise.allSettled(outcomes).then(() => Promise.all(outcomes));
-    return Promise.all(outcomes);
+    // ends when every call has settled, so the run never closes with a call still pending.
+    return Promise.allSettled(outcomes).then(() => Promise.all(outcomes));
   }
 
   /** `sendMessage` validator: an empty message, or one that would never be read, is refused. */

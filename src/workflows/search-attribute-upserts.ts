@@ -5,11 +5,6 @@ import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS } from '../core/policies.js';
 import { agentSearchAttributeValues, attributePairs, PROGRESS_VALUE, searchAttributeValues } from '../core/search-attributes.js';
 import type { AgentStatusView } from '../core/types.js';
-import { takesChangesOf202612, takesPatch } from './patches.js';
-
-/** Patch id: progress-only search attribute changes are upserted at most every
- * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS. Runs recorded before it upserted on every change, and replay so. */
-export const THROTTLED_PROGRESS_ATTRIBUTES = 'throttled-progress-search-attributes';
 
 export class SearchAttributeUpserts {
   /** The values last written (AGENT_SEARCH_ATTRIBUTES order), compared value by value: this runs on every change
@@ -31,7 +26,7 @@ export class SearchAttributeUpserts {
     }
     if (!changed) return;
     const now = Date.now();
-    if (progressOnly && now - this.#writtenAt < SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS && takesPatch(THROTTLED_PROGRESS_ATTRIBUTES)) return;
+    if (progressOnly && now - this.#writtenAt < SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS) return;
     this.#written = values;
     this.#writtenAt = now;
     upsertSearchAttributes(attributePairs(values));
@@ -42,7 +37,7 @@ export class SearchAttributeUpserts {
    * first workflow task). */
   #startedWith(): void {
     const started = agentSearchAttributeValues(workflowInfo().typedSearchAttributes);
-    if (!started || !takesChangesOf202612()) return;
+    if (!started) return;
     this.#written = started;
     this.#writtenAt = Date.now();
   }

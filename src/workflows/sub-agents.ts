@@ -27,12 +27,10 @@ import {
   rollUp,
 } from '../core/sub-agents.js';
 import { oneLine, totalTokens } from '../core/transcript.js';
-import { TASK_PRIORITY } from './proxies.js';
 import type { AgentInput, AgentResult, ChildRunRecord, SubAgentReport, ToolOutcome, ToolUseBlock } from '../core/types.js';
 import type { agentWorkflow } from './agent.js';
 import { AGENT_RUN_FAILED, AGENT_WORKFLOW, subAgentReport } from './definitions.js';
 import type { AgentRun } from './run.js';
-import { takesPatch } from './patches.js';
 
 export class SubAgents {
   /** The scopes of the children running now: cancelled together when the parent's budget is spent. */
@@ -75,7 +73,7 @@ export class SubAgents {
           cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
           staticSummary: oneLine(`sub-agent ${name}: ${task}`, 200),
           // Its own priority, else its parent's (Temporal's inheritance); the fairness key is always the parent's.
-          ...(def.priority !== undefined && takesPatch(TASK_PRIORITY) ? { priority: { priorityKey: def.priority } } : {}),
+          ...(def.priority !== undefined ? { priority: { priorityKey: def.priority } } : {}),
         }),
       );
       this.#ended(record, result);

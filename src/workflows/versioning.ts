@@ -5,12 +5,6 @@ import type { createActivities } from '../activities/index.js';
 // The SDK reports each workflow task's versioning behavior from here (Activator.versioningBehavior); it has no
 // public setter. See upgradeOnContinueAsNew.
 import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes.js';
-import { takesPatch } from './patches.js';
-
-/** Patch id: a run of a versioned worker continues as new onto the deployment's current version instead of staying
- * pinned to its own (before, the new run inherited the pinned version, so a long job never left old code). Only
- * versioned runs take it: an unversioned run's continue-as-new is unchanged. */
-export const UPGRADE_ON_CONTINUE_AS_NEW = 'upgrade-on-continue-as-new';
 
 const { workerUsesVersioning } = proxyLocalActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '10s' });
 
@@ -23,7 +17,7 @@ const { workerUsesVersioning } = proxyLocalActivities<ReturnType<typeof createAc
  *   task that continues as new reports AUTO_UPGRADE (the server applies a task's behavior before its commands),
  *   and the next run starts unpinned: its first task goes to the current version, which pins it. */
 export async function upgradeOnContinueAsNew(): Promise<{ initialVersioningBehavior?: 'AUTO_UPGRADE' }> {
-  if (!workflowInfo().currentDeploymentVersion || !takesPatch(UPGRADE_ON_CONTINUE_AS_NEW)) return {};
+  if (!workflowInfo().currentDeploymentVersion) return {};
   // A worker may name a version without polling as one (`useWorkerVersioning: false`): the server would refuse a
   // behavior from it (the task would fail for ever). Its info cannot tell; the worker can (a local activity, once
   // per continue-as-new).

@@ -10,12 +10,8 @@ import { WEBHOOK_DELIVERY_OPTIONS } from '../core/policies.js';
 import { webhookEvent } from '../core/webhooks.js';
 import type { WebhookEventType } from '../core/types.js';
 import { oneLine } from '../core/transcript.js';
-import { takesPatch } from './patches.js';
 
 const { deliverWebhook } = proxyActivities<ReturnType<typeof createActivities>>(WEBHOOK_DELIVERY_OPTIONS);
-
-/** Patch id: a run with webhooks (settings.webhooks) delivers its events with the `deliverWebhook` activity. */
-export const WEBHOOKS = 'webhooks';
 
 export class Webhooks {
   readonly #sent = new Set<string>();
@@ -32,7 +28,7 @@ export class Webhooks {
 
   /** Sends `type` (once per run and `key`) to every webhook URL; returns at once, the deliveries go on. */
   notify(type: WebhookEventType, data: Record<string, unknown>, key = ''): void {
-    if (this.urls.length === 0 || !takesPatch(WEBHOOKS)) return;
+    if (this.urls.length === 0) return;
     const event = webhookEvent(type, this.run, data, Date.now(), key);
     if (this.#sent.has(event.id)) return;
     this.#sent.add(event.id);

@@ -25,8 +25,8 @@ describe('worker sizing flags', () => {
       [['--workflow-pollers', '1'], /^error: --workflow-pollers must be at least 2 \(got 1\)$/m],
       [['--workflow-pollers', '30', '--max-workflow-tasks', '20'], /^error: --workflow-pollers \(30\) cannot exceed --max-workflow-tasks \(20\): a poll needs a free slot/m],
       [['--activity-pollers', '0'], /^error: --activity-pollers must be at least 1 \(got 0\)$/m],
-      [['--max-tool-calls', '0'], /^error: --max-tool-calls must be at least 1 \(got 0\)$/m],
-      [['--max-tool-calls', '2.5'], /^error: --max-tool-calls must be a whole number \(got "2.5"\)$/m],
+      [['--max-activities', '0'], /^error: --max-activities must be at least 1 \(got 0\)$/m],
+      [['--max-activities', '2.5'], /^error: --max-activities must be a whole number \(got "2.5"\)$/m],
     ];
     const exits = await Promise.all(cases.map(([flags]) => cli(['worker', '--scripted', ...flags])));
     exits.forEach((exit, i) => {
@@ -39,13 +39,13 @@ describe('worker sizing flags', () => {
     const { spawn, taskQueue, cli } = session();
     const script = await scriptFile([reply([toolUse('calculator', { expression: '6*7' })]), reply([text('It is 42.')])]);
     const worker = spawn(
-      ['worker', '--scripted', '--max-cached-workflows', '50', '--max-workflow-tasks', '20', '--workflow-pollers', 'auto', '--activity-pollers', '4', '--max-tool-calls', '7', '--max-model-calls', '3'],
+      ['worker', '--scripted', '--max-cached-workflows', '50', '--max-workflow-tasks', '20', '--workflow-pollers', 'auto', '--activity-pollers', '4', '--max-activities', '7'],
       { AGENT_SCRIPT: script },
     );
     try {
       await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
       await worker.waitForStderr(
-        /worker sizing: cache 50 runs, 20 workflow tasks, workflow pollers auto \(1-100\), activity pollers 4, 7 tool calls, 3 model calls/,
+        /worker sizing: cache 50 runs, 20 workflow tasks, workflow pollers auto \(1-100\), activity pollers 4, 7 activities/,
       );
       const run = await cli(['start', '--json', '--tools', 'calculator', 'What is 6*7?']);
       expectExit(run, 0);

@@ -1,12 +1,11 @@
 // The task queues of runs: a run encrypted with a key has its key's queue (`<queue>@<keyId>`), and the key id reads
 // back from it.
 import { describe, expect, it } from 'vitest';
-import { encryptedTaskQueue, keyIdOfTaskQueue, modelTaskQueue } from '../../src/core/policies.js';
+import { encryptedTaskQueue, keyIdOfTaskQueue } from '../../src/core/policies.js';
 
 describe('task queues of encrypted runs', () => {
-  it('are the queue and the key id, with the model queue after them', () => {
+  it('are the queue and the key id', () => {
     expect(encryptedTaskQueue('durable-agent', 'k2026')).toBe('durable-agent@k2026');
-    expect(modelTaskQueue(encryptedTaskQueue('durable-agent', 'k2026'))).toBe('durable-agent@k2026-model');
   });
 
   it('give their key id back, and nothing for the plain queue, another queue or a malformed id', () => {

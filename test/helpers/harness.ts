@@ -92,8 +92,8 @@ export async function withAgent<T>(
     model?: ScriptedModel;
     tools?: AgentTool[];
     apiKey?: string | null;
-    maxModelCalls?: number;
-    modelCallsPerSecond?: number;
+    /** The worker's activity slots (model and tool calls at once). */
+    maxActivities?: number;
     /** Timeouts of the model connection (response start, stream idle). */
     modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
     mcpServers?: Record<string, McpServerConfig>;
@@ -122,8 +122,7 @@ export async function withAgent<T>(
       baseURL: model.url,
       ...options.modelConnection,
     },
-    maxModelCalls: options.maxModelCalls,
-    modelCallsPerSecond: options.modelCallsPerSecond,
+    maxActivities: options.maxActivities,
     dataConverter: env.dataConverter,
     mcpServers: options.mcpServers,
     ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),

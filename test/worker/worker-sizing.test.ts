@@ -1,7 +1,6 @@
 // Worker sizing reaches the Worker: createAgentWorker's cache, slot and poller options (and the agent's defaults
 // when none are given) are what the created Worker runs with; a worker sized small still runs an agent to the
 // end; a team's own worker with AgentPlugin keeps Temporal's defaults and its own settings. Real dev server.
-import { toolCallSlotsOf } from '../../src/worker/activity-slots.js';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +37,7 @@ function sizingOf(worker: Worker) {
   return {
     maxCachedWorkflows: o.maxCachedWorkflows,
     workflowTaskSlots: slots(o.tuner.workflowTaskSlotSupplier),
-    activityTaskSlots: toolCallSlotsOf(o.tuner.activityTaskSlotSupplier),
+    activityTaskSlots: slots(o.tuner.activityTaskSlotSupplier),
     workflowPollers: o.workflowTaskPollerBehavior,
     activityPollers: o.activityTaskPollerBehavior,
   };
@@ -51,7 +50,7 @@ describe('worker sizing', () => {
     expect(sizing).toEqual({
       maxCachedWorkflows: heapCachedWorkflows(),
       workflowTaskSlots: d.maxWorkflowTasks,
-      activityTaskSlots: d.maxToolCalls,
+      activityTaskSlots: d.maxActivities,
       workflowPollers: agentWorkerSizing().workflowTaskPollerBehavior,
       activityPollers: agentWorkerSizing().activityTaskPollerBehavior,
     });
@@ -67,9 +66,9 @@ describe('worker sizing', () => {
     }
   });
 
-  it('each sizing option given reaches the Worker: cache, workflow-task slots, pollers (a number or auto), tool-call slots', async () => {
+  it('each sizing option given reaches the Worker: cache, workflow-task slots, pollers (a number or auto), activity slots', async () => {
     const sizing = await withCreatedWorker(
-      { maxCachedWorkflows: 300, maxWorkflowTasks: 60, workflowPollers: 'auto', activityPollers: 7, maxToolCalls: 25 },
+      { maxCachedWorkflows: 300, maxWorkflowTasks: 60, workflowPollers: 'auto', activityPollers: 7, maxActivities: 25 },
       sizingOf,
     );
     expect(sizing).toEqual({
@@ -108,7 +107,7 @@ describe('worker sizing', () => {
       nexusTaskSlotSupplier: { type: 'fixed-size', numSlots: 8 },
     } as const;
     expect(await withCreatedWorker({ workerOptions: { tuner } }, sizingOf)).toMatchObject({ workflowTaskSlots: 5, activityTaskSlots: 6 });
-    await expect(withCreatedWorker({ maxToolCalls: 3, workerOptions: { tuner } }, sizingOf)).rejects.toThrow(/give one or the other/);
+    await expect(withCreatedWorker({ maxActivities: 3, workerOptions: { tuner } }, sizingOf)).rejects.toThrow(/give one or the other/);
   });
 
   it('a worker sized small (2 cached runs, 2 workflow-task slots, autoscaling pollers) runs three agents at once to the end', async () => {
@@ -126,7 +125,7 @@ describe('worker sizing', () => {
         maxWorkflowTasks: 2,
         workflowPollers: 'auto',
         activityPollers: 'auto',
-        maxToolCalls: 1,
+        maxActivities: 1,
       });
       expect(sizingOf(worker)).toMatchObject({ maxCachedWorkflows: 2, workflowTaskSlots: 2, activityTaskSlots: 1 });
       const results = await worker.runUntil(async () => {

@@ -1,7 +1,7 @@
 // `worker`: runs the agent workflow and its activities until SIGINT/SIGTERM, then shuts down cleanly
 // (in-flight activities are finished or, after the grace time, left to be retried by another worker).
 import { keyRingFromEnv } from '../../codec/keys.js';
-import { DEFAULT_MODEL_CALL_SLOTS, encryptedTaskQueue, modelTaskQueue } from '../../core/policies.js';
+import { encryptedTaskQueue } from '../../core/policies.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { modelConnectionFromEnv } from '../../worker/model-connection.js';
 import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
@@ -18,13 +18,6 @@ import { tracingFromEnvOnDemand } from '../../observability/tracing-on-demand.js
 
 const WORKER_FLAGS = {
   scripted: { type: 'boolean', help: 'answer model calls from the offline scripted model (AGENT_SCRIPT, else the France demo)' },
-  'max-model-calls': {
-    type: 'int',
-    min: 1,
-    max: 10_000,
-    help: `at most N model calls at once on this worker (default ${DEFAULT_MODEL_CALL_SLOTS}); the rest wait in the server's queue, tool calls are not held back`,
-  },
-  'model-calls-per-second': { type: 'number', min: 0.001, help: 'at most R model calls started per second across every worker of the task queue' },
   deployment: { type: 'string', value: 'NAME', help: 'run as a version of this Worker Deployment (with --build-id): docs/operations.md, "Upgrading workers"' },
   'build-id': { type: 'string', value: 'ID', help: "this worker's version of the deployment (a release id, a git sha)" },
   versioning: {
@@ -44,7 +37,7 @@ const WORKER_FLAGS = {
 } satisfies Record<string, FlagSpec>;
 
 const USAGE =
-  'worker [--scripted] [--max-model-calls N] [--model-calls-per-second R] [--deployment NAME --build-id ID [--versioning B]] [--metrics-port N] [sizing options] [--config FILE]';
+  'worker [--scripted] [--deployment NAME --build-id ID [--versioning B]] [--metrics-port N] [sizing options] [--config FILE]';
 
 export const worker = defineCommand({
   usage: USAGE,
@@ -57,7 +50,7 @@ Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP); metrics: --metrics-port. do
   flags: WORKER_FLAGS,
   examples: [
     'worker',
-    'worker --max-model-calls 4 --config durable-agent.config.js',
+    'worker --max-activities 50 --config durable-agent.config.js',
     'worker --max-cached-workflows 5000 --workflow-pollers 20 --activity-pollers 20',
     'worker --scripted',
     'worker --deployment agents --build-id 2026-12-01.1',
@@ -102,9 +95,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       client: temporal.client,
       taskQueue,
       model: scripted?.connection ?? model,
-      maxModelCalls: flags['max-model-calls'],
       ...sizing,
-      modelCallsPerSecond: flags['model-calls-per-second'],
       tools: toolsWithConfig(config),
       mcpServers: config.mcpServers,
       agents: config.agents,
@@ -115,18 +106,18 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
       workerOptions: { shutdownGraceTime: '10s' },
     });
-    logLine(`worker polling task queue "${taskQueue}" (model calls: "${modelTaskQueue(taskQueue)}") on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
+    logLine(`worker polling task queue "${taskQueue}" on ${temporal.target.address} (namespace ${temporal.target.namespace}); Ctrl-C stops it`);
     // Runs encrypted with a key start on that key's queue: this worker polls the queue of each key it holds.
     for (const id of keyRingFromEnv()?.byId.keys() ?? []) {
       const queue = encryptedTaskQueue(taskQueue, id);
-      logLine(`runs encrypted with key id "${id}": task queue "${queue}" (model calls: "${modelTaskQueue(queue)}")`);
+      logLine(`runs encrypted with key id "${id}": task queue "${queue}"`);
     }
     if (deployment) {
       logLine(`worker deployment "${deployment.name}", build id "${deployment.buildId}" (${deployment.versioning ?? 'pinned'} runs); make it current: temporal worker deployment set-current-version --deployment-name ${deployment.name} --build-id ${deployment.buildId}`);
     }
     if (metrics) logLine(`metrics: http://0.0.0.0:${metrics.port}/metrics (Prometheus)`);
     if (tracing) logLine(`traces: OTLP ${tracing.config.protocol} to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318'}, service ${tracing.config.serviceName}`);
-    logLine(`worker sizing: ${describeSizing(worker.options)}, ${flags['max-model-calls'] ?? DEFAULT_MODEL_CALL_SLOTS} model calls`);
+    logLine(`worker sizing: ${describeSizing(worker.options)}`);
     const running = worker.run();
     const stopWatchingCache = warnWhenCacheFull(worker, logLine);
     process.removeListener('SIGINT', requestStop);
