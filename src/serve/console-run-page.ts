@@ -78,7 +78,7 @@ async function runPage(id) {
   const reply = el('input', { 'aria-label': 'follow-up message', placeholder: 'a follow-up message', size: '40' });
   const send = () => api('POST', path + '/messages', { text: reply.value }).then(() => (reply.value = ''), show);
   reply.addEventListener('keydown', (e) => { if (e.key === 'Enter') send(); });
-  const controls = el('div', { class: 'row' }, reply,
+  const controls = el('div', { class: 'row', id: 'steering', role: 'group', 'aria-label': 'steer the run' }, reply,
     el('button', { onclick: send, text: 'Send' }),
     el('button', { onclick: () => api('POST', path + '/cancel').catch(show), text: 'Cancel run' }));
   main.replaceChildren(el('p', {}, el('a', { href: '#/', text: '← all runs' })), el('h2', { text: id }), head, chart, approval, convo, streaming, controls);
@@ -87,6 +87,10 @@ async function runPage(id) {
   const refresh = async () => {
     const [status, transcript] = await Promise.all([api('GET', path), api('GET', path + '/transcript')]);
     const v = status.view || {};
+    // A run that has ended cannot be steered (the API answers 409): no follow-up box, Cancel, Approve or Deny.
+    // A live report (a worker answered) has no executionStatus: its view's status says whether the run goes on.
+    const running = v.status ? ['running', 'awaiting_approval', 'awaiting_input'].includes(v.status) : status.executionStatus === 'RUNNING';
+    controls.hidden = !running;
     const tokens = v.usage ? promptTokens(v.usage) + v.usage.output_tokens : 0;
     head.replaceChildren(el('p', {}, el('span', { class: 'status', id: 'run-status', text: v.status || status.executionStatus }),
       ' · ' + (v.steps ?? 0) + ' steps · ' + count(tokens) + ' tokens · ' + money(v.costUsd) + (v.guard ? ' · guard ' + v.guard : '') + ' ',
@@ -98,7 +102,7 @@ async function runPage(id) {
     }
     // Rebuilt only when the calls waiting change: an event's refresh must not take the focus off Approve (Enter
     // would then do nothing) or clear a deny reason being typed.
-    const pending = v.pendingApprovals || [];
+    const pending = running ? v.pendingApprovals || [] : [];
     const approvalKey = pending.map((c) => c.toolUseId).join(',');
     if (approvalKey !== shownApprovals) {
       shownApprovals = approvalKey;
