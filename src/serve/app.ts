@@ -266,7 +266,7 @@ export function createApi(options: ApiOptions): Hono {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** The run a request names, as `agentRunsOnly` found it: a steering route reads its status from here. */
-const describedRuns = new WeakMap<Request, { describe(): Promise<WorkflowExecutionDescription>; status: string }>();
+const describedRuns = new WeakMap<Context, { describe(): Promise<WorkflowExecutionDescription>; status: string }>();
 
 function agentRunsOnly(client: Client) {
   return async (c: Context, next: () => Promise<void>) => {
@@ -274,7 +274,7 @@ function agentRunsOnly(client: Client) {
     const handle = client.workflow.getHandle(runId(c));
     const description = await handle.describe();
     if (description.type !== AGENT_WORKFLOW) return fail(c, 404, 'not_found', `no run with id "${c.req.param('id') ?? ''}" (that workflow is not an agent run)`);
-    describedRuns.set(c.req.raw, { describe: () => handle.describe(), status: description.status.name });
+    describedRuns.set(c, { describe: () => handle.describe(), status: description.status.name });
     await next();
   };
 }
@@ -283,7 +283,7 @@ function agentRunsOnly(client: Client) {
  * 409 naming its status, in the CLI's words (src/cli/commands/steer.ts), not a 404 (the run exists) nor a 202
  * (nothing would happen). A run that ends between the check and the call is answered the same way. */
 async function whileRunning<T>(c: Context, what: string, act: () => Promise<T>): Promise<T> {
-  const run = describedRuns.get(c.req.raw);
+  const run = describedRuns.get(c); // by the context: bodyLimit may swap the request for a wrapped one
   const ended = (status: string) =>
     new RequestError(`cannot ${what} run ${runId(c)}: it has ended (${status})`, undefined, 409, 'run_ended');
   if (run && run.status !== 'RUNNING') throw ended(run.status);
