@@ -31,10 +31,10 @@ function usageChart(turns, delegated) {
   });
   const total = turns.reduce((s, t) => s + promptTokens(t.usage) + t.usage.output_tokens, 0);
   const cost = turns.every((t) => t.costUsd === null) ? null : turns.reduce((s, t) => s + (t.costUsd || 0), 0);
-  const label = 'own: ' + turns.length + ' model calls, ' + count(total) + ' tokens, ' + money(cost) + (delegated ? ' (its sub-agents\' calls not included)' : '');
+  const label = 'this run\'s own: ' + turns.length + ' model calls, ' + count(total) + ' tokens, ' + money(cost) + (delegated ? ' (its sub-agents\' calls not included)' : '');
   figure.append(
     svg('svg', { viewBox: '0 0 ' + Math.max(turns.length * (w + gap), 100) + ' ' + h, preserveAspectRatio: 'xMinYMax meet', role: 'img', 'aria-label': 'tokens per turn: ' + label }, ...bars),
-    el('figcaption', { text: 'Tokens per turn of this run (blue: prompt, green: output), ' + label }));
+    el('figcaption', { text: 'Tokens per turn (blue: prompt, green: output) · ' + label }));
   return figure;
 }
 
