@@ -54,6 +54,10 @@ export function createCallModel(deps: ModelCallDeps) {
       // Temporal's retry policy is the one in force, so every attempt shows in the history and the UI.
       maxRetries: 0,
       timeout: deps.connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
+      // One model call, one `chat` span: ours (observeModelCall), which has the run's context, its cost and the
+      // encryption rule for content. The SDK's own span (`anthropic.messages.create`, also `gen_ai.operation.name
+      // = chat`) would make a GenAI backend count each call and its tokens twice (docs/observability.md).
+      openTelemetry: { traces: false },
     }));
 
   return async function callModel(named: ModelCallInput | ModelCallByDigest): Promise<ModelReply> {

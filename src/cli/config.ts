@@ -20,7 +20,7 @@ export async function loadCliConfig(file: string | undefined): Promise<LoadedCon
   try {
     loaded = await loadConfig({ file });
   } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
+    if (err instanceof ConfigError) throw new UsageError(err.message, { cause: err.cause }); // the cause: what the file threw (DEBUG prints its stack)
     throw err;
   }
   if (loaded.file) {

@@ -13,6 +13,9 @@ export function reportError(err: unknown): number {
   logLine(`error: ${message}`);
   if (debugEnabled()) {
     if (err instanceof Error && err.stack) logLine(err.stack);
+    // And what caused it, down to where it was thrown (a config's tool module that threw at import, for one).
+    let cause = err instanceof Error ? err.cause : undefined;
+    for (let depth = 0; cause instanceof Error && depth < 3; depth++, cause = cause.cause) logLine(`caused by: ${cause.stack ?? cause.message}`);
   } else if (unexpected) {
     logLine('(DEBUG=durable-agent prints the stack trace, for a bug report)');
   }

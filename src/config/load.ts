@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseDuration } from '../core/duration.js';
 import { mcpServerPolicy } from '../mcp/config.js';
 import { checkAgents } from './agents.js';
@@ -18,6 +18,10 @@ export const CONFIG_FILE_NAMES = ['durable-agent.config.js', 'durable-agent.conf
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  /** `cause`: what the file (or a module it imports) threw while loading, with its stack, when that is the problem. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
 }
 
 export interface LoadedConfig {
@@ -32,7 +36,7 @@ export async function loadConfig(options: { file?: string; cwd?: string } = {}):
   const file = options.file !== undefined ? explicitFile(options.file, cwd) : defaultFile(cwd);
   if (!file) return { config: {} };
   const shown = path.relative(cwd, file) || file;
-  const module = await importConfig(file, shown);
+  const module = await importConfig(file, shown, cwd);
   if (!('default' in module) || module.default === undefined) {
     throw new ConfigError(
       `${shown} has no default export: end it with \`export default defineConfig({ tools: [...] })\` ` +
@@ -82,7 +86,7 @@ class ExitDuringLoad extends Error {
 /** Imports the file. Two ways it could end the process unexplained are caught: a top-level await that never settles
  * (Node would exit 13 without a word once nothing else is pending: a timer keeps it alive, then the timeout names
  * the file) and a call to process.exit (which would end the command with the file's exit code, 0 included). */
-async function importConfig(file: string, shown: string): Promise<Record<string, unknown>> {
+async function importConfig(file: string, shown: string, cwd: string): Promise<Record<string, unknown>> {
   const timeoutMs = configLoadTimeoutMs();
   const realExit = process.exit;
   let exitCode: string | number | null | undefined;
@@ -124,7 +128,7 @@ async function importConfig(file: string, shown: string): Promise<Record<string,
     if (syntax) throw new ConfigError(`syntax error in ${shown} at line ${syntax.line}: ${syntax.message}`);
     if (error instanceof SyntaxError) {
       // In a module it imports, or a named import it lacks: the message says which.
-      throw new ConfigError(`cannot load ${shown}: ${firstLine(error.message)}`);
+      throw new ConfigError(`cannot load ${shown}: ${firstLine(error.message)}`, { cause: err });
     }
     if (error.code === 'ERR_MODULE_NOT_FOUND' && /'durable-agent'/.test(error.message)) {
       throw new ConfigError(
@@ -132,11 +136,34 @@ async function importConfig(file: string, shown: string): Promise<Record<string,
           '(npm install durable-agent in that project)',
       );
     }
-    throw new ConfigError(`cannot load ${shown}: ${firstLine(error.message ?? String(err))}`);
+    // A module the config imports threw at its top level (a key it reads is not set): name that module and line,
+    // not only the config, and keep what it threw (its stack: the throw site) as the cause.
+    const thrower = throwSite(err, file, cwd);
+    throw new ConfigError(`cannot load ${shown}: ${thrower ? `${thrower} threw while loading: ` : ''}${firstLine(error.message ?? String(err))}`, { cause: err });
   } finally {
     clearTimeout(timer);
     process.exit = realExit;
   }
+}
+
+/** Where `err` was thrown, as `<file>:<line>`, when that is a module other than the config `file`: the first frame
+ * of its stack in a file (Node's own frames skipped), relative to `cwd` when under it, else absolute. */
+function throwSite(err: unknown, file: string, cwd: string): string | undefined {
+  const stack = err instanceof Error && typeof err.stack === 'string' ? err.stack : '';
+  for (const line of stack.split('\n').slice(1)) {
+    const frame = /^\s+at (?:.*\()?(file:\/\/\/[^)]+?|\/[^)]+?):(\d+):\d+\)?\s*$/.exec(line);
+    if (!frame) continue;
+    let where: string;
+    try {
+      where = frame[1].startsWith('file:') ? fileURLToPath(frame[1]) : frame[1];
+    } catch {
+      continue;
+    }
+    if (path.resolve(where) === path.resolve(file)) return undefined;
+    const relative = path.relative(cwd, where);
+    return `${relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : where}:${frame[2]}`;
+  }
+  return undefined;
 }
 
 const formatSeconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;

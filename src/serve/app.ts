@@ -1,7 +1,7 @@
 // The HTTP API of `durable-agent serve`: routes over the typed client (src/client), nothing reimplemented. Every
 // answer that is not a success is one JSON object `{ "error": { "type", "message", "field"? } }`, never a stack.
 import { createHash } from 'node:crypto';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -171,7 +171,10 @@ export function createApi(options: ApiOptions): Hono {
     if (reason !== undefined && typeof reason !== 'string') throw new RequestError('reason must be a string', 'reason');
     if (reason !== undefined && decision === 'approve') throw new RequestError('reason goes with "deny" only', 'reason');
     const toolUseId = c.req.param('toolUseId');
-    const ack = decision === 'approve' ? await approveToolCall(client, runId(c), toolUseId) : await denyToolCall(client, runId(c), toolUseId, reason);
+    const ack =
+      decision === 'approve'
+        ? await whileRunning(c, 'approve', () => approveToolCall(client, runId(c), toolUseId))
+        : await whileRunning(c, 'deny', () => denyToolCall(client, runId(c), toolUseId, reason));
     return c.json(ack);
   });
 
@@ -187,7 +190,7 @@ export function createApi(options: ApiOptions): Hono {
       throw new RequestError('content is the answer\'s fields, a JSON object, with "accept" only', 'content');
     }
     const reply: ElicitationReply = { action, ...(elicitationId ? { elicitationId } : {}), ...(content ? { content: content as Record<string, unknown> } : {}) };
-    return c.json(await answerElicitation(client, runId(c), reply));
+    return c.json(await whileRunning(c, 'answer a question of', () => answerElicitation(client, runId(c), reply)));
   });
 
   // The result of a tool call that completes later (the tool handed out `context.completionToken`): the call's
@@ -203,11 +206,11 @@ export function createApi(options: ApiOptions): Hono {
   app.post('/v1/runs/:id/messages', async (c) => {
     const { text } = objectBody(await jsonBody(c), ['text']);
     if (typeof text !== 'string' || !text.trim()) throw new RequestError('text: a non-empty string is required', 'text');
-    return c.json(await sendFollowUp(client, runId(c), text), 202);
+    return c.json(await whileRunning(c, 'send a message to', () => sendFollowUp(client, runId(c), text)), 202);
   });
 
   app.post('/v1/runs/:id/cancel', async (c) => {
-    await cancelRun(client, runId(c));
+    await whileRunning(c, 'cancel', () => cancelRun(client, runId(c)));
     return c.json({ workflowId: runId(c), cancelRequested: true }, 202);
   });
 
@@ -262,13 +265,37 @@ export function createApi(options: ApiOptions): Hono {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** The run a request names, as `agentRunsOnly` found it: a steering route reads its status from here. */
+const describedRuns = new WeakMap<Context, { describe(): Promise<WorkflowExecutionDescription>; status: string }>();
+
 function agentRunsOnly(client: Client) {
   return async (c: Context, next: () => Promise<void>) => {
     if (c.req.method === 'OPTIONS') return next();
-    const description = await client.workflow.getHandle(runId(c)).describe();
+    const handle = client.workflow.getHandle(runId(c));
+    const description = await handle.describe();
     if (description.type !== AGENT_WORKFLOW) return fail(c, 404, 'not_found', `no run with id "${c.req.param('id') ?? ''}" (that workflow is not an agent run)`);
+    describedRuns.set(c, { describe: () => handle.describe(), status: description.status.name });
     await next();
   };
+}
+
+/** A steering route (a message, a cancel, a decision, an answer) acts on a running run only: one that has ended is
+ * 409 naming its status, in the CLI's words (src/cli/commands/steer.ts), not a 404 (the run exists) nor a 202
+ * (nothing would happen). A run that ends between the check and the call is answered the same way. */
+async function whileRunning<T>(c: Context, what: string, act: () => Promise<T>): Promise<T> {
+  const run = describedRuns.get(c); // by the context: bodyLimit may swap the request for a wrapped one
+  const ended = (status: string) =>
+    new RequestError(`cannot ${what} run ${runId(c)}: it has ended (${status})`, undefined, 409, 'run_ended');
+  if (run && run.status !== 'RUNNING') throw ended(run.status);
+  try {
+    return await act();
+  } catch (err) {
+    if (run && err instanceof WorkflowNotFoundError) {
+      const now = await run.describe().catch(() => undefined);
+      if (now && now.status.name !== 'RUNNING') throw ended(now.status.name);
+    }
+    throw err;
+  }
 }
 
 function runId(c: Context): string {

@@ -59,6 +59,9 @@ const CONSOLE_HTML = `<!doctype html>
   .msg, pre, h2 { overflow-wrap: anywhere; }
   th, td.num, td.status { white-space: nowrap; }
   table caption { text-align: left; padding: .2rem 0; }
+  #sign-in { max-width: 40rem; background: #fff; border: 1px solid #e5e5e5; border-radius: 6px; padding: .8rem 1rem; }
+  #sign-in h2 { margin-top: 0; }
+  code { font-size: .9em; background: #f0f0f0; padding: 0 .2em; border-radius: 3px; overflow-wrap: anywhere; }
   @media (max-width: 640px) {
     body { padding: .5rem; }
     th:nth-child(n+5), td:nth-child(n+5) { display: none; }
@@ -69,11 +72,6 @@ const CONSOLE_HTML = `<!doctype html>
 <body>
 <header>
   <h1><a href="#/">durable-agent runs</a></h1>
-  <form id="token-form" class="row" hidden>
-    <label for="token">API token</label>
-    <input id="token" type="password" autocomplete="off" required>
-    <button type="submit">Use token</button>
-  </form>
   <span id="error" class="error" role="alert"></span>
 </header>
 <main id="main" aria-live="polite"></main>

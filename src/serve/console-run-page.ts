@@ -11,8 +11,10 @@ function svg(tag, attrs, ...children) {
 }
 const promptTokens = (u) => (u.input_tokens || 0) + (u.cache_creation_input_tokens || 0) + (u.cache_read_input_tokens || 0);
 
-/** Tokens per turn as stacked bars (prompt under output), each bar's numbers in its tooltip and the totals in words. */
-function usageChart(turns) {
+/** Tokens per turn as stacked bars (prompt under output), each bar's numbers in its tooltip and the totals in words:
+ * this run's own model calls (GET /usage reads its history), so a run that delegated says its sub-agents' are not
+ * in them (the header's totals are). */
+function usageChart(turns, delegated) {
   const figure = el('figure', { id: 'usage-chart' });
   if (!turns.length) return null;
   const max = Math.max(...turns.map((t) => promptTokens(t.usage) + t.usage.output_tokens), 1);
@@ -29,10 +31,10 @@ function usageChart(turns) {
   });
   const total = turns.reduce((s, t) => s + promptTokens(t.usage) + t.usage.output_tokens, 0);
   const cost = turns.every((t) => t.costUsd === null) ? null : turns.reduce((s, t) => s + (t.costUsd || 0), 0);
-  const label = turns.length + ' model calls, ' + count(total) + ' tokens, ' + money(cost);
+  const label = 'this run\'s own: ' + turns.length + ' model calls, ' + count(total) + ' tokens, ' + money(cost) + (delegated ? ' (its sub-agents\' calls not included)' : '');
   figure.append(
     svg('svg', { viewBox: '0 0 ' + Math.max(turns.length * (w + gap), 100) + ' ' + h, preserveAspectRatio: 'xMinYMax meet', role: 'img', 'aria-label': 'tokens per turn: ' + label }, ...bars),
-    el('figcaption', { text: 'Tokens per turn (blue: prompt, green: output): ' + label }));
+    el('figcaption', { text: 'Tokens per turn (blue: prompt, green: output) · ' + label }));
   return figure;
 }
 
@@ -78,27 +80,37 @@ async function runPage(id) {
   const reply = el('input', { 'aria-label': 'follow-up message', placeholder: 'a follow-up message', size: '40' });
   const send = () => api('POST', path + '/messages', { text: reply.value }).then(() => (reply.value = ''), show);
   reply.addEventListener('keydown', (e) => { if (e.key === 'Enter') send(); });
-  const controls = el('div', { class: 'row' }, reply,
+  const controls = el('div', { class: 'row', id: 'steering', role: 'group', 'aria-label': 'steer the run' }, reply,
     el('button', { onclick: send, text: 'Send' }),
     el('button', { onclick: () => api('POST', path + '/cancel').catch(show), text: 'Cancel run' }));
   main.replaceChildren(el('p', {}, el('a', { href: '#/', text: '← all runs' })), el('h2', { text: id }), head, chart, approval, convo, streaming, controls);
   let chartSteps = -1;
+  let chartDelegated = false;
   let shownApprovals = null;
   const refresh = async () => {
     const [status, transcript] = await Promise.all([api('GET', path), api('GET', path + '/transcript')]);
     const v = status.view || {};
+    // A run that has ended cannot be steered (the API answers 409): no follow-up box, Cancel, Approve or Deny.
+    // A live report (a worker answered) has no executionStatus: its view's status says whether the run goes on.
+    const running = v.status ? ['running', 'awaiting_approval', 'awaiting_input'].includes(v.status) : status.executionStatus === 'RUNNING';
+    controls.hidden = !running;
     const tokens = v.usage ? promptTokens(v.usage) + v.usage.output_tokens : 0;
+    // The run's totals count its sub-agents' calls too (they roll up into it); the chart's count its own only.
+    const delegated = (v.children || []).length > 0;
     head.replaceChildren(el('p', {}, el('span', { class: 'status', id: 'run-status', text: v.status || status.executionStatus }),
-      ' · ' + (v.steps ?? 0) + ' steps · ' + count(tokens) + ' tokens · ' + money(v.costUsd) + (v.guard ? ' · guard ' + v.guard : '') + ' ',
+      ' · ' + (v.steps ?? 0) + ' steps · ',
+      el('span', { id: 'run-totals', text: count(tokens) + ' tokens · ' + money(v.costUsd) + (delegated ? ' with its sub-agents' : '') }),
+      (v.guard ? ' · guard ' + v.guard : '') + ' ',
       temporalLink(id, v.runId || status.runId)));
-    if ((v.steps ?? 0) !== chartSteps) {
+    if ((v.steps ?? 0) !== chartSteps || delegated !== chartDelegated) {
       chartSteps = v.steps ?? 0;
+      chartDelegated = delegated;
       const { turns } = await api('GET', path + '/usage');
-      chart.replaceChildren(...[usageChart(turns)].filter(Boolean));
+      chart.replaceChildren(...[usageChart(turns, delegated)].filter(Boolean));
     }
     // Rebuilt only when the calls waiting change: an event's refresh must not take the focus off Approve (Enter
     // would then do nothing) or clear a deny reason being typed.
-    const pending = v.pendingApprovals || [];
+    const pending = running ? v.pendingApprovals || [] : [];
     const approvalKey = pending.map((c) => c.toolUseId).join(',');
     if (approvalKey !== shownApprovals) {
       shownApprovals = approvalKey;

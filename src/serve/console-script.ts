@@ -1,6 +1,7 @@
 // The web console's script (served at /console.js): the runs table at `#/` (filters in the address:
 // `#/?status=running&limit=50`), a run's page at `#/runs/<id>` (console-run-page.ts). It calls the same API as
 // everyone else, with the token the user types (kept in sessionStorage, for this tab).
+import { TOKEN_VARIABLES } from './auth.js';
 import { CONSOLE_RUN_PAGE_JS } from './console-run-page.js';
 
 const LIST_STATUSES = ['running', 'awaiting_approval', 'awaiting_input', 'completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
@@ -8,7 +9,7 @@ const LIST_STATUSES = ['running', 'awaiting_approval', 'awaiting_input', 'comple
 const COMMON_JS = String.raw`'use strict';
 const main = document.getElementById('main');
 const errorBox = document.getElementById('error');
-const tokenForm = document.getElementById('token-form');
+const TOKEN_VARIABLES = ${JSON.stringify(TOKEN_VARIABLES)};
 const meta = (name) => (document.querySelector('meta[name="' + name + '"]') || {}).content || '';
 const STATUSES = ${JSON.stringify(LIST_STATUSES)};
 let token = sessionStorage.getItem('durable-agent-token') || '';
@@ -31,19 +32,50 @@ async function api(method, path, body) {
   if (token) headers.authorization = 'Bearer ' + token;
   const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const json = await r.json().catch(() => ({}));
-  if (r.status === 401) { tokenForm.hidden = false; document.getElementById('token').focus(); }
+  if (r.status === 401) throw new SignInNeeded(!!token);
   if (!r.ok) throw new Error((json.error && json.error.message) || ('HTTP ' + r.status));
   errorBox.textContent = '';
   return json;
 }
 
-tokenForm.addEventListener('submit', (e) => {
-  e.preventDefault();
-  token = document.getElementById('token').value.trim();
-  sessionStorage.setItem('durable-agent-token', token);
-  tokenForm.hidden = true;
-  route();
-});
+/** The server wants a token (none given, or one it does not accept): the sign-in page, not the raw 401. */
+class SignInNeeded extends Error {
+  constructor(rejected) {
+    super(rejected ? 'the token was not accepted' : 'a token is needed');
+    this.rejected = rejected;
+  }
+}
+
+const code = (text) => el('code', { text });
+
+/** The first screen when the server asks for a token: what the token is, where it comes from, and a field for it.
+ * After it, the page the address names (a run's, or the table). */
+function signInPage(rejected) {
+  stop();
+  stop = () => {};
+  errorBox.textContent = '';
+  if (rejected) {
+    token = '';
+    sessionStorage.removeItem('durable-agent-token');
+  }
+  const input = el('input', { id: 'token', type: 'password', autocomplete: 'off', required: '', size: '40' });
+  const form = el('form', { id: 'token-form', class: 'row', onsubmit: (e) => {
+    e.preventDefault();
+    token = input.value.trim();
+    sessionStorage.setItem('durable-agent-token', token);
+    route();
+  } }, el('label', { for: 'token', text: 'API token' }), input, el('button', { type: 'submit', text: 'Use token' }));
+  main.replaceChildren(el('section', { id: 'sign-in', 'aria-labelledby': 'sign-in-title' },
+    el('h2', { id: 'sign-in-title', text: 'Sign in' }),
+    rejected ? el('p', { class: 'error', role: 'alert', text: 'This server did not accept that token. Check it against the server\'s environment (below), and paste it again.' }) : null,
+    el('p', { text: 'This console shows and steers the agent runs of this durable-agent server. It reads them through the server\'s HTTP API, which asks for an API token.' }),
+    el('p', {}, 'The token is the value of ', code(TOKEN_VARIABLES.operate), ' in the environment of the ', code('durable-agent serve'),
+      ' process (it may do everything: approve, send, cancel), or of ', code(TOKEN_VARIABLES.read), ' (it may only look). ',
+      'Whoever started the server set it: ask them, or read it where they keep it; the server never prints or logs it.'),
+    form,
+    el('p', { class: 'muted', text: 'The console keeps the token for this browser tab only (sessionStorage) and sends it to this server alone.' })));
+  input.focus();
+}
 
 const money = (x) => (x === null || x === undefined ? '—' : '$' + Number(x).toFixed(4));
 const when = (t) => (t ? new Date(t).toLocaleString() : '');
@@ -71,7 +103,7 @@ async function runsPage(params) {
     el('label', { for: 'filter-limit', text: 'Show' }), limitSel,
     el('label', { for: 'live' }, live, ' live (every 3 s)'), updated);
   const table = el('table', {}, el('caption', { class: 'muted', text: status ? 'runs that are ' + status.replace('_', ' ') : 'recent runs, newest first' }),
-    el('thead', {}, el('tr', {}, ...['run', 'status', 'model', 'steps', 'tokens', 'cost', 'guard', 'started'].map((h) => el('th', { scope: 'col', text: h })))));
+    el('thead', {}, el('tr', {}, ...['run', 'status', 'parent', 'model', 'steps', 'tokens', 'cost', 'guard', 'started'].map((h) => el('th', { scope: 'col', text: h })))));
   const body = el('tbody');
   table.append(body);
   main.replaceChildren(el('h2', { text: 'Runs' }), filters, table);
@@ -82,13 +114,15 @@ async function runsPage(params) {
     const rows = runs.filter((r) => r.current).map((r) => el('tr', {},
       el('td', {}, el('a', { href: '#/runs/' + encodeURIComponent(r.workflowId), text: r.workflowId })),
       el('td', { class: 'status', text: r.attributes.status || r.executionStatus.toLowerCase() }),
+      // A sub-agent's run: the run that delegated to it (a link to its page); a top-level run has none.
+      el('td', { class: 'parent' }, r.parentWorkflowId ? el('a', { href: '#/runs/' + encodeURIComponent(r.parentWorkflowId), text: r.parentWorkflowId }) : el('span', { class: 'muted', text: '—' })),
       el('td', { text: r.attributes.model || '' }),
       el('td', { class: 'num', text: String(r.attributes.steps ?? '') }),
       el('td', { class: 'num', text: r.attributes.tokens === undefined ? '' : count(r.attributes.tokens) }),
       el('td', { class: 'num', text: money(r.attributes.costUsd) }),
       el('td', { text: r.attributes.guard || '' }),
       el('td', { text: when(r.startTime) })));
-    body.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: '8', class: 'muted', text: 'no runs match' }))]));
+    body.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: '9', class: 'muted', text: 'no runs match' }))]));
     updated.textContent = 'updated ' + new Date().toLocaleTimeString();
   };
   await load();
@@ -118,7 +152,10 @@ async function follow(url, signal, onEvent) {
   }
 }
 
-function show(err) { errorBox.textContent = String(err.message || err); }
+function show(err) {
+  if (err instanceof SignInNeeded) signInPage(err.rejected);
+  else errorBox.textContent = String(err.message || err);
+}
 
 async function route() {
   stop();

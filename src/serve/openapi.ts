@@ -50,12 +50,20 @@ export function openApiDocument(): Record<string, unknown> {
     responses: { 200: { description: 'OK', ...json({ type: 'object' }) }, ...errors(401, 404) },
     ...extra,
   });
-  const operate = (summary: string, body: object | undefined, ok: number) => ({
+  const operate = (summary: string, body: object | undefined, ok: number, conflict = ERROR_TEXT[409]) => ({
     summary,
     parameters: [idParam],
     ...(body ? { requestBody: { required: true, ...json(body) } } : {}),
-    responses: { [ok]: { description: 'OK', ...json({ type: 'object' }) }, ...errors(400, 401, 403, 404, 409, 413) },
+    responses: {
+      [ok]: { description: 'OK', ...json({ type: 'object' }) },
+      ...errors(400, 401, 403, 404, 409, 413),
+      409: { description: conflict, ...json(ref('Error')) },
+    },
   });
+  // A steering route acts on a running run: one that has ended is 409 `run_ended`, its message naming the status.
+  const RUN_ENDED = 'run_ended: the run has ended; the message names its status, e.g. "cannot cancel run X: it has ended (COMPLETED)"';
+  const steer = (summary: string, body: object | undefined, ok: number, more?: string) =>
+    operate(summary, body, ok, more ? `${RUN_ENDED}; or ${more}` : RUN_ENDED);
   return {
     openapi: '3.1.0',
     info: { title: 'durable-agent', version: '1', description: 'Start, watch and steer durable-agent runs (docs/http-api.md).' },
@@ -99,15 +107,21 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/v1/runs/{id}/approvals/{toolUseId}': {
         post: {
-          ...operate('approve or deny a tool call waiting for a decision', obj({ decision: { enum: ['approve', 'deny'] }, reason: { type: 'string' } }, ['decision']), 200),
+          ...steer(
+            'approve or deny a tool call waiting for a decision',
+            obj({ decision: { enum: ['approve', 'deny'] }, reason: { type: 'string' } }, ['decision']),
+            200,
+            'conflict: no such call is waiting, or it was decided already',
+          ),
           parameters: [idParam, { name: 'toolUseId', in: 'path', required: true, schema: { type: 'string' } }],
         },
       },
       '/v1/runs/{id}/answers': {
-        post: operate(
+        post: steer(
           "the answer to an MCP server's question (elicitation) the run holds",
           obj({ elicitationId: { type: 'string' }, action: { type: 'string', enum: ['accept', 'decline', 'cancel'] }, content: { type: 'object' } }, ['action']),
           200,
+          'conflict: no such question is pending, or the answer does not fit its schema (the question stays pending)',
         ),
       },
       '/v1/completions': {
@@ -116,17 +130,21 @@ export function openApiDocument(): Record<string, unknown> {
             'the result of a tool call that completes later, named by its completion token',
             obj({ token: { type: 'string', minLength: 1 }, result: { type: 'string' }, isError: { type: 'boolean' } }, ['token', 'result']),
             200,
+            'conflict: the token is not one, was used already, or its run has ended',
           ),
           parameters: [], // the token names the run
         },
       },
-      '/v1/runs/{id}/messages': { post: operate('a follow-up message for a running or chat run', obj({ text: { type: 'string', minLength: 1 } }, ['text']), 202) },
-      '/v1/runs/{id}/cancel': { post: operate('cancel a run: it ends as cancelled with its partial answer', undefined, 202) },
+      '/v1/runs/{id}/messages': {
+        post: steer('a follow-up message for a running or chat run', obj({ text: { type: 'string', minLength: 1 } }, ['text']), 202, 'conflict: a chat run that was closed'),
+      },
+      '/v1/runs/{id}/cancel': { post: steer('cancel a running run: it ends as cancelled with its partial answer', undefined, 202) },
       '/v1/runs/{id}/resume': {
         post: operate(
           'go on with a stopped, failed or cancelled run',
           obj({ moreSteps: { type: 'integer', minimum: 1 }, moreBudgetTokens: { type: 'integer', minimum: 1 }, deadline: { type: 'string' } }),
           201,
+          'conflict: the run still runs, or completed (nothing to go on with)',
         ),
       },
     },

@@ -61,6 +61,8 @@ async function serveCommand({ flags, positionals }: Parsed<typeof SERVE_FLAGS>):
     });
     logLine(`serving the HTTP API on ${api.url} (Temporal ${temporal.target.address}); OpenAPI at ${api.url}/v1/openapi.json`);
     if (flags['insecure-no-auth']) logLine('warning: --insecure-no-auth: anyone on this machine can start and steer runs');
+    // Where the console is and which token signs in to it (named, never printed: tokens stay out of logs).
+    else logLine(`console: ${api.url}/ (sign in with the value of DURABLE_AGENT_API_TOKEN, or DURABLE_AGENT_API_READ_TOKEN to only read)`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

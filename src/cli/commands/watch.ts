@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { StatusReport } from '../../client/index.js';
 import { agentClient } from '../lazy-client.js';
 import { oneLine, totalTokens } from '../../core/transcript.js';
+import { isAgentTool } from '../../core/sub-agents.js';
 import type { AgentStatusView, ChildRunRecord, MessageParam } from '../../core/types.js';
 import { expectPositionals, type Parsed } from '../args.js';
 import type { ModelCallInFlight } from '../../client/model-progress.js';
@@ -33,7 +34,9 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
   return withTemporal(async (temporal) => {
     const { getAgentResult, getStatus } = await agentClient();
     const watcher = new Watcher(workflowId, out);
-    const children = new Map<string, { watcher: Watcher; done: boolean }>();
+    const children = new ChildRuns(temporal.client, out);
+    // A child's block goes under the step that delegated to it: caught up before that call's result is printed.
+    watcher.beforeAgentResult = (toolUseId) => children.catchUp(toolUseId);
     const outage = { what: `watching run ${workflowId}`, address: temporal.target.address };
     let offline = false;
     for (;;) {
@@ -56,8 +59,9 @@ async function watchCommand({ positionals }: Parsed<Record<string, never>>): Pro
         await sleep(WATCH_INTERVAL_MS);
         continue;
       }
+      children.known(report.children);
       await watcher.follow(temporal.client, report, view);
-      await followChildren(temporal.client, report.children, children, out);
+      await children.followAll();
       if (TERMINAL.includes(view.status) || !running) break;
       // Replaying the history costs more than a query: poll it less often.
       await sleep(report.live ? WATCH_INTERVAL_MS : WATCH_INTERVAL_MS * 4);
@@ -80,6 +84,8 @@ class Watcher {
   #lastProgress = '';
   /** What was printed last for each tool call in flight (activity and attempt), so a line is printed on change. */
   readonly #toolProgress = new Map<string, string>();
+  /** Called before the result of an `agent__*` call is printed, with its tool_use id. */
+  beforeAgentResult?: (toolUseId: string) => Promise<void>;
 
   constructor(
     readonly workflowId: string,
@@ -91,7 +97,7 @@ class Watcher {
     if (view.messages > this.printed) {
       try {
         const { getTranscript } = await agentClient();
-        this.messages(await getTranscript(client, this.workflowId), view);
+        await this.messages(await getTranscript(client, this.workflowId), view);
       } catch (err) {
         logLine(`could not read the transcript yet: ${(err as Error).message}`);
       }
@@ -103,7 +109,7 @@ class Watcher {
 
   /** Prints the messages the status view counts that were not printed yet (a later transcript may hold more:
    * those wait for the view that counts them, so a step line and its tokens agree). */
-  messages(all: readonly MessageParam[], view: AgentStatusView): void {
+  async messages(all: readonly MessageParam[], view: AgentStatusView): Promise<void> {
     const upTo = Math.min(view.messages, all.length);
     const fresh = all.slice(this.printed, upTo);
     const freshSteps = fresh.filter((m) => m.role === 'assistant').length;
@@ -144,6 +150,7 @@ class Watcher {
         for (const b of blocks) {
           if (b.type === 'tool_result') {
             const name = this.#names.get(b.tool_use_id) ?? b.tool_use_id;
+            if (isAgentTool(name)) await this.beforeAgentResult?.(b.tool_use_id);
             const text = oneLine(toolResultText(b.content), 160);
             this.out(`  ← ${name}${b.is_error ? ' ERROR' : ''}: ${text}`);
           } else if (b.type === 'text') {
@@ -207,26 +214,46 @@ class Watcher {
 }
 
 /** The children of a run that delegates (`agent__*` calls), each followed like the run, its lines indented under
- * the parent's and prefixed with its agent's name, until it ends. */
-async function followChildren(
-  client: Client,
-  records: readonly ChildRunRecord[] | undefined,
-  children: Map<string, { watcher: Watcher; done: boolean }>,
-  out: (line: string) => void,
-): Promise<void> {
-  for (const record of records ?? []) {
-    let child = children.get(record.workflowId);
+ * the parent's and prefixed with its agent's name, until it ends. A child is caught up right before the parent prints
+ * the result of the call that started it, so its block sits under the step that delegated, not after the parent's
+ * next step (a read of the parent's transcript can hold both, as a finished run's does). */
+class ChildRuns {
+  readonly #followed = new Map<string, { watcher: Watcher; done: boolean }>();
+  #records: readonly ChildRunRecord[] = [];
+
+  constructor(
+    readonly client: Client,
+    readonly out: (line: string) => void,
+  ) {}
+
+  /** The parent's child runs, as its latest status report lists them. */
+  known(records: readonly ChildRunRecord[] | undefined): void {
+    this.#records = records ?? [];
+  }
+
+  /** Follows the child run of the `agent__*` call `toolUseId` (when it started one) up to now. */
+  async catchUp(toolUseId: string): Promise<void> {
+    const record = this.#records.find((c) => c.toolUseId === toolUseId);
+    if (record) await this.#follow(record);
+  }
+
+  async followAll(): Promise<void> {
+    for (const record of this.#records) await this.#follow(record);
+  }
+
+  async #follow(record: ChildRunRecord): Promise<void> {
+    let child = this.#followed.get(record.workflowId);
     if (!child) {
-      out(`  ⇒ child run ${record.workflowId} (${record.agent})`);
-      child = { watcher: new Watcher(record.workflowId, (line) => out(`    ${record.agent} │ ${line}`)), done: false };
-      children.set(record.workflowId, child);
+      this.out(`  ⇒ child run ${record.workflowId} (${record.agent})`);
+      child = { watcher: new Watcher(record.workflowId, (line) => this.out(`    ${record.agent} │ ${line}`)), done: false };
+      this.#followed.set(record.workflowId, child);
     }
-    if (child.done) continue;
+    if (child.done) return;
     try {
       const { getStatus } = await agentClient();
-      const report = await getStatus(client, record.workflowId);
-      if (!report.view) continue;
-      await child.watcher.follow(client, report, report.view);
+      const report = await getStatus(this.client, record.workflowId);
+      if (!report.view) return;
+      await child.watcher.follow(this.client, report, report.view);
       const running = report.live || report.executionStatus === 'RUNNING';
       if (TERMINAL.includes(report.view.status) || !running) {
         child.done = true;
