@@ -56,7 +56,7 @@ export interface DevServer {
  *   activity tasks to matching) loads at most 20 times a second per shard (burst 20); the dev server has one
  *   shard, so a fast run's tasks queue behind that limit. 1,000 takes a dispatch to ~3 ms;
  * - `system.enableActivityEagerExecution`: the worker that completes a workflow task gets the activities it
- *   schedules on its own task queue in the reply (tool calls; model calls run on `<queue>-model`), with no
+ *   schedules on its own task queue in the reply (model and tool calls), with no
  *   dispatch at all. */
 export const EMBEDDED_SERVER_DYNAMIC_CONFIG: readonly string[] = Object.freeze([
   'system.enableActivityEagerExecution=true',
