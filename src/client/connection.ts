@@ -46,6 +46,6 @@ export async function connectClient(target: TemporalTarget): Promise<Client> {
 }
 
 async function otelClientInterceptor() {
-  const { OpenTelemetryWorkflowClientInterceptor } = await import('@temporalio/interceptors-opentelemetry/lib/client/index.js');
+  const { OpenTelemetryWorkflowClientInterceptor } = await import('@temporalio/interceptors-opentelemetry');
   return new OpenTelemetryWorkflowClientInterceptor();
 }

@@ -1,8 +1,7 @@
 // The activities a run has pending, read from the server's description of it (`describe()`): their state, attempt,
 // and the details their last heartbeat carried, decoded. Needs no worker and adds nothing to history.
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import { decodeArrayFromPayloads, decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
-import { optionalTsToDate } from '@temporalio/common/lib/time.js';
+import { decodeFailure, decodePayloadAt, timestampToDate } from './decode.js';
 
 export interface PendingActivity {
   activityId: string;
@@ -38,15 +37,14 @@ export async function pendingActivities(
         attempt: a.attempt ?? 1,
         maximumAttempts: a.maximumAttempts ?? 0,
         state: STATES[a.state ?? 0] ?? String(a.state),
-        lastHeartbeatAt: optionalTsToDate(a.lastHeartbeatTime),
-        lastStartedAt: optionalTsToDate(a.lastStartedTime),
+        lastHeartbeatAt: timestampToDate(a.lastHeartbeatTime),
+        lastStartedAt: timestampToDate(a.lastStartedTime),
       };
-      const converter = client.options.loadedDataConverter;
       try {
-        const [details] = await decodeArrayFromPayloads(converter, a.heartbeatDetails?.payloads);
+        const details = await decodePayloadAt(client, a.heartbeatDetails?.payloads, 0);
         if (details !== undefined) activity.details = details;
         // Through the failure converter: with encryption on, the message itself is encoded.
-        const failure = await decodeOptionalFailureToOptionalError(converter, a.lastFailure);
+        const failure = await decodeFailure(client, a.lastFailure);
         if (failure?.message) activity.lastFailure = failure.message;
       } catch {
         // What this client cannot decode (another key): the activity is still shown, without its details.

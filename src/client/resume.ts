@@ -3,7 +3,7 @@
 // decided by the pure resumedRun (src/core/resume.ts).
 import type { Client } from '@temporalio/client';
 import type { Priority } from '@temporalio/common';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
+import { decodePayloadAt } from './decode.js';
 import { resumedRun, type ResumeLimits } from '../core/resume.js';
 import { checkAgentSettings } from '../core/settings-check.js';
 import { compactPriority } from '../core/priority.js';
@@ -13,7 +13,7 @@ import type { AgentInput } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { readRunFromHistory } from './history.js';
-import { getAgentResult, runDetails, runTaskQueue, type StartedAgent } from './index.js';
+import { getAgentResult, runDetails, runTaskQueue, type StartedAgent } from './start.js';
 
 export interface ResumeOptions extends ResumeLimits {
   taskQueue?: string;
@@ -67,5 +67,5 @@ async function fetchFirstInput(client: Client, workflowId: string, runId: string
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
   const payloads = started?.input?.payloads ?? [];
   // Through the payload codecs too: with encryption on, the input is stored encrypted.
-  return decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads);
+  return decodePayloadAt(client, payloads, 0);
 }

@@ -8,10 +8,10 @@ import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
 import { clientCompactionDue, COMPACTION_INSTRUCTION, recordClientCompaction, recordCompaction } from '../core/compaction.js';
 import { textOf } from '../core/transcript.js';
 import type { AgentStatusView, ModelReply, RefusableFeature, RunState } from '../core/types.js';
-import type { AgentRun } from './run.js';
+import type { RunContext } from './run-context.js';
 
 /** A turn's model call: after a client-side compaction where one is due; without what the endpoint refused. */
-export async function callModelCompacting(run: AgentRun): Promise<ModelReply> {
+export async function callModelCompacting(run: RunContext): Promise<ModelReply> {
   await compactClientSideIfDue(run);
   try {
     return await run.callModel();
@@ -32,7 +32,7 @@ function refusedFeature(err: unknown): RefusableFeature | null {
 
 /** One summary call, tools disabled, when the prompt has reached the trigger: its summary then stands for the
  * messages so far in later requests. An empty summary leaves the run uncompacted. */
-async function compactClientSideIfDue(run: AgentRun): Promise<void> {
+async function compactClientSideIfDue(run: RunContext): Promise<void> {
   if (!clientCompactionDue(run.state, run.settings)) return;
   const reply = await run.callModel({ toolChoiceNone: true, summary: 'compaction (client-side)', instruction: COMPACTION_INSTRUCTION });
   const summary = textOf(reply.content);

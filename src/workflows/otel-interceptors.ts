@@ -6,10 +6,10 @@
 // later, so a run recorded without them would replay its commands in another order. Only runs that took the
 // patch are traced; a run recorded before it replays, and goes on, exactly as it ran. And only runs started with a
 // trace (see tracesRun): an untraced deployment's histories carry no trace header on every activity.
-// OpenTelemetry's own modules are loaded by a traced run alone, when it is known to be traced (otel-modules.cjs):
+// OpenTelemetry's own modules are loaded by a traced run alone, when it is known to be traced (sdk-internals.cjs):
 // an untraced run neither evaluates nor holds them.
 import { workflowInfo, type WorkflowInterceptors } from '@temporalio/workflow';
-import { loadOtelWorkflow } from './otel-modules.cjs';
+import { loadOtelWorkflow } from './sdk-internals.cjs';
 
 /** The header Temporal's client interceptor puts on a start (and its workflow interceptors on a child start or a
  * continue-as-new): the trace the run continues. */

@@ -37,6 +37,7 @@ import type {
 import { Approvals, deniedOutcome } from './approvals.js';
 import { Elicitations } from './elicitations.js';
 import { scheduleModelCall } from './proxies.js';
+import type { ModelCallRequest, RunContext } from './run-context.js';
 import { compactionView, noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
@@ -49,7 +50,7 @@ import { ApprovalsGauge, reportRunEnded } from './telemetry.js';
 
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
-export class AgentRun {
+export class AgentRun implements RunContext {
   readonly settings: AgentSettings;
   readonly state: RunState;
   readonly workflowId: string;
@@ -193,7 +194,7 @@ export class AgentRun {
 
   /** One model call: schedules the activity and adds its usage and cost to the guard state. The reply is not
    * in the transcript until `appendReply`. */
-  async callModel(options: { toolChoiceNone?: boolean; summary?: string; instruction?: string } = {}): Promise<ModelReply> {
+  async callModel(options: ModelCallRequest = {}): Promise<ModelReply> {
     const s = this.settings;
     // The messages go to this worker's transcript cache first: the call then needs no query.
     this.#transcriptSharing.share(this.messages);

@@ -28,9 +28,8 @@ import {
 } from '../core/sub-agents.js';
 import { oneLine, totalTokens } from '../core/transcript.js';
 import type { AgentInput, AgentResult, ChildRunRecord, SubAgentReport, ToolOutcome, ToolUseBlock } from '../core/types.js';
-import type { agentWorkflow } from './agent.js';
 import { AGENT_RUN_FAILED, AGENT_WORKFLOW, subAgentReport } from './definitions.js';
-import type { AgentRun } from './run.js';
+import type { RunContext } from './run-context.js';
 
 export class SubAgents {
   /** The scopes of the children running now: cancelled together when the parent's budget is spent. */
@@ -38,7 +37,7 @@ export class SubAgents {
   #budgetStop: string | null = null;
   #reported = '0:0';
 
-  constructor(private readonly run: AgentRun) {}
+  constructor(private readonly run: RunContext) {}
 
   /** One `agent__<name>` call of a turn that has `share` of them: a child run, awaited; its answer (or why it has
    * none) as the tool_result. */
@@ -64,7 +63,7 @@ export class SubAgents {
     this.#running.add(scope);
     try {
       const result = await scope.run(() =>
-        executeChild<typeof agentWorkflow>(AGENT_WORKFLOW, {
+        executeChild<(input: AgentInput) => Promise<AgentResult>>(AGENT_WORKFLOW, {
           workflowId,
           args: [childInput],
           // terminate of the parent terminates its children; a cancel reaches them through the scope and waits

@@ -10,7 +10,7 @@ import { ContinueAsNew, proxySinks, workflowInfo } from '@temporalio/workflow';
 import { agentEndAttributes, agentSpanName, agentStartAttributes } from '../core/gen-ai.js';
 import type { AgentTelemetrySinks } from '../core/telemetry-sink.js';
 import type { AgentInput, AgentStatusView } from '../core/types.js';
-import { loadOtelWorkflow } from './otel-modules.cjs';
+import { loadOtelWorkflow } from './sdk-internals.cjs';
 import { tracesRun } from './otel-interceptors.js';
 
 const { agentMetrics } = proxySinks<AgentTelemetrySinks>();
@@ -22,7 +22,7 @@ function agentName(input: AgentInput): string {
 
 /** Runs `loop` inside the run's span; its end records the run's totals (`view`) and how it ended. */
 export function inRunSpan<T>(input: AgentInput, ids: { workflowId: string }, view: () => AgentStatusView, loop: () => Promise<T>): Promise<T> {
-  if (!tracesRun()) return loop(); // a run from before the patch (src/workflows/otel-interceptors.ts)
+  if (!tracesRun()) return loop(); // an untraced run (src/workflows/otel-interceptors.ts)
   const { SpanKind, SpanStatusCode, trace } = loadOtelWorkflow().api;
   const tracer = trace.getTracer('durable-agent');
   const attributes = agentStartAttributes({ workflowId: ids.workflowId, agentName: agentName(input), model: input.settings.model });

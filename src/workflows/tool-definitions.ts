@@ -6,7 +6,7 @@
 import { agentsIn } from '../core/sub-agents.js';
 import { mayBeMcpTool } from '../core/tool-names.js';
 import { scheduleDescribeTools } from './proxies.js';
-import type { AgentRun } from './run.js';
+import type { RunContext } from './run-context.js';
 
 /** Recorded before the first model call of a job with tools; carried from its first run (continue-as-new, resume):
  * the call policies of its tools, the definitions of the MCP tools it names, and, for a run whose tools name
@@ -18,7 +18,7 @@ import type { AgentRun } from './run.js';
  * the worker answered puts the definitions in the parent's history once (each child's input then holds only its own
  * settings; no model call's input holds any), and hands their tool definitions to model calls through the
  * recorded-tools digest the model activity already reads. A replay, another worker, continue-as-new see the same. */
-export async function recordToolDefinitions(run: AgentRun): Promise<void> {
+export async function recordToolDefinitions(run: RunContext): Promise<void> {
   const { state, settings } = run;
   if (state.toolPolicies || settings.tools.length === 0) return;
   const mcpNames = settings.tools.filter(mayBeMcpTool);

@@ -2,9 +2,9 @@
 // as new (see src/core/versioning.ts and docs/operations.md, "Upgrading workers").
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
-// The SDK reports each workflow task's versioning behavior from here (Activator.versioningBehavior); it has no
-// public setter. See upgradeOnContinueAsNew.
-import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes.js';
+// The SDK reports each workflow task's versioning behavior from its activator, which has no public setter: see
+// upgradeOnContinueAsNew and sdk-internals.cjs.
+import { reportAutoUpgrade } from './sdk-internals.cjs';
 
 const { workerUsesVersioning } = proxyLocalActivities<ReturnType<typeof createActivities>>({ startToCloseTimeout: '10s' });
 
@@ -22,7 +22,6 @@ export async function upgradeOnContinueAsNew(): Promise<{ initialVersioningBehav
   // behavior from it (the task would fail for ever). Its info cannot tell; the worker can (a local activity, once
   // per continue-as-new).
   if (!(await workerUsesVersioning())) return {};
-  const activator = maybeGetActivator();
-  if (activator) activator.versioningBehavior = 'AUTO_UPGRADE';
+  reportAutoUpgrade();
   return { initialVersioningBehavior: 'AUTO_UPGRADE' };
 }
