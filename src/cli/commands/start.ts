@@ -14,6 +14,7 @@ import { readTask } from '../task.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal, type TemporalSession } from '../temporal.js';
 import { agentClient } from '../lazy-client.js';
+import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { sayWhenNoWorker } from '../worker-presence.js';
 import { needsWorkerCatalog, startCatalog } from '../worker-tools.js';
 
@@ -63,24 +64,30 @@ export const result = defineCommand({
   usage: 'result <workflowId> [--json]',
   description: `Wait for a run to end and print its result exactly as \`run\` does, with the same exit code. Through a
 server outage it keeps waiting and says so on stderr. A closed run needs no worker; a terminated or timed-out run
-reads as such (exit 1), with what its history holds and the operator's reason.`,
+reads as such (exit 1), with what its history holds and the operator's reason. Ctrl-C or SIGTERM stops waiting, not
+the run (exit 130).`,
   flags: { json: { type: 'boolean', help: 'print exactly one JSON document' } },
   examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json'],
   async run({ flags, positionals }) {
     const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
-    return withTemporal(async (temporal) => {
-      // A run can take hours: say what is being waited for, rather than seem to hang.
-      const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
-      const running = description.status.name === 'RUNNING';
-      if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
-      const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
-      const { getAgentResult } = await agentClient();
-      const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
-        getAgentResult(temporal.client, workflowId),
-      ).finally(stopCheck);
-      printResult(outcome, flags.json ?? false);
-      return exitCodeFor(outcome.status);
-    });
+    const json = flags.json ?? false;
+    return stopWaitingOnSignal(workflowId, `result ${workflowId}${json ? ' --json' : ''}`, () => waitForResult(workflowId, json));
   },
 });
 
+/** `result`: waits for the run to end (through an outage, saying when no worker polls its queue), prints it. */
+function waitForResult(workflowId: string, json: boolean): Promise<number> {
+  return withTemporal(async (temporal) => {
+    // A run can take hours: say what is being waited for, rather than seem to hang.
+    const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
+    const running = description.status.name === 'RUNNING';
+    if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
+    const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
+    const { getAgentResult } = await agentClient();
+    const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
+      getAgentResult(temporal.client, workflowId),
+    ).finally(stopCheck);
+    printResult(outcome, json);
+    return exitCodeFor(outcome.status);
+  });
+}
