@@ -39,7 +39,7 @@ export interface OpenScriptedModel {
 }
 
 export async function openScriptedModel(choice: ScriptChoice): Promise<OpenScriptedModel> {
-  const server = await startScriptedModel({ script: choice.script });
+  const server = await startScriptedModel({ script: choice.script, name: choice.source });
   logLine(`using the SCRIPTED model at ${server.url} (offline, no API key): replies come from ${choice.source}, not from Claude`);
   return { connection: { apiKey: 'scripted-model-no-key', baseURL: server.url }, close: () => server.close() };
 }

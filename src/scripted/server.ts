@@ -21,6 +21,8 @@ import { messageEvents, writeSse } from './sse.js';
 
 export interface ScriptedModelOptions {
   script: Script;
+  /** What the script is called in the errors it causes (its file, for one): default "the script". */
+  name?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1: the server is for local tests, not for the network. */
@@ -157,8 +159,18 @@ function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn,
   };
 }
 
+/** The most common scripting mistake: a script whose last reply is a tool_use (the run then asks for one more). */
+function outOfTurns(name: string, length: number, turn: number): string {
+  const has = length === 0 ? 'it has no turns' : length === 1 ? 'it has 1 turn, turn 0' : `it has ${length} turns, 0 to ${length - 1}`;
+  return (
+    `scripted model: ${name} has no turn ${turn} (${has}): the run asked for model reply ${turn + 1}. ` +
+    'A script ends with a reply whose stop_reason is end_turn; one that ends on a tool_use leaves the run asking for more'
+  );
+}
+
 export async function startScriptedModel(options: ScriptedModelOptions): Promise<ScriptedModel> {
   const { script } = options;
+  const name = options.name ?? 'the script';
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
   // One prompt cache per server, like one account's cache on the real API.
@@ -177,16 +189,16 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     let scripted: ScriptTurn | undefined;
     if (Array.isArray(script)) {
       scripted = script[turn];
-      if (scripted === undefined) return `script has no turn ${turn} (it has ${script.length} turn${script.length === 1 ? '' : 's'})`;
+      if (scripted === undefined) return outOfTurns(name, script.length, turn);
     } else {
       try {
         scripted = await script(body, turn);
       } catch (err) {
-        return `script threw at turn ${turn}: ${err instanceof Error ? err.message : String(err)}`;
+        return `scripted model: ${name} threw at turn ${turn}: ${err instanceof Error ? err.message : String(err)}`;
       }
     }
     const problem = scriptTurnProblem(scripted, false);
-    if (problem) return `script turn ${turn} is invalid: ${problem}`;
+    if (problem) return `scripted model: turn ${turn} of ${name} is invalid: ${problem}`;
     if (!isFailTimesTurn(scripted)) return scripted;
     const count = failCounts.get(turn) ?? 0;
     failCounts.set(turn, count + 1);
@@ -237,7 +249,10 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     record.stream = body.stream === true;
 
     const answer = await resolveTurn(body, turn);
-    if (typeof answer === 'string') return fail(500, 'api_error', answer);
+    // A script that cannot answer (out of turns, a turn it cannot make, a function that threw) will not answer a
+    // retry either: a 400, which the SDK and the worker do not retry, so the run fails at once with this message.
+    // (A script that wants a call to fail and be retried says so with an error turn: apiError(500, ...).)
+    if (typeof answer === 'string') return fail(400, 'invalid_request_error', answer);
     const holdHere = (): Promise<void> =>
       releasedAll || releasedTurns.has(turn)
         ? Promise.resolve()
