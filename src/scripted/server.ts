@@ -8,6 +8,8 @@ import {
   isErrorTurn,
   isFailTimesTurn,
   scriptTurnProblem,
+  systemText,
+  type AgentScript,
   type ErrorTurn,
   type MessagesRequestBody,
   type ReplyTurn,
@@ -23,6 +25,10 @@ export interface ScriptedModelOptions {
   script: Script;
   /** What the script is called in the errors it causes (its file, for one): default "the script". */
   name?: string;
+  /** Sub-agents' own scripts, by agent name: a request whose system prompt is an agent's `system` is answered from
+   * that agent's script, any other (the top-level run's) from `script`. Without it, parent and children share
+   * `script`. */
+  agents?: Record<string, AgentScript>;
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1: the server is for local tests, not for the network. */
@@ -169,8 +175,20 @@ function outOfTurns(name: string, length: number, turn: number): string {
 }
 
 export async function startScriptedModel(options: ScriptedModelOptions): Promise<ScriptedModel> {
-  const { script } = options;
-  const name = options.name ?? 'the script';
+  const mainName = options.name ?? 'the script';
+  const agents = Object.entries(options.agents ?? {});
+  for (const [agent, { system }] of agents) {
+    if (!system) throw new Error(`scripted model: the agent "${agent}" has no system prompt, by which its requests would be told apart`);
+    const twin = agents.find(([other, def]) => other !== agent && def.system === system);
+    if (twin) throw new Error(`scripted model: the agents "${agent}" and "${twin[0]}" have the same system prompt: their requests cannot be told apart`);
+  }
+  /** The script that answers `body`: its agent's, by the system prompt, else the top-level run's. */
+  const scriptFor = (body: MessagesRequestBody): { script: Script; name: string } => {
+    const system = systemText(body.system);
+    const agent = system ? agents.find(([, def]) => def.system === system) : undefined;
+    if (!agent) return { script: options.script, name: mainName };
+    return { script: agent[1].script, name: `the script for agent "${agent[0]}"${options.name ? ` (in ${options.name})` : ''}` };
+  };
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
   // One prompt cache per server, like one account's cache on the real API.
@@ -186,6 +204,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   async function resolveTurn(body: MessagesRequestBody, turn: number): Promise<ReplyTurn | ErrorTurn | string> {
     const summary = clientSummaryReply(body, turn);
     if (summary) return summary;
+    const { script, name } = scriptFor(body);
     let scripted: ScriptTurn | undefined;
     if (Array.isArray(script)) {
       scripted = script[turn];
