@@ -3,6 +3,7 @@
 // the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them. Temporal's
 // client loads once the flags and the task are checked (src/cli/lazy-client.ts).
 import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
+import type { McpServerConfig } from '../../config/types.js';
 import { expectPositionals, UsageError, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
@@ -15,8 +16,8 @@ import { taskQueue } from '../task-queue.js';
 import { withTemporal, type TemporalSession } from '../temporal.js';
 import { agentClient } from '../lazy-client.js';
 import { stopWaitingOnSignal } from '../stop-waiting.js';
-import { sayWhenNoWorker } from '../worker-presence.js';
-import { needsWorkerCatalog, startCatalog } from '../worker-tools.js';
+import { sayWhenNoWorker, warnWhenNoWorker } from '../worker-presence.js';
+import { needsWorkerCatalog, startCatalog, withListedMcpTools } from '../worker-tools.js';
 
 export { taskQueue };
 
@@ -39,10 +40,13 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
     const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
     const priority = priorityFromFlags(flags);
     return withTemporal(async (temporal) => {
-      const settings = checked ?? (await settingsFromWorkers(flags, temporal, local));
+      const fromWorkers = checked ? undefined : await settingsFromWorkers(flags, temporal, local, config.mcpServers ?? {});
+      const settings = checked ?? fromWorkers!.settings;
       const { startAgent } = await agentClient();
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
       if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
+      // `start` does not wait for the run, but says when nothing will run it.
+      await warnWhenNoWorker(temporal.client, taskQueue(), started.workflowId, fromWorkers?.noWorker);
       if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
       else printText(`${started.workflowId}\n`);
       return 0;
@@ -50,11 +54,19 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
   },
 });
 
-/** `start`'s settings, its tools checked against what the task queue's workers offer. */
-async function settingsFromWorkers(flags: Parsed<typeof START_FLAGS>['flags'], temporal: TemporalSession, local: ToolCatalog) {
-  const { catalog, hint } = await startCatalog(temporal.client, taskQueue(), local);
+/** `start`'s settings, its tools checked against what the task queue's workers offer (with no worker to ask, against
+ * this process's tools and the listed tools of the config's MCP servers it names). */
+async function settingsFromWorkers(
+  flags: Parsed<typeof START_FLAGS>['flags'],
+  temporal: TemporalSession,
+  local: ToolCatalog,
+  mcpServers: Record<string, McpServerConfig>,
+) {
+  const answer = await startCatalog(temporal.client, taskQueue(), local);
+  const { hint, noWorker } = answer;
+  const catalog = noWorker ? await withListedMcpTools(flags.tools, answer.catalog, mcpServers) : answer.catalog;
   try {
-    return settingsFromFlags(flags, catalog);
+    return { settings: settingsFromFlags(flags, catalog), noWorker };
   } catch (err) {
     throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
   }
