@@ -128,8 +128,16 @@ async function importConfig(file: string, shown: string): Promise<Record<string,
     }
     if (error.code === 'ERR_MODULE_NOT_FOUND' && /'durable-agent'/.test(error.message)) {
       throw new ConfigError(
-        `cannot load ${shown}: the package 'durable-agent' is not installed where the config file is ` +
-          '(npm install durable-agent in that project)',
+        `cannot load ${shown}: the package 'durable-agent' is not installed where the config file is. It is not on ` +
+          'the npm registry: install it in that project from its tarball (`npm pack` in its repository, then ' +
+          '`npm install --save-exact <path>/durable-agent-<version>.tgz`) or from git (README, "Using it as a library")',
+      );
+    }
+    if (error.code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[cm]?tsx?$/.test(file)) {
+      throw new ConfigError(
+        `cannot load ${shown}: Node does not run TypeScript by itself (${firstLine(error.message)}). Write the config ` +
+          'as .mjs or .js (compile it first), or run the CLI under a TypeScript loader: ' +
+          '`node --import tsx node_modules/durable-agent/bin/durable-agent.js ...`',
       );
     }
     throw new ConfigError(`cannot load ${shown}: ${firstLine(error.message ?? String(err))}`);
