@@ -99,6 +99,6 @@ export type {
 } from './core/types.js';
 export type { ModelConnection } from './activities/index.js';
 // The type of a config file's `scriptedModel` (the functions that build scripts are in durable-agent/testing).
-export type { Script, ScriptTurn } from './scripted/script.js';
+export type { Script, ScriptsByAgent, ScriptTurn } from './scripted/script.js';
 export { agentInput } from './core/settings.js';
 export { AGENT_TOOL_PREFIX, DEFAULT_MAX_AGENT_DEPTH } from './core/sub-agents.js';

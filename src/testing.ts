@@ -15,6 +15,7 @@ export {
   thinking,
   toolUse,
   webSearchResult,
+  type AgentScript,
   type ErrorTurn,
   type FailTimesTurn,
   type ReplyTurn,
@@ -22,6 +23,7 @@ export {
   type ScriptBlock,
   type ScriptFunction,
   type ScriptTurn,
+  type ScriptsByAgent,
   type ScriptUsage,
 } from './scripted/script.js';
 export { franceDemoScript } from './scripted/demo.js';

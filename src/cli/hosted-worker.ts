@@ -34,6 +34,11 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
   requireMcpEnvironment(options.config);
   const script = options.scripted ? await loadScript(options.config) : undefined;
   const temporal = await openTemporal({ allowEmbedded: true });
+  // Which server the run is on (the embedded one says so as it starts): `result`, `watch` and a worker need the same.
+  if (!temporal.embedded) {
+    const where = temporal.target.explicit ? 'TEMPORAL_ADDRESS or the config profile' : 'the default address; TEMPORAL_ADDRESS was not set';
+    logLine(`using the Temporal server at ${temporal.target.address} (${where})`);
+  }
   const scripted = script
     ? await openScriptedModel(script).catch(async (err) => {
         await temporal.close();

@@ -1,6 +1,7 @@
 // Reading runs: status and transcript (from a worker's answer to a query while a run is running and a worker
 // answers; from the run's history otherwise, with no worker at all), and the list of recent runs from
 // visibility.
+import { roundUsd, withRoundedCosts } from '../core/pricing.js';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { AgentStatusView, ChildRunRecord, MessageParam } from '../core/types.js';
 import * as SA from '../core/search-attributes.js';
@@ -72,7 +73,7 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
   let workerBusy = false;
   if (description.status.name === 'RUNNING') {
     try {
-      const view = await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus));
+      const view = withRoundedCosts(await client.withDeadline(Date.now() + timeoutMs, () => handle.query(agentStatus)));
       return { live: true, view, modelCalls, toolCalls, ...childrenOf(view) };
     } catch (err) {
       throwIfKeyError(err); // a worker answered, in a form this client cannot read
@@ -85,7 +86,8 @@ export async function getStatus(client: Client, workflowId: string, timeoutMs = 
   const record = { ...serverRecord(workflowId, description), modelCalls, toolCalls, ...(workerBusy ? { workerBusy: true as const } : {}) };
   try {
     const run = await readRunFromHistory(client, workflowId, description.runId);
-    return { ...record, live: false, reason, view: run.view, ...(run.endedByServer ? { endedByServer: run.endedByServer } : {}), ...childrenOf(run.view) };
+    const view = run.view && withRoundedCosts(run.view);
+    return { ...record, live: false, reason, view, ...(run.endedByServer ? { endedByServer: run.endedByServer } : {}), ...childrenOf(view) };
   } catch (err) {
     throwIfKeyError(err); // a key problem is the answer, not a degraded report
     return { ...record, live: false, reason: `${reason}; its history could not be replayed: ${shortError(err)}` };
@@ -232,7 +234,7 @@ function searchAttributesOf(info: Pick<WorkflowExecutionDescription, 'typedSearc
     status: get.get(SA.AgentStatus),
     steps: get.get(SA.AgentSteps),
     tokens: get.get(SA.AgentTokens),
-    costUsd: get.get(SA.AgentCostUsd),
+    costUsd: roundUsd(get.get(SA.AgentCostUsd)),
     stopReason: get.get(SA.AgentStopReason) || undefined,
     guard: get.get(SA.AgentGuard) || undefined,
     model: get.get(SA.AgentModel),

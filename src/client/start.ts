@@ -14,6 +14,7 @@ import { checkAgentInput, InvalidSettingsError } from '../core/settings-check.js
 import { compactPriority, priorityProblem, type RunPriority } from '../core/priority.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { agentResult } from '../core/result.js';
+import { withRoundedCosts } from '../core/pricing.js';
 import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, RunStatus } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
@@ -102,12 +103,13 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
   const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   await handle.describe(); // fails fast with WorkflowNotFoundError
   try {
-    return await handle.result();
+    // Money to the micro-dollar, for runs whose result was recorded before agentResult rounded it.
+    return withRoundedCosts(await handle.result());
   } catch (err) {
     if (!(err instanceof WorkflowFailedError)) throw err;
     const cause = err.cause;
     if (cause instanceof ApplicationFailure && cause.type === AGENT_RUN_FAILED && isAgentResult(cause.details?.[0])) {
-      return cause.details[0];
+      return withRoundedCosts(cause.details[0]);
     }
     // The run that failed is the latest of the chain (result() followed any continue-as-new).
     const { runId } = await handle.describe();

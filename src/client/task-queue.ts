@@ -8,13 +8,21 @@ import { AGENT_TOOL_CATALOG_WORKFLOW } from '../workflows/definitions.js';
 
 /** Whether workers poll the queue's workflow tasks; undefined when the server could not say. */
 export async function hasPollers(client: Client, taskQueue: string): Promise<boolean | undefined> {
+  return (await lastPolled(client, taskQueue))?.polled;
+}
+
+/** Whether workers have polled the queue's workflow tasks, and when one last did (the server keeps a poller for
+ * minutes after its worker stopped); undefined when the server could not say. */
+export async function lastPolled(client: Client, taskQueue: string): Promise<{ polled: boolean; at?: Date } | undefined> {
   try {
     const { pollers } = await client.workflowService.describeTaskQueue({
       namespace: client.options.namespace,
       taskQueue: { name: taskQueue, kind: proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
       taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
     });
-    return (pollers ?? []).length > 0;
+    const times = (pollers ?? []).map((p) => Number(p.lastAccessTime?.seconds ?? 0) * 1000 + Math.floor((p.lastAccessTime?.nanos ?? 0) / 1e6));
+    const latest = Math.max(0, ...times);
+    return { polled: times.length > 0, ...(latest > 0 ? { at: new Date(latest) } : {}) };
   } catch {
     return undefined;
   }
@@ -27,9 +35,16 @@ export type WorkerTools = { answered: true; offered: OfferedTools } | { answered
 
 /** Asks a worker of `taskQueue` what tools it offers: at once "none polls" when no worker polls the queue, else
  * a one-activity workflow (agentToolCatalog) that a worker answers, within `timeoutMs`. */
-export async function askWorkersForTools(client: Client, taskQueue: string, timeoutMs = TOOL_CATALOG_TIMEOUT_MS): Promise<WorkerTools> {
-  const polled = await hasPollers(client, taskQueue);
-  if (polled === false) return { answered: false, why: `no worker polls task queue "${taskQueue}"` };
+export async function askWorkersForTools(
+  client: Client,
+  taskQueue: string,
+  timeoutMs = TOOL_CATALOG_TIMEOUT_MS,
+  /** Called once if no worker has answered after a second: the caller says what it waits for. */
+  onSlow?: (polledAt: Date | undefined) => void,
+): Promise<WorkerTools> {
+  const polled = await lastPolled(client, taskQueue);
+  if (polled?.polled === false) return { answered: false, why: `no worker polls task queue "${taskQueue}"` };
+  const slow = onSlow ? setTimeout(() => onSlow(polled?.at), SLOW_ANSWER_MS) : undefined;
   try {
     const offered = await client.workflow.execute<() => Promise<OfferedTools>>(AGENT_TOOL_CATALOG_WORKFLOW, {
       taskQueue,
@@ -39,5 +54,10 @@ export async function askWorkersForTools(client: Client, taskQueue: string, time
     return { answered: true, offered };
   } catch (err) {
     return { answered: false, why: `no worker of task queue "${taskQueue}" said what tools it offers within ${timeoutMs} ms (${(err as Error).message})` };
+  } finally {
+    clearTimeout(slow);
   }
 }
+
+/** A worker answers the catalog in milliseconds: one that has not after this long may be gone. */
+const SLOW_ANSWER_MS = 1_000;

@@ -4,7 +4,7 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { costUsd, priceFor } from '../core/pricing.js';
+import { costUsd, priceFor, roundUsd } from '../core/pricing.js';
 import type { AgentInput, ModelReply, Usage } from '../core/types.js';
 
 /** The name of the marker Temporal's core records for a local activity's outcome. */
@@ -37,7 +37,7 @@ export async function getTurnUsage(client: Client, workflowId: string): Promise<
     if (!reply) continue;
     const price = priceFor(reply.model, input?.settings.prices ?? {}) ?? priceFor(reply.model) ?? priceFor(input?.settings.model ?? '');
     const cost = price ? costUsd(reply.usage, price) + (reply.compactionUsage ? costUsd(reply.compactionUsage, price) : 0) : null;
-    turns.push({ step: firstStep + turns.length, model: reply.model, usage: reply.usage, costUsd: cost, stopReason: reply.stopReason });
+    turns.push({ step: firstStep + turns.length, model: reply.model, usage: reply.usage, costUsd: roundUsd(cost), stopReason: reply.stopReason });
   }
   return turns;
 }

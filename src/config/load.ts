@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseDuration } from '../core/duration.js';
 import { mcpServerPolicy } from '../mcp/config.js';
 import { checkAgents } from './agents.js';
-import { validateScriptTurns, type Script } from '../scripted/script.js';
+import { isScriptsByAgent, validateScriptTurns, type Script, type ScriptsByAgent } from '../scripted/script.js';
 import { builtinTools, createToolRegistry } from '../tools/registry.js';
 import type { AnyAgentTool } from '../tools/types.js';
 import type { AgentConfig, McpServerConfig } from './types.js';
@@ -132,8 +132,16 @@ async function importConfig(file: string, shown: string, cwd: string): Promise<R
     }
     if (error.code === 'ERR_MODULE_NOT_FOUND' && /'durable-agent'/.test(error.message)) {
       throw new ConfigError(
-        `cannot load ${shown}: the package 'durable-agent' is not installed where the config file is ` +
-          '(npm install durable-agent in that project)',
+        `cannot load ${shown}: the package 'durable-agent' is not installed where the config file is. It is not on ` +
+          'the npm registry: install it in that project from its tarball (`npm pack` in its repository, then ' +
+          '`npm install --save-exact <path>/durable-agent-<version>.tgz`) or from git (README, "Using it as a library")',
+      );
+    }
+    if (error.code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[cm]?tsx?$/.test(file)) {
+      throw new ConfigError(
+        `cannot load ${shown}: Node does not run TypeScript by itself (${firstLine(error.message)}). Write the config ` +
+          'as .mjs or .js (compile it first), or run the CLI under a TypeScript loader: ' +
+          '`node --import tsx node_modules/durable-agent/bin/durable-agent.js ...`',
       );
     }
     // A module the config imports threw at its top level (a key it reads is not set): name that module and line,
@@ -221,14 +229,23 @@ export function checkConfig(value: unknown, shown: string): AgentConfig {
 
 const CONFIG_KEYS = ['tools', 'mcpServers', 'scriptedModel', 'agents', 'maxAgentDepth'];
 
-/** A script for the scripted model: a function of the request, or an array of turns (checked as a script file is). */
-function checkScript(script: unknown, shown: string): Script {
+/** A script for the scripted model: a function of the request, or an array of turns (checked as a script file is);
+ * or `{ script, agents: { <name>: script } }`, one script per agent. */
+function checkScript(script: unknown, shown: string, where = 'scriptedModel'): Script | ScriptsByAgent {
+  if (where === 'scriptedModel' && isScriptsByAgent(script)) {
+    const extra = Object.keys(script).filter((key) => key !== 'script' && key !== 'agents');
+    if (extra.length > 0) throw new ConfigError(`${shown}: scriptedModel: unknown key "${extra[0]}" (expected script, agents)`);
+    if (!isObject(script.agents)) throw new ConfigError(`${shown}: scriptedModel.agents must map agent names to scripts (got ${describe(script.agents)})`);
+    const agents = Object.fromEntries(Object.entries(script.agents).map(([name, s]) => [name, checkScript(s, shown, `scriptedModel.agents.${name}`) as Script]));
+    return { script: checkScript(script.script, shown, 'scriptedModel.script') as Script, agents };
+  }
   if (typeof script === 'function') return script as Script;
   try {
-    return validateScriptTurns(script, `${shown}: scriptedModel`);
+    return validateScriptTurns(script, `${shown}: ${where}`);
   } catch (err) {
     const problem = (err as Error).message;
-    throw new ConfigError(Array.isArray(script) ? problem : `${shown}: scriptedModel must be a function (request, turn) => turn, or an array of turns (got ${describe(script)})`);
+    const also = where === 'scriptedModel' ? ', or { script, agents: { <name>: script } }' : '';
+    throw new ConfigError(Array.isArray(script) ? problem : `${shown}: ${where} must be a function (request, turn) => turn, or an array of turns${also} (got ${describe(script)})`);
   }
 }
 

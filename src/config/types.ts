@@ -1,7 +1,7 @@
 // The shape of a tool-module config file (`durable-agent.config.js`, or `--config FILE`): the tools a worker
 // registers and the MCP servers whose tools it offers. Shared by the CLI, the worker and the plugin.
 import type { SubAgentDefinition } from '../core/types.js';
-import type { Script } from '../scripted/script.js';
+import type { Script, ScriptsByAgent } from '../scripted/script.js';
 import type { AnyAgentTool, Duration } from '../tools/types.js';
 
 /** How the calls to one MCP server's tools are scheduled and ridden out (either kind of server). */
@@ -97,8 +97,9 @@ export interface AgentConfig {
   /** MCP servers by name; their tools are offered to the model as `<name>__<tool>`. */
   mcpServers?: Record<string, McpServerConfig>;
   /** Replies of the offline scripted model for this config's tools (an example's stand-in for Claude): used by
-   * `--scripted`, and by `run` when ANTHROPIC_API_KEY is unset. `AGENT_SCRIPT` overrides it. */
-  scriptedModel?: Script;
+   * `--scripted`, and by `run` when ANTHROPIC_API_KEY is unset. `AGENT_SCRIPT` overrides it. With sub-agents,
+   * `{ script, agents: { <name>: script } }` gives each agent its own script (docs/sub-agents.md). */
+  scriptedModel?: Script | ScriptsByAgent;
 }
 
 /** Types a config file's default export; a plain object works the same. */

@@ -97,6 +97,26 @@ export function ratesFor(price: ModelPrice, promptTokens: number): Rates {
   return price.longPrompt && promptTokens > price.longPrompt.overTokens ? price.longPrompt : price;
 }
 
+/** Money as every output shows it: to the micro-dollar (6 decimals). Prices add up in binary floating point, so a
+ * run's sum reads 0.0015119999999999999 where 0.001512 is meant. Outputs only: the run's own total, which its
+ * budget guard compares, keeps every digit (rounding it in the workflow would change what a replay decides). */
+export function roundUsd(usd: number): number;
+export function roundUsd(usd: number | null): number | null;
+export function roundUsd(usd: number | undefined): number | undefined;
+export function roundUsd(usd: number | null | undefined): number | null | undefined {
+  if (usd === null || usd === undefined || !Number.isFinite(usd)) return usd;
+  return Math.round(usd * 1e6) / 1e6;
+}
+
+/** A status view (or anything with a `costUsd` and child runs) with its money rounded for output (roundUsd). */
+export function withRoundedCosts<T extends { costUsd: number | null; children?: ReadonlyArray<{ costUsd: number | null }> }>(view: T): T {
+  return {
+    ...view,
+    costUsd: roundUsd(view.costUsd),
+    ...(view.children ? { children: view.children.map((c) => ({ ...c, costUsd: roundUsd(c.costUsd) })) } : {}),
+  };
+}
+
 /** The cost of ONE model call (its tokens, and its web searches). Call it per call and add the results: a length-tiered price is decided by each
  * request's prompt, so pricing a run's summed usage at once would apply the long-prompt rates wrongly. */
 export function costUsd(usage: Usage, price: ModelPrice): number {

@@ -1,5 +1,6 @@
 // An AgentResult, built in one place from what is known at the end of a run: by the workflow from its live state
 // (AgentRun.end), and by the client from a history the server closed (a terminated or timed-out run). Pure.
+import { roundUsd } from './pricing.js';
 import type { AgentResult } from './types.js';
 
 export type ResultFields = Omit<AgentResult, 'partial' | 'runsUsed'> & {
@@ -21,7 +22,7 @@ export function agentResult(f: ResultFields): AgentResult {
     steps: f.steps,
     toolCalls: f.toolCalls,
     usage: f.usage,
-    costUsd: f.costUsd,
+    costUsd: roundUsd(f.costUsd),
     error: f.error,
     ...(f.runsUsed > 1 ? { runsUsed: f.runsUsed } : {}),
     ...(f.resumedFrom ? { resumedFrom: f.resumedFrom } : {}),

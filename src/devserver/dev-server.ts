@@ -220,7 +220,7 @@ async function launch(cliPath: string, options: DevServerOptions, ports: Ports):
     const text = buf.toString();
     output = (output + text).slice(-4000);
     if (!isStderr && stdoutHead.length < 4000) stdoutHead += text;
-    if (isStderr && !stopping) for (const line of text.split('\n')) if (line.trim()) log(`[temporal] ${line}`);
+    if (isStderr && !stopping) for (const line of text.split('\n')) if (line.trim() && !isServerLogNoise(line)) log(`[temporal] ${line}`);
   };
   child.stdout!.on('data', onData(false));
   child.stderr!.on('data', onData(true));
@@ -274,4 +274,10 @@ async function launch(cliPath: string, options: DevServerOptions, ports: Ports):
   log(`Temporal dev server ready at ${address} in ${Date.now() - started} ms`);
   const uiUrl = uiPort === false ? null : `http://${joinHostPort(host, uiPort)}`;
   return { address, port, uiUrl, httpPort: ports.httpPort, metricsPort: ports.metricsPort, namespace, process: child, stop };
+}
+
+/** A server log line that says only that a caller went away mid-request: a worker that stopped while its long poll
+ * was open, a command that ended (`level=ERROR … context canceled`). Nothing is wrong; the user is told nothing. */
+export function isServerLogNoise(line: string): boolean {
+  return /\bcontext canceled\b/.test(line) && !/\b(panic|fatal)\b/i.test(line);
 }

@@ -6,6 +6,7 @@ export {
   failTimes,
   isErrorTurn,
   isFailTimesTurn,
+  isScriptsByAgent,
   reply,
   scriptTurnProblem,
   serverToolUse,
@@ -16,6 +17,7 @@ export {
   webSearchResult,
 } from './script.js';
 export type {
+  AgentScript,
   ErrorTurn,
   FailTimesTurn,
   MessagesRequestBody,
@@ -24,6 +26,7 @@ export type {
   ScriptBlock,
   ScriptFunction,
   ScriptTurn,
+  ScriptsByAgent,
   ScriptUsage,
 } from './script.js';
 export { firstLargeNumber, franceDemoScript, loadScriptFile } from './demo.js';

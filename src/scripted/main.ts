@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" (flags: --port, --host, --script)`);
   const file = flags.script ?? process.env.AGENT_SCRIPT;
   const script = file ? await loadScriptFile(file) : franceDemoScript;
-  const server = await startScriptedModel({ script, port: flags.port ?? 4010, host: flags.host });
+  const name = file ? `the script ${file}` : 'the built-in France demo script';
+  const server = await startScriptedModel({ script, name, port: flags.port ?? 4010, host: flags.host });
   process.stdout.write(`${server.url}\n`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

@@ -109,6 +109,31 @@ export type ScriptFunction = (request: MessagesRequestBody, turn: number) => Scr
 /** A function, or an array indexed by turn (the number of assistant messages in the request). */
 export type Script = ScriptFunction | ScriptTurn[];
 
+/** A config's scripted model for a run with sub-agents: the top-level run answers from `script`, each sub-agent from
+ * `agents[<its name>]` (its own turns, counted from 0 in its own conversation). */
+export interface ScriptsByAgent {
+  script: Script;
+  agents: Record<string, Script>;
+}
+
+/** A sub-agent's script for the scripted model (`ScriptedModelOptions.agents`). A Messages API request carries no
+ * agent name: the scripted model tells an agent's requests by their system prompt, the `system` of the agent's
+ * definition, which must be the agent's own (no other agent's, nor the top-level run's). */
+export interface AgentScript {
+  system: string;
+  script: Script;
+}
+
+export function isScriptsByAgent(value: unknown): value is ScriptsByAgent {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'script' in value && 'agents' in value;
+}
+
+/** The system prompt of a request as text (a string, or text blocks joined), '' when it has none. */
+export function systemText(system: MessagesRequestBody['system']): string {
+  if (typeof system === 'string') return system;
+  return (system ?? []).map((b) => b.text).join('\n');
+}
+
 export function isErrorTurn(turn: ScriptTurn): turn is ErrorTurn {
   return 'error' in turn;
 }

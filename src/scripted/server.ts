@@ -8,6 +8,8 @@ import {
   isErrorTurn,
   isFailTimesTurn,
   scriptTurnProblem,
+  systemText,
+  type AgentScript,
   type ErrorTurn,
   type MessagesRequestBody,
   type ReplyTurn,
@@ -21,6 +23,12 @@ import { messageEvents, writeSse } from './sse.js';
 
 export interface ScriptedModelOptions {
   script: Script;
+  /** What the script is called in the errors it causes (its file, for one): default "the script". */
+  name?: string;
+  /** Sub-agents' own scripts, by agent name: a request whose system prompt is an agent's `system` is answered from
+   * that agent's script, any other (the top-level run's) from `script`. Without it, parent and children share
+   * `script`. */
+  agents?: Record<string, AgentScript>;
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1: the server is for local tests, not for the network. */
@@ -157,8 +165,30 @@ function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn,
   };
 }
 
+/** The most common scripting mistake: a script whose last reply is a tool_use (the run then asks for one more). */
+function outOfTurns(name: string, length: number, turn: number): string {
+  const has = length === 0 ? 'it has no turns' : length === 1 ? 'it has 1 turn, turn 0' : `it has ${length} turns, 0 to ${length - 1}`;
+  return (
+    `scripted model: ${name} has no turn ${turn} (${has}): the run asked for model reply ${turn + 1}. ` +
+    'A script ends with a reply whose stop_reason is end_turn; one that ends on a tool_use leaves the run asking for more'
+  );
+}
+
 export async function startScriptedModel(options: ScriptedModelOptions): Promise<ScriptedModel> {
-  const { script } = options;
+  const mainName = options.name ?? 'the script';
+  const agents = Object.entries(options.agents ?? {});
+  for (const [agent, { system }] of agents) {
+    if (!system) throw new Error(`scripted model: the agent "${agent}" has no system prompt, by which its requests would be told apart`);
+    const twin = agents.find(([other, def]) => other !== agent && def.system === system);
+    if (twin) throw new Error(`scripted model: the agents "${agent}" and "${twin[0]}" have the same system prompt: their requests cannot be told apart`);
+  }
+  /** The script that answers `body`: its agent's, by the system prompt, else the top-level run's. */
+  const scriptFor = (body: MessagesRequestBody): { script: Script; name: string } => {
+    const system = systemText(body.system);
+    const agent = system ? agents.find(([, def]) => def.system === system) : undefined;
+    if (!agent) return { script: options.script, name: mainName };
+    return { script: agent[1].script, name: `the script for agent "${agent[0]}"${options.name ? ` (in ${options.name})` : ''}` };
+  };
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
   // One prompt cache per server, like one account's cache on the real API.
@@ -174,19 +204,20 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   async function resolveTurn(body: MessagesRequestBody, turn: number): Promise<ReplyTurn | ErrorTurn | string> {
     const summary = clientSummaryReply(body, turn);
     if (summary) return summary;
+    const { script, name } = scriptFor(body);
     let scripted: ScriptTurn | undefined;
     if (Array.isArray(script)) {
       scripted = script[turn];
-      if (scripted === undefined) return `script has no turn ${turn} (it has ${script.length} turn${script.length === 1 ? '' : 's'})`;
+      if (scripted === undefined) return outOfTurns(name, script.length, turn);
     } else {
       try {
         scripted = await script(body, turn);
       } catch (err) {
-        return `script threw at turn ${turn}: ${err instanceof Error ? err.message : String(err)}`;
+        return `scripted model: ${name} threw at turn ${turn}: ${err instanceof Error ? err.message : String(err)}`;
       }
     }
     const problem = scriptTurnProblem(scripted, false);
-    if (problem) return `script turn ${turn} is invalid: ${problem}`;
+    if (problem) return `scripted model: turn ${turn} of ${name} is invalid: ${problem}`;
     if (!isFailTimesTurn(scripted)) return scripted;
     const count = failCounts.get(turn) ?? 0;
     failCounts.set(turn, count + 1);
@@ -237,7 +268,10 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     record.stream = body.stream === true;
 
     const answer = await resolveTurn(body, turn);
-    if (typeof answer === 'string') return fail(500, 'api_error', answer);
+    // A script that cannot answer (out of turns, a turn it cannot make, a function that threw) will not answer a
+    // retry either: a 400, which the SDK and the worker do not retry, so the run fails at once with this message.
+    // (A script that wants a call to fail and be retried says so with an error turn: apiError(500, ...).)
+    if (typeof answer === 'string') return fail(400, 'invalid_request_error', answer);
     const holdHere = (): Promise<void> =>
       releasedAll || releasedTurns.has(turn)
         ? Promise.resolve()

@@ -20,8 +20,9 @@ async function inputOf(id: string): Promise<AgentInput> {
 describe('start checks tool names against what the task queue’s workers offer', { timeout: 120_000 }, () => {
   it('a worker’s MCP tools configured in its code: an exact name starts, a typo is exit 2 with the nearest name, no --tools offers them all', async () => {
     const s = cli.session();
-    // The model is never reached: each run is terminated once its input is read.
-    await withAgent(env, { script: [], taskQueue: s.taskQueue, mcpServers: { everything: stdioFixture() } }, async () => {
+    // The model never answers (its one turn is held): each run is terminated once its input is read.
+    const held = { hold: true, content: [{ type: 'text' as const, text: 'never sent' }], stop_reason: 'end_turn' as const };
+    await withAgent(env, { script: [held], taskQueue: s.taskQueue, mcpServers: { everything: stdioFixture() } }, async () => {
       const exact = await s.startedId(['--tools', 'everything__echo', 'echo something']);
       expect((await inputOf(exact)).settings.tools).toEqual(['everything__echo']);
 

@@ -133,10 +133,15 @@ describe('loadConfig', () => {
     const turns = await configFile('export default { scriptedModel: [{ content: [{ type: "text", text: "hi" }], stop_reason: "end_turn" }] };');
     expect((await loadConfig({ file: turns, cwd: dir })).config.scriptedModel).toEqual([{ content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn' }]);
     expect((await loadError('export default { scriptedModel: 42 };')).message).toMatch(
-      /: scriptedModel must be a function \(request, turn\) => turn, or an array of turns \(got number 42\)$/,
+      /: scriptedModel must be a function \(request, turn\) => turn, or an array of turns, or \{ script, agents: \{ <name>: script \} \} \(got number 42\)$/,
     );
     expect((await loadError('export default { scriptedModel: [{ content: [] }] };')).message).toMatch(
       /: scriptedModel: turn 0: "stop_reason" must be a string$/,
+    );
+    const perAgent = await configFile('export default { scriptedModel: { script: [], agents: { helper: () => ({ content: [], stop_reason: "end_turn" }) } } };');
+    expect((await loadConfig({ file: perAgent, cwd: dir })).config.scriptedModel).toMatchObject({ script: [], agents: { helper: expect.any(Function) } });
+    expect((await loadError('export default { scriptedModel: { script: [], agents: { helper: [{ content: [] }] } } };')).message).toMatch(
+      /: scriptedModel\.agents\.helper: turn 0: "stop_reason" must be a string$/,
     );
   });
 

@@ -145,6 +145,7 @@ export const OTHER_PROGRAMS_FLAGS: Record<string, string> = {
   '--ui': 'npm run jaeger',
   '--engine-strict': 'npm ci',
   '--ignore-scripts': 'npm ci',
+  '--save-exact': 'npm install',
   '--workspace': 'npm run',
   '--only': 'npm run bench',
   '--fleet': 'npm run bench',

@@ -1,5 +1,5 @@
 // The scripted model through the real Anthropic SDK: wire format, streaming, conformance, errors, hold, failTimes.
-import Anthropic, { AuthenticationError, BadRequestError, InternalServerError, OverloadedError, RateLimitError } from '@anthropic-ai/sdk';
+import Anthropic, { AuthenticationError, BadRequestError, OverloadedError, RateLimitError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, failTimes, reply, scriptTurnProblem, serverToolUse, startScriptedModel, text, thinking, toolUse, webSearchResult, type Script, type ScriptedModel } from '../../src/scripted/index.js';
@@ -184,11 +184,14 @@ describe('errors', () => {
     expect(await rejection(client, base([user('go'), assistant('x'), user('y'), assistant('z')]))).toBeInstanceOf(AuthenticationError);
   });
 
-  it('answers 500 when the script has no turn, 401 without credentials, 404 elsewhere', async () => {
-    const { server, client } = await start([reply([text('only one')])]);
+  it('answers 400 (not retried) naming the script and the turn when it has no such turn, 401 without credentials, 404 elsewhere', async () => {
+    const server = await startScriptedModel({ script: [reply([text('only one')])], name: 'the script two.json' });
+    servers.push(server);
+    const client = new Anthropic({ baseURL: server.url, apiKey: 'x', maxRetries: 0 });
     const missing = await rejection(client, base([user('a'), assistant('b'), user('c')]));
-    expect(missing).toBeInstanceOf(InternalServerError);
-    expect(missing.apiMessage).toContain('script has no turn 1');
+    expect(missing).toBeInstanceOf(BadRequestError);
+    expect(missing.apiMessage).toContain('scripted model: the script two.json has no turn 1 (it has 1 turn, turn 0)');
+    expect(server.requests.at(-1)?.status).toBe(400);
 
     const noAuth = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: JSON.stringify(base([user('a')])) });
     expect(noAuth.status).toBe(401);

@@ -23,6 +23,7 @@ import {
 } from '../format.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
+import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { withTemporal } from '../temporal.js';
 
 export const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'] satisfies RunStatus[];
@@ -44,8 +45,13 @@ timed out says so, with the operator's reason.`,
   run: statusCommand,
 });
 
-async function statusCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): Promise<number> {
+function statusCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): Promise<number> {
   const [workflowId] = expectPositionals(positionals, ['workflowId'], 'status <workflowId> [--json]');
+  return stopWaitingOnSignal(workflowId, `status ${workflowId}${flags.json ? ' --json' : ''}`, () => statusOf(workflowId, flags.json ?? false));
+}
+
+/** `status`: the run's live state, or what its history holds when no worker answers. */
+function statusOf(workflowId: string, json: boolean): Promise<number> {
   return withTemporal(async (temporal) => {
     const { getStatus } = await agentClient();
     const report = await getStatus(temporal.client, workflowId);
@@ -57,7 +63,7 @@ async function statusCommand({ flags, positionals }: Parsed<typeof JSON_FLAG>): 
     } else if (!report.live && !report.view) {
       logLine(`warning: ${report.reason}. \`result ${workflowId}\` prints its outcome.`);
     }
-    if (flags.json) printJson(report);
+    if (json) printJson(report);
     else printText(formatStatus(report, Date.now()));
     return 0;
   });

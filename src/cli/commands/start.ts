@@ -3,6 +3,7 @@
 // the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them. Temporal's
 // client loads once the flags and the task are checked (src/cli/lazy-client.ts).
 import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
+import type { McpServerConfig } from '../../config/types.js';
 import { expectPositionals, UsageError, type Parsed } from '../args.js';
 import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
@@ -14,8 +15,9 @@ import { readTask } from '../task.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal, type TemporalSession } from '../temporal.js';
 import { agentClient } from '../lazy-client.js';
-import { sayWhenNoWorker } from '../worker-presence.js';
-import { needsWorkerCatalog, startCatalog } from '../worker-tools.js';
+import { stopWaitingOnSignal } from '../stop-waiting.js';
+import { sayWhenNoWorker, warnWhenNoWorker } from '../worker-presence.js';
+import { needsWorkerCatalog, startCatalog, withListedMcpTools } from '../worker-tools.js';
 
 export { taskQueue };
 
@@ -38,10 +40,13 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
     const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
     const priority = priorityFromFlags(flags);
     return withTemporal(async (temporal) => {
-      const settings = checked ?? (await settingsFromWorkers(flags, temporal, local));
+      const fromWorkers = checked ? undefined : await settingsFromWorkers(flags, temporal, local, config.mcpServers ?? {});
+      const settings = checked ?? fromWorkers!.settings;
       const { startAgent } = await agentClient();
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
       if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
+      // `start` does not wait for the run, but says when nothing will run it.
+      await warnWhenNoWorker(temporal.client, taskQueue(), started.workflowId, fromWorkers?.noWorker);
       if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
       else printText(`${started.workflowId}\n`);
       return 0;
@@ -49,11 +54,19 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
   },
 });
 
-/** `start`'s settings, its tools checked against what the task queue's workers offer. */
-async function settingsFromWorkers(flags: Parsed<typeof START_FLAGS>['flags'], temporal: TemporalSession, local: ToolCatalog) {
-  const { catalog, hint } = await startCatalog(temporal.client, taskQueue(), local);
+/** `start`'s settings, its tools checked against what the task queue's workers offer (with no worker to ask, against
+ * this process's tools and the listed tools of the config's MCP servers it names). */
+async function settingsFromWorkers(
+  flags: Parsed<typeof START_FLAGS>['flags'],
+  temporal: TemporalSession,
+  local: ToolCatalog,
+  mcpServers: Record<string, McpServerConfig>,
+) {
+  const answer = await startCatalog(temporal.client, taskQueue(), local);
+  const { hint, noWorker } = answer;
+  const catalog = noWorker ? await withListedMcpTools(flags.tools, answer.catalog, mcpServers) : answer.catalog;
   try {
-    return settingsFromFlags(flags, catalog);
+    return { settings: settingsFromFlags(flags, catalog), noWorker };
   } catch (err) {
     throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
   }
@@ -63,24 +76,30 @@ export const result = defineCommand({
   usage: 'result <workflowId> [--json]',
   description: `Wait for a run to end and print its result exactly as \`run\` does, with the same exit code. Through a
 server outage it keeps waiting and says so on stderr. A closed run needs no worker; a terminated or timed-out run
-reads as such (exit 1), with what its history holds and the operator's reason.`,
+reads as such (exit 1), with what its history holds and the operator's reason. Ctrl-C or SIGTERM stops waiting, not
+the run (exit 130).`,
   flags: { json: { type: 'boolean', help: 'print exactly one JSON document' } },
   examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json'],
   async run({ flags, positionals }) {
     const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
-    return withTemporal(async (temporal) => {
-      // A run can take hours: say what is being waited for, rather than seem to hang.
-      const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
-      const running = description.status.name === 'RUNNING';
-      if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
-      const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
-      const { getAgentResult } = await agentClient();
-      const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
-        getAgentResult(temporal.client, workflowId),
-      ).finally(stopCheck);
-      printResult(outcome, flags.json ?? false);
-      return exitCodeFor(outcome.status);
-    });
+    const json = flags.json ?? false;
+    return stopWaitingOnSignal(workflowId, `result ${workflowId}${json ? ' --json' : ''}`, () => waitForResult(workflowId, json));
   },
 });
 
+/** `result`: waits for the run to end (through an outage, saying when no worker polls its queue), prints it. */
+function waitForResult(workflowId: string, json: boolean): Promise<number> {
+  return withTemporal(async (temporal) => {
+    // A run can take hours: say what is being waited for, rather than seem to hang.
+    const description = await temporal.client.workflow.getHandle(workflowId).describe(); // not found → exit 2
+    const running = description.status.name === 'RUNNING';
+    if (running) logLine(`run ${workflowId} is running: waiting for it to end (Ctrl-C stops waiting, not the run)`);
+    const stopCheck = running ? sayWhenNoWorker(temporal.client, description.taskQueue, workflowId) : () => undefined;
+    const { getAgentResult } = await agentClient();
+    const outcome = await throughOutage({ what: `waiting for run ${workflowId}`, address: temporal.target.address }, () =>
+      getAgentResult(temporal.client, workflowId),
+    ).finally(stopCheck);
+    printResult(outcome, json);
+    return exitCodeFor(outcome.status);
+  });
+}

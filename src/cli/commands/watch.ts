@@ -14,6 +14,7 @@ import { blocksOf, callText, modelCallText, serverToolText, toolCallProgressText
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
+import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { withTemporal } from '../temporal.js';
 import { TERMINAL } from './inspect.js';
 
@@ -22,14 +23,17 @@ const WATCH_INTERVAL_MS = 500;
 export const watch = defineCommand({
   usage: 'watch <workflowId>',
   description: `Follow a run live, one line per step (model calls, tool calls and results, approvals, guards), until it
-ends; then print its result, with the exit code \`result\` gives. Through a server outage it waits and says so.`,
+ends; then print its result, with the exit code \`result\` gives. Through a server outage it waits and says so.
+Ctrl-C or SIGTERM stops watching, not the run (exit 130).`,
   flags: {},
   examples: ['watch agent-search-for-the-population-of-fra-s9aiw3'],
-  run: watchCommand,
+  run: ({ positionals }: Parsed<Record<string, never>>) => {
+    const [workflowId] = expectPositionals(positionals, ['workflowId'], 'watch <workflowId>');
+    return stopWaitingOnSignal(workflowId, `watch ${workflowId}`, () => watchRun(workflowId));
+  },
 });
 
-async function watchCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
-  const [workflowId] = expectPositionals(positionals, ['workflowId'], 'watch <workflowId>');
+async function watchRun(workflowId: string): Promise<number> {
   const out = (line: string) => printText(`${line}\n`);
   return withTemporal(async (temporal) => {
     const { getAgentResult, getStatus } = await agentClient();
