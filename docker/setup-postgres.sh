@@ -1,6 +1,6 @@
 #!/bin/sh
 # One-shot (temporalio/admin-tools): creates Temporal's two PostgreSQL databases and brings their schemas to the
-# server's version. The same steps as `npm run cluster` (src/devserver/cluster.ts), which is what CI runs.
+# server's version. The same steps as `npm run cluster` (devtools/cluster.ts), which is what CI runs.
 set -eu
 SQL="temporal-sql-tool --plugin postgres12 --ep postgresql -p 5432 -u temporal --pw temporal"
 SCHEMA=/etc/temporal/schema/postgresql/v12

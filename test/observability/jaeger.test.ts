@@ -2,7 +2,7 @@
 // CI runs first), exported over OTLP/HTTP (http/protobuf, the default) and read back through Jaeger's query API,
 // the one its UI reads: what a team sees in its backend, not what our exporter thinks it sent.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startJaeger, type Jaeger } from '../../src/devserver/jaeger.js';
+import { startJaeger, type Jaeger } from '../../devtools/jaeger.js';
 import { franceDemoScript } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 import { jaegerTrace, jaegerTraceIds } from '../helpers/jaeger.js';

@@ -6,9 +6,9 @@ import { createWriteStream, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runGo, withCacheLock } from './find-temporal.js';
+import { runGo, withCacheLock } from '../src/devserver/find-temporal.js';
 import { jaegerConfig, type JaegerPorts } from './jaeger-config.js';
-import { findFreePort, portClash, PortClashError, retryOnPortClash } from './ports.js';
+import { findFreePort, portClash, PortClashError, retryOnPortClash } from '../src/devserver/ports.js';
 
 export const JAEGER_VERSION = 'v1.76.0';
 const JAEGER_PACKAGE = 'github.com/jaegertracing/jaeger/cmd/jaeger';

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_SEARCH_ATTRIBUTES } from '../../src/core/search-attributes.js';
-import { startCluster, type Cluster } from '../../src/devserver/cluster.js';
+import { startCluster, type Cluster } from '../../devtools/cluster.js';
 import { isPortFree } from '../../src/devserver/ports.js';
 
 let blocker: net.Server;

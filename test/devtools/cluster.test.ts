@@ -4,7 +4,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
-import { startCluster, type Cluster } from '../../src/devserver/cluster.js';
+import { startCluster, type Cluster } from '../../devtools/cluster.js';
 import { endTurn, expectExit, jsonOf, stopWorker, toolTurn, useCli, type CliProcess } from '../helpers/cli.js';
 
 const RUNS = 16;

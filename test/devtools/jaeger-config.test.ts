@@ -5,8 +5,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jaegerConfig } from '../../src/devserver/jaeger-config.js';
-import { ensureJaeger, startJaeger } from '../../src/devserver/jaeger.js';
+import { jaegerConfig } from '../../devtools/jaeger-config.js';
+import { ensureJaeger, startJaeger } from '../../devtools/jaeger.js';
 
 const ports = { otlpHttp: 20001, queryHttp: 20002, queryGrpc: 20003 };
 

@@ -6,14 +6,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { msToTs, SearchAttributeType } from '@temporalio/common';
-import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
+import { AGENT_SEARCH_ATTRIBUTES } from '../src/core/search-attributes.js';
 import { serverConfig } from './cluster-config.js';
-import { isServerReachable } from './dev-server.js';
-import { isPortFree, portClash, PortClashError, retryOnPortClash } from './ports.js';
+import { repoPath } from './repo-path.js';
+import { isServerReachable } from '../src/devserver/dev-server.js';
+import { isPortFree, portClash, PortClashError, retryOnPortClash } from '../src/devserver/ports.js';
 
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const SERVER_MODULE = 'go.temporal.io/server';
@@ -198,7 +198,7 @@ function startServer(bin: string, dir: string) {
   return { child, exited, tail: () => tail, clash: () => (died ? clash : undefined) };
 }
 
-const DYNAMIC_CONFIG = fileURLToPath(new URL('../../docker/dynamicconfig/development-sql.yaml', import.meta.url));
+const DYNAMIC_CONFIG = repoPath('docker', 'dynamicconfig', 'development-sql.yaml');
 
 /** initdb and pg_ctl, run as the `postgres` user when we are root (PostgreSQL refuses to run as root). */
 async function postgresCommands(pgBin: string, dir: string) {
