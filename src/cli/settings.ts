@@ -5,10 +5,10 @@ import { defaultSettings } from '../core/settings.js';
 import { parseDuration } from '../core/duration.js';
 import { agentToolName } from '../core/sub-agents.js';
 import { nearestName } from '../core/suggest.js';
-import { DEFAULTS, MIN_COMPACT_AT_TOKENS } from '../core/policies.js';
+import { DEFAULTS } from '../core/policies.js';
 import { parsePriceOverrides, priceFor, type PriceTable } from '../core/pricing.js';
 import { compactPriority, PRIORITY_MAX, PRIORITY_MIN, priorityProblem, type RunPriority } from '../core/priority.js';
-import { checkAgentSettings, InvalidSettingsError } from '../core/settings-check.js';
+import { checkAgentSettings, InvalidSettingsError, SETTING_BOUNDS } from '../core/settings-check.js';
 import { EFFORTS, type AgentSettings, type GuardName } from '../core/types.js';
 import { allToolNames, describeUnknown, isAllowedBy, toolCatalog, unknownTools, type ToolCatalog } from '../config/tool-names.js';
 import { validateJsonSchema } from '../tools/validate.js';
@@ -16,23 +16,30 @@ import { UsageError, type FlagSpec, type Parsed } from './args.js';
 import { CONFIG_FLAG } from './config.js';
 import { SERVER_TOOL_FLAGS, serverToolsFromFlags } from './server-tools.js';
 
+/** A numeric flag's bounds, from the library's one table (SETTING_BOUNDS): the CLI, the HTTP API and the library
+ * refuse the same values with the same words. */
+const bounded = <F extends keyof typeof SETTING_BOUNDS>(field: F) => {
+  const b: { whole: boolean; min: number; max?: number } = SETTING_BOUNDS[field];
+  return b.whole ? ({ type: 'int', min: b.min, ...(b.max !== undefined ? { max: b.max } : {}) } as const) : ({ type: 'number', min: b.min } as const);
+};
+
 export const START_FLAGS = {
   json: { type: 'boolean', help: 'print exactly one JSON document' },
   model: { type: 'string', value: 'ID', help: 'model id (default: $AGENT_MODEL or claude-sonnet-5-5)' },
-  'max-steps': { type: 'int', min: 1, max: 10_000, help: 'step cap: model calls before the run stops (default 20); a summary call may follow' },
-  'max-output-tokens': { type: 'int', min: 1, max: 128_000, help: 'max_tokens of each model call (default 4096)' },
+  'max-steps': { ...bounded('maxSteps'), help: 'step cap: model calls before the run stops (default 20); a summary call may follow' },
+  'max-output-tokens': { ...bounded('maxOutputTokens'), help: 'max_tokens of each model call (default 4096)' },
   system: { type: 'string', help: 'system prompt' },
   tools: { type: 'list', help: "tools the model may use (default: all: built-ins, the config's tools, each MCP server's as <server>__*)" },
   id: { type: 'string', value: 'ID', help: 'workflow id; when a run with it exists, attach to it instead of starting another' },
   'task-file': { type: 'string', value: 'FILE', help: 'read the task from FILE (- for standard input) instead of the argument' },
-  'budget-tokens': { type: 'int', min: 1, help: 'stop when input+output+cache tokens, over the whole job, reach N' },
-  'budget-usd': { type: 'number', min: 0, help: 'stop when the cost reaches X dollars (price table; see --prices)' },
+  'budget-tokens': { ...bounded('budgetTokens'), help: 'stop when input+output+cache tokens, over the whole job, reach N' },
+  'budget-usd': { ...bounded('budgetUsd'), help: 'stop when the cost reaches X dollars (price table; see --prices)' },
   prices: { type: 'string', value: 'FILE', help: 'JSON prices (USD per million tokens) overriding the built-in table' },
   deadline: { type: 'string', value: 'D', help: 'wall-clock limit of the job: 90s, 10m, 2h, 1h30m' },
   'summary-on': { type: 'list', help: 'guards followed by a last tool-less summary call (default max_steps,repetition,error_streak; or none)' },
   'output-schema': { type: 'string', value: 'FILE', help: 'JSON Schema of the final answer: adds a submit_answer tool; the result carries output' },
   effort: { type: 'string', choices: EFFORTS, value: 'LEVEL', help: `output_config.effort: ${EFFORTS.join(', ')}` },
-  thinking: { type: 'int', min: 1024, help: 'extended thinking budget in tokens (>= 1024, < --max-output-tokens)' },
+  thinking: { ...bounded('thinkingBudget'), help: 'extended thinking budget in tokens (>= 1024, < --max-output-tokens)' },
   'no-prompt-cache': { type: 'boolean', help: 'do not mark the conversation prefix for prompt caching' },
   approve: { type: 'list', help: 'tools whose every call waits for `approve` or `deny`' },
   chat: { type: 'boolean', help: 'keep the run open after its answer for follow-ups (`send`), until `close`' },
@@ -43,14 +50,13 @@ export const START_FLAGS = {
     type: 'boolean',
     help: 'run each model call inside the workflow task (a local activity): faster turns, no live progress of a call',
   },
-  'continue-as-new-after': { type: 'int', min: 1, help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
-  'max-tool-output': { type: 'int', min: 100, max: 1_500_000, help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
+  'continue-as-new-after': { ...bounded('continueAsNewAfterSteps'), help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
+  'max-tool-output': { ...bounded('maxToolOutputChars'), help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
   agents: { type: 'list', help: "sub-agents the model may delegate to, as agent__<name> tools (default: all the config's agents; none for none)" },
-  'max-agent-depth': { type: 'int', min: 1, max: 10, help: 'how deep sub-agents may nest (default 2): a run at this depth delegates no further' },
-  'context-clear-at': { type: 'int', min: 1000, help: 'clear old tool results from requests once a prompt reaches N tokens (default: with --no-compaction, 150000)' },
+  'max-agent-depth': { ...bounded('maxAgentDepth'), help: 'how deep sub-agents may nest (default 2): a run at this depth delegates no further' },
+  'context-clear-at': { ...bounded('contextClearAtTokens'), help: 'clear old tool results from requests once a prompt reaches N tokens (default: with --no-compaction, 150000)' },
   'compact-at': {
-    type: 'int',
-    min: MIN_COMPACT_AT_TOKENS,
+    ...bounded('compactAt'),
     help: "compact the conversation (server-side) once a prompt reaches N tokens (default 150000; 5000 to the model's window)",
   },
   'no-compaction': { type: 'boolean', help: 'no compaction: the run stops when the conversation outgrows the context window' },

@@ -11,6 +11,35 @@ import { utf8Bytes } from './run-state.js';
 import { MAX_WEBHOOKS, webhookUrlProblem } from './webhooks.js';
 
 
+/** The bounds of every numeric run setting: the one table the library's check, the CLI's flags (and so the HTTP
+ * API's body, which is checked as the flags are) and the OpenAPI document read, so that all three refuse the same
+ * values with the same words. */
+export const SETTING_BOUNDS = {
+  maxSteps: { whole: true, min: 1, max: 10_000 },
+  maxOutputTokens: { whole: true, min: 1, max: 128_000 },
+  budgetTokens: { whole: true, min: 1 },
+  budgetUsd: { whole: false, min: 0 },
+  thinkingBudget: { whole: true, min: 1024 },
+  continueAsNewAfterSteps: { whole: true, min: 1 },
+  maxToolOutputChars: { whole: true, min: 100, max: 1_500_000 },
+  contextClearAtTokens: { whole: true, min: 1000 },
+  compactAt: { whole: true, min: MIN_COMPACT_AT_TOKENS },
+  maxAgentDepth: { whole: true, min: 1, max: 10 },
+} as const satisfies Partial<Record<keyof AgentSettings, { whole: boolean; min: number; max?: number }>>;
+
+type Bounds = { whole: boolean; min: number; max?: number };
+
+/** What is wrong with `value` for `bounds`, in the words the CLI's flag parser uses too (src/cli/args.ts): "must be
+ * a whole number", "must be at least N", "must be at most N", each followed by what was given. */
+export function boundsProblem(value: unknown, bounds: Bounds): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value) || (bounds.whole && !Number.isInteger(value))) {
+    return `must be ${bounds.whole ? 'a whole number' : 'a number'} (got ${typeof value === 'string' ? JSON.stringify(value) : got(value)})`;
+  }
+  if (value < bounds.min) return `must be at least ${bounds.min} (got ${value})`;
+  if (bounds.max !== undefined && value > bounds.max) return `must be at most ${bounds.max} (got ${value})`;
+  return null;
+}
+
 /** A run's input (task and settings) is one Temporal payload: the server refuses one over 2 MiB
  * (limit.blobSize.error), and the rest of the input needs some room. */
 export const MAX_INPUT_BYTES = 1_800_000;
@@ -52,14 +81,14 @@ const got = (value: unknown): string => {
   return typeof value;
 };
 
+const inBounds =
+  (field: keyof typeof SETTING_BOUNDS): Rule =>
+  (v) =>
+    boundsProblem(v, SETTING_BOUNDS[field]);
 const wholeAtLeast =
   (min: number): Rule =>
   (v) =>
     typeof v === 'number' && Number.isInteger(v) && v >= min ? null : `must be a whole number >= ${min} (got ${got(v)})`;
-const numberAtLeast =
-  (min: number): Rule =>
-  (v) =>
-    typeof v === 'number' && Number.isFinite(v) && v >= min ? null : `must be a number >= ${min} (got ${got(v)})`;
 const positiveMs: Rule = (v) =>
   typeof v === 'number' && Number.isFinite(v) && v > 0 ? null : `must be a number of milliseconds > 0 (got ${got(v)})`;
 const timeoutMs: Rule = (v) =>
@@ -80,16 +109,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const RULES: Record<keyof AgentSettings, Rule> = {
   model: (v) => (typeof v === 'string' && v.trim() !== '' ? null : `must be a model id (got ${got(v)})`),
-  maxSteps: wholeAtLeast(1),
-  maxOutputTokens: wholeAtLeast(1),
+  maxSteps: inBounds('maxSteps'),
+  maxOutputTokens: inBounds('maxOutputTokens'),
   system: (v) => {
     if (typeof v !== 'string') return `must be a string (got ${got(v)})`;
     const bytes = utf8Bytes(v);
     return bytes > MAX_INPUT_BYTES ? `is ${megabytes(bytes)} MB: ${tooLargeFix('system prompt')}` : null;
   },
   tools: stringList,
-  budgetTokens: wholeAtLeast(1),
-  budgetUsd: numberAtLeast(0),
+  budgetTokens: inBounds('budgetTokens'),
+  budgetUsd: inBounds('budgetUsd'),
   deadlineMs: positiveMs,
   summaryOn: (v) => {
     if (!Array.isArray(v)) return `must be an array of guard names (got ${got(v)})`;
@@ -112,7 +141,7 @@ const RULES: Record<keyof AgentSettings, Rule> = {
   promptCaching: boolean,
   effort: (v) => (EFFORTS.includes(v as never) ? null : `must be one of ${EFFORTS.join(', ')} (got ${got(v)})`),
   thinkingBudget: (v, s) => {
-    const problem = wholeAtLeast(1024)(v, s, {});
+    const problem = inBounds('thinkingBudget')(v, s, {});
     if (problem) return problem;
     const max = s.maxOutputTokens;
     return typeof max === 'number' && (v as number) >= max ? `${v} must be less than maxOutputTokens (${max})` : null;
@@ -126,11 +155,11 @@ const RULES: Record<keyof AgentSettings, Rule> = {
   chat: boolean,
   idleTimeoutMs: positiveMs,
   searchAttributes: boolean,
-  continueAsNewAfterSteps: wholeAtLeast(1),
-  maxToolOutputChars: wholeAtLeast(1),
-  contextClearAtTokens: wholeAtLeast(1),
+  continueAsNewAfterSteps: inBounds('continueAsNewAfterSteps'),
+  maxToolOutputChars: inBounds('maxToolOutputChars'),
+  contextClearAtTokens: inBounds('contextClearAtTokens'),
   compactAt: (v, s) => {
-    const problem = wholeAtLeast(MIN_COMPACT_AT_TOKENS)(v, s, {});
+    const problem = inBounds('compactAt')(v, s, {});
     if (problem) return problem;
     const model = typeof s.model === 'string' ? s.model : '';
     const window = contextWindowTokens(model);
@@ -153,7 +182,7 @@ const RULES: Record<keyof AgentSettings, Rule> = {
   },
   toolTimeoutMs: timeoutMs,
   localModelCalls: boolean,
-  maxAgentDepth: wholeAtLeast(1),
+  maxAgentDepth: inBounds('maxAgentDepth'),
   webhooks: (v) => {
     if (!Array.isArray(v)) return `must be an array of URLs (got ${got(v)})`;
     if (v.length > MAX_WEBHOOKS) return `holds ${v.length} URLs: at most ${MAX_WEBHOOKS}`;
