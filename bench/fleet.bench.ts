@@ -109,13 +109,13 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   // What both workers run with (the cache as the child's default heap gives it: the same Node, the same flags).
   figures.workerSizing = describe(agentWorkerSizing(sizing as WorkerSizing));
   /** A fresh worker process of `shape` on a queue of its own, with its memory sampled until it is stopped. */
-  const startWorker = async (shape: Shape, address = server.address) => {
+  const startWorker = async (shape: Shape, address = server.address, extraSizing: Record<string, unknown> = {}) => {
     const taskQueue = `bench-${shape}-${randomUUID()}`;
     const child = await startWorkerProcess(WORKER_PROCESS, {
       TEMPORAL_ADDRESS: address,
       BENCH_SHAPE: shape,
       BENCH_TASK_QUEUE: taskQueue,
-      BENCH_SIZING: JSON.stringify(sizing),
+      BENCH_SIZING: JSON.stringify({ ...sizing, ...extraSizing }),
       BENCH_BARE_BUNDLE: bareBundle,
       BENCH_OURS_BEFORE_BUNDLE: OURS_BEFORE ?? '',
       ANTHROPIC_BASE_URL: model.url,
@@ -161,8 +161,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   const lines: string[] = [];
   const notes: string[] = [];
   const workers: WorkerMemory[] = [];
-  const withWorker = async <T>(shape: Shape, fn: (taskQueue: string, pid: number) => Promise<T>) => {
-    const { taskQueue, pid, memory } = await startWorker(shape);
+  const withWorker = async <T>(shape: Shape, fn: (taskQueue: string, pid: number) => Promise<T>, extraSizing: Record<string, unknown> = {}) => {
+    const { taskQueue, pid, memory } = await startWorker(shape, server.address, extraSizing);
     workers.push(memory);
     try {
       const value = await fn(taskQueue, pid);
@@ -294,7 +294,11 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const o = await withWorker('ours', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
         const h = withHttp ? await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS))) : undefined;
         const f = withFast ? await withWorker('ours-fast', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS))) : undefined;
-        const l = withLocal ? await withWorker('ours-local', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS, true))) : undefined;
+        // Each local model call holds a workflow-task slot while it runs (docs/operations.md, "Local model calls"): the
+        // worker is sized for the fleet's calls at once, as the docs tell a user to size one.
+        const l = withLocal
+          ? await withWorker('ours-local', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS, true)), { maxWorkflowTasks: n, workflowPollers: Math.min(10, n) })
+          : undefined;
         if (OURS_BEFORE) {
           const ob = await withWorker('ours-before', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
           const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
