@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { agentWorkerSizing, calculator, createAgentWorker } from '../dist/index.js';
+import { calculator, createAgentWorker } from '../dist/index.js';
+import { agentWorkerSizing } from '../dist/worker/index.js';
 
 // BENCH_CPU_PROF=DIR: this process runs itself again under `node --cpu-prof` (not allowed in NODE_OPTIONS), which
 // writes a profile of each thread (the workflow thread included) to DIR as it exits; its CPU time is the child's.

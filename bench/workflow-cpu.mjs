@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { createAgentWorker, defaultSettings, getAgentResult, startAgent, workerDataConverter } from '../dist/index.js';
+import { createAgentWorker, defaultSettings, getAgentResult, startAgent } from '../dist/index.js';
+import { workerDataConverter } from '../dist/worker/index.js';
 import { startDevServer } from '../dist/devserver/index.js';
 import { reply, startScriptedModel, text, toolUse } from '../dist/scripted/index.js';
 

@@ -3,5 +3,5 @@
 // and the failure converter a workflow bundle of your own needs so that failure messages are encrypted too.
 export { agentDataConverter, FAILURE_CONVERTER_PATH } from './codec/data-converter.js';
 export { EncryptionCodec } from './codec/encryption-codec.js';
-export { ENCRYPTION_KEYS_VARIABLE, EncryptionKeyError, keyRingFromEnv, parseKeyRing, type KeyRing } from './codec/keys.js';
+export { ENCRYPTION_KEYS_VARIABLE, EncryptionKeyError, keyRingFromEnv, parseKeyRing, type EncryptionKey, type KeyRing } from './codec/keys.js';
 export { startCodecServer, type CodecServer, type CodecServerOptions } from './codec/codec-server.js';

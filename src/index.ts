@@ -1,61 +1,33 @@
-// The library's public API: define tools, run a worker with them, start runs and read their results.
-// An explicit list: internals stay internal. What tests need (the scripted model, the dev server, the web_search
-// stub) is `durable-agent/testing`; the codec, key ring and codec server are `durable-agent/encryption`; the agent
-// as a child of your own workflow is `durable-agent/workflow`.
-export { createAgentWorker, modelConnectionFromEnv, type AgentWorker, type AgentWorkerOptions } from './worker/worker.js';
-export { AgentPlugin, type AgentPluginOptions } from './worker/plugin.js';
-export { workerDataConverter } from './worker/key-queues.js';
-export type { TranscriptStore } from './activities/transcript-store.js';
-export type { RecordedToolsStore } from './activities/recorded-tools.js';
-export type { ModelSettingsStore } from './activities/model-settings.js';
-export type { McpTools } from './mcp/index.js';
-export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serve/index.js';
-export { signWebhook, verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions } from './webhooks/signature.js';
-export { WEBHOOK_EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_SECRET_VARIABLE } from './core/webhooks.js';
-export { agentWorkerSizing, type Pollers, type WorkerSizing } from './worker/worker-sizing.js';
-// Traces and metrics (docs/observability.md).
-export { agentTracingFromEnv, createTracing, type AgentTracing } from './observability/tracing.js';
-export { AgentMetrics } from './observability/metrics.js';
-export { serveMetrics, type MetricsServer, type MetricsServerOptions } from './observability/metrics-server.js';
-export { OtelConfigError, type TracingConfig } from './core/otel-config.js';
-export {
-  AGENT_WORKFLOW,
-  answerElicitation,
-  approveToolCall,
-  cancelRun,
-  checkAgentSettings,
-  InvalidSettingsError,
-  settingsProblem,
-  closeChatRun,
-  completeToolCall,
-  defaultSettings,
-  denyToolCall,
-  getAgentResult,
-  getStatus,
-  getTranscript,
-  listRuns,
-  modelCallsInFlight,
-  newWorkflowId,
-  resumeAgent,
-  RunNotResumableError,
-  sendFollowUp,
-  startAgent,
-  toolCallsInFlight,
-  ToolCompletionError,
-  type CompletedToolCall,
-  type ModelCallInFlight,
-  type ToolCallInFlight,
-  type ResumeOptions,
-  type RunSummary,
-  type StartAgentOptions,
-  type StartedAgent,
-  type StatusReport,
-} from './client/index.js';
+// The library's public API: what a user builds with. Start a run, read it, steer it; define tools; run a worker (or
+// add the plugin to your own); the data converter; the HTTP API and its webhooks. At most 30 runtime values
+// (test/package/root-exports.test.ts lists them): a new one is a decision, and most belong in a subpath:
+//   durable-agent/worker         a worker of your own: sizing, the connection and model read from the environment,
+//                                the worker's data converter, the types of what a worker holds
+//   durable-agent/observability  traces and metrics (docs/observability.md)
+//   durable-agent/mcp            MCP token stores, McpLoginRequired, the idempotency key's name
+//   durable-agent/webhooks       signing and verifying webhooks, their event types and headers
+//   durable-agent/encryption     the codec, the key ring, the codec server
+//   durable-agent/testing        the scripted model, the dev server, toolContext, the web_search stub
+//   durable-agent/workflow       the agent as a child of your own workflow
+// Types are exported generously (they cost nothing at run time): every type a root function takes or returns is here.
+
+// Start and read.
+export { startAgent, getAgentResult, type StartAgentOptions, type StartedAgent } from './client/start.js';
+export { getStatus, getTranscript, listRuns, type RunSummary, type SearchAttributeValues, type ServerRecord, type StatusReport } from './client/inspect.js';
+export type { EndedByServer } from './client/history.js';
+export type { ModelCallInFlight } from './client/model-progress.js';
+export type { ToolCallInFlight } from './client/tool-progress.js';
+export type { RunPriority } from './core/priority.js';
+export { connectClient, type TemporalTarget } from './client/connection.js';
+// Steer.
+export { answerElicitation, approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './client/steer.js';
+export { completeToolCall, ToolCompletionError, type CompletedToolCall } from './client/complete-tool.js';
+export { resumeAgent, RunNotResumableError, type ResumeOptions } from './client/resume.js';
+// Settings.
+export { defaultSettings } from './core/settings.js';
+export { checkAgentSettings, InvalidSettingsError, type SettingsCheckOptions } from './core/settings-check.js';
 export { defineConfig, type AgentConfig, type SubAgentConfig, type McpCallPolicy, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig } from './config/types.js';
-export { connectClient, resolveTemporalTarget, type TemporalTarget } from './client/connection.js';
-export { agentDataConverter, EncryptionKeyError, ENCRYPTION_KEYS_VARIABLE } from './codec/index.js';
-export { createToolRegistry, type ToolRegistry } from './tools/registry.js';
-export { calculator } from './tools/calculator.js';
+// Tools.
 export {
   defineTool,
   ToolError,
@@ -71,10 +43,19 @@ export {
   type ToolResultContentBlock,
   type TypedToolDefinition,
 } from './tools/types.js';
-export { toolContext, type LocalToolContext } from './tools/context.js';
-export { IDEMPOTENCY_META_KEY, FileMcpTokenStore, MemoryMcpTokenStore, McpTokenStoreError, McpLoginRequired } from './mcp/index.js';
-export type { McpAuthRecord, McpTokenStore } from './mcp/index.js';
-export { AGENT_WORKER_SIZING, DEFAULTS, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from './core/policies.js';
+export { calculator } from './tools/calculator.js';
+// The worker, and the plugin for a worker of your own.
+export { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from './worker/worker.js';
+export { AgentPlugin, type AgentPluginOptions } from './worker/plugin.js';
+export type { WorkerSizing, Pollers } from './worker/worker-sizing.js';
+export type { WorkerDeployment, Versioning } from './core/versioning.js';
+export type { ModelConnection } from './activities/model.js';
+// The data converter (client and worker: the same one).
+export { agentDataConverter } from './codec/data-converter.js';
+// The HTTP API and its webhooks.
+export { serve, type ApiServer, type ApiTokens, type ServeOptions } from './serve/index.js';
+export type { EventHub } from './serve/events.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions } from './webhooks/signature.js';
 export type {
   AgentInput,
   AgentResult,
@@ -88,6 +69,7 @@ export type {
   GuardName,
   ModelCallProgress,
   RunStatus,
+  ServerToolSettings,
   SubAgentDefinition,
   ToolCallPolicy,
   ToolCallProgress,
@@ -97,8 +79,5 @@ export type {
   WebhookEvent,
   WebhookEventType,
 } from './core/types.js';
-export type { ModelConnection } from './activities/index.js';
 // The type of a config file's `scriptedModel` (the functions that build scripts are in durable-agent/testing).
 export type { Script, ScriptsByAgent, ScriptTurn } from './scripted/script.js';
-export { agentInput } from './core/settings.js';
-export { AGENT_TOOL_PREFIX, DEFAULT_MAX_AGENT_DEPTH } from './core/sub-agents.js';

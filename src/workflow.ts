@@ -17,7 +17,9 @@ export type {
   AgentStatusView,
   ChildRunRecord,
   GuardName,
+  RunState,
   RunStatus,
+  ServerToolSettings,
   SubAgentDefinition,
   Usage,
 } from './core/types.js';

@@ -33,8 +33,9 @@ export function withAddress(target: TemporalTarget, address: string): TemporalTa
   return { ...target, address, connectionOptions: { ...target.connectionOptions, address } };
 }
 
-/** A client with the project's data converter (encryption per AGENT_ENCRYPTION_KEYS). */
-export async function connectClient(target: TemporalTarget): Promise<Client> {
+/** A client with the project's data converter (encryption per AGENT_ENCRYPTION_KEYS), connected to `target`:
+ * by default the server the environment names, read as Temporal's CLI reads it (resolveTemporalTarget). */
+export async function connectClient(target: TemporalTarget = resolveTemporalTarget()): Promise<Client> {
   const dataConverter = agentDataConverter(); // first: a malformed key fails before any connection is made
   const { address, tls, apiKey, metadata } = target.connectionOptions;
   const connection = await Connection.connect({ address, tls, apiKey, metadata, connectTimeout: '5s' });

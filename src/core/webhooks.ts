@@ -7,25 +7,25 @@ import type { WebhookEvent, WebhookEventType } from './durable-state.js';
 
 export type { WebhookDeliveryInput, WebhookEvent, WebhookEventType } from './durable-state.js';
 
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.freeze([
   'run.completed',
   'run.stopped',
   'run.failed',
   'run.cancelled',
   'approval.needed',
   'guard.fired',
-];
+] as const);
 
 /** The environment variable the delivering worker reads the signing secret from. */
 export const WEBHOOK_SECRET_VARIABLE = 'DURABLE_AGENT_WEBHOOK_SECRET';
 
 /** The headers of a delivery. */
-export const WEBHOOK_HEADERS = {
+export const WEBHOOK_HEADERS = Object.freeze({
   signature: 'x-durable-agent-signature',
   timestamp: 'x-durable-agent-timestamp',
   event: 'x-durable-agent-event',
   delivery: 'x-durable-agent-delivery',
-} as const;
+} as const);
 
 /** The most webhook URLs a run may have. */
 export const MAX_WEBHOOKS = 10;

@@ -15,7 +15,8 @@ import type { SubAgentDefinition, ToolCallInput } from '../core/types.js';
 import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
 import { LocalModelCalls } from '../activities/local-model-calls.js';
 import { AGENT_ACTIVITY_TYPES, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from '../core/policies.js';
-import type { McpTokenStore, McpTools } from '../mcp/index.js';
+import type { McpTools } from '../mcp/tools.js';
+import type { McpTokenStore } from '../mcp/token-store.js';
 import { calculator } from '../tools/calculator.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/registry.js';
 import type { AnyAgentTool } from '../tools/types.js';
@@ -136,7 +137,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   async startMcp(): Promise<void> {
     if (!this.mcpServers || Object.keys(this.mcpServers).length === 0) return;
     // Loaded here: a worker without MCP servers does not load the MCP SDK.
-    const { connectMcpServers, withMcpTools } = await import('../mcp/index.js');
+    const { connectMcpServers, withMcpTools } = await import('../mcp/tools.js');
     this.#mcp ??= connectMcpServers(this.mcpServers, this.options.mcpTokenStore ? { tokenStore: this.options.mcpTokenStore } : {}).then(async (mcp) => {
       try {
         return { mcp, registry: withMcpTools(this.#localTools, mcp) };

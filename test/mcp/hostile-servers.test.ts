@@ -3,7 +3,7 @@
 // answers over the read limit.
 import { CancelledFailure } from '@temporalio/common';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { connectMcpServers, type McpTools } from '../../src/mcp/index.js';
+import { connectMcpServers, type McpTools } from '../../src/mcp/tools.js';
 import { toolContext } from '../../src/tools/context.js';
 import { ToolError, type ToolContext } from '../../src/tools/types.js';
 import { executeTool } from '../../src/tools/execute.js';

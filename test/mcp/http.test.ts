@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getAgentResult, getStatus } from '../../src/client/index.js';
-import { connectMcpServers } from '../../src/mcp/index.js';
+import { connectMcpServers } from '../../src/mcp/tools.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import type { MessagesRequestBody } from '../../src/scripted/script.js';
 import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';

@@ -1,7 +1,7 @@
 // MCP tools as AgentTools, against the real fixture server over stdio (no Temporal here: the worker tests
 // run the same through activities).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcpServers, type McpTools } from '../../src/mcp/index.js';
+import { connectMcpServers, type McpTools } from '../../src/mcp/tools.js';
 import { ToolError, type ToolContext } from '../../src/tools/types.js';
 import { isAlive, stateDir, stdioFixture } from '../helpers/mcp.js';
 import { toolContext } from '../../src/tools/context.js';
