@@ -1,6 +1,6 @@
 // What a command is: its usage line, what it does, its flags (each with its one-line help) and examples, next to
 // the code that runs it. `main.ts` lists the commands; `<command> --help` prints `commandHelp`.
-import { flagValueName, type FlagSpec, type Parsed } from './args.js';
+import { flagValueName, type FlagSpec, type Parsed } from '../core/args.js';
 
 export interface CommandDef<F extends Record<string, FlagSpec> = Record<string, FlagSpec>> {
   /** After the program name: `run "<task>" [options]`. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
 import type { AgentConfig } from '../config/types.js';
 import { resolveMcpServers } from '../mcp/config.js';
-import { UsageError, type FlagSpec } from './args.js';
+import { UsageError, type FlagSpec } from '../core/args.js';
 import { logLine } from './log.js';
 
 export const CONFIG_FLAG = {

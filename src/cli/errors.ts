@@ -1,7 +1,7 @@
 // How an error that ends a command is told: one line a person can act on, and the exit code. Expected problems
 // (bad input, configuration, a run that does not exist) are exit 2; anything else is exit 1. A stack trace is a
 // bug report's business: it is printed only with DEBUG=durable-agent.
-import { UsageError } from './args.js';
+import { UsageError } from '../core/args.js';
 import { debugEnabled, logLine } from './log.js';
 import { EXIT } from './output.js';
 

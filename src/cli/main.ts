@@ -1,6 +1,6 @@
 // durable-agent: the command line. stdout carries only each command's output; logs go to stderr.
 import { readFileSync } from 'node:fs';
-import { parseArgs, UsageError } from './args.js';
+import { parseArgs, UsageError } from '../core/args.js';
 import { tracingConfigFromEnv } from '../core/otel-config.js';
 import { asksForHelp, commandHelp, type CommandDef } from './command.js';
 import { reportError } from './errors.js';

@@ -5,7 +5,7 @@ import type { ModelConnection } from '../activities/index.js';
 import type { AgentConfig } from '../config/types.js';
 import { nearestName } from '../core/suggest.js';
 import { franceDemoScript, isScriptsByAgent, loadScriptFile, startScriptedModel, type AgentScript, type Script, type ScriptTurn } from '../scripted/index.js';
-import { UsageError } from './args.js';
+import { UsageError } from '../core/args.js';
 import { logLine } from './log.js';
 
 export interface ScriptChoice {

@@ -2,7 +2,7 @@
 // typo or a combination the API refuses is a usage error (exit 2), not a failed run.
 import { nearestName } from '../core/suggest.js';
 import { SERVER_TOOL_NAMES, type ServerToolName, type ServerToolSettings } from '../core/types.js';
-import { UsageError, type FlagSpec } from './args.js';
+import { UsageError, type FlagSpec } from '../core/args.js';
 
 export const SERVER_TOOL_FLAGS = {
   'server-tools': { type: 'list', help: "Claude's server tools the model may use: web_search, web_fetch, code_execution" },

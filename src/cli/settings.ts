@@ -12,7 +12,7 @@ import { checkAgentSettings, InvalidSettingsError, SETTING_BOUNDS } from '../cor
 import { EFFORTS, type AgentSettings, type GuardName } from '../core/types.js';
 import { allToolNames, describeUnknown, isAllowedBy, toolCatalog, unknownTools, type ToolCatalog } from '../config/tool-names.js';
 import { validateJsonSchema } from '../tools/validate.js';
-import { UsageError, type FlagSpec, type Parsed } from './args.js';
+import { UsageError, type FlagSpec, type Parsed } from '../core/args.js';
 import { CONFIG_FLAG } from './config.js';
 import { SERVER_TOOL_FLAGS, serverToolsFromFlags } from './server-tools.js';
 

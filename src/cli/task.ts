@@ -2,7 +2,7 @@
 // `--task-file -`): argv stops around 128 KB, a long task does not. Its size is checked before anything starts,
 // since the task travels in the workflow input, one Temporal payload.
 import { readFile, stat } from 'node:fs/promises';
-import { UsageError } from './args.js';
+import { UsageError } from '../core/args.js';
 
 /** Temporal refuses a payload over 2 MiB (limit.blobSize.error); the workflow input also carries the settings. */
 export const MAX_TASK_BYTES = 1_800_000;

@@ -8,7 +8,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import type { TemporalTarget } from '../client/connection.js';
 import { keyRingFromEnv } from '../codec/keys.js';
 import type { DevServer } from '../devserver/index.js';
-import { UsageError } from './args.js';
+import { UsageError } from '../core/args.js';
 import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
 import { isPortFree } from './ports.js';

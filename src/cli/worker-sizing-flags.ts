@@ -4,7 +4,7 @@
 import { AGENT_WORKER_SIZING } from '../core/policies.js';
 import { defaultWorkflowTasks, heapCachedWorkflows, sizingProblem, type Pollers, type SizingNames, type WorkerSizing } from '../worker/worker-sizing.js';
 import type { Worker } from '@temporalio/worker';
-import { UsageError, type FlagSpec } from './args.js';
+import { UsageError, type FlagSpec } from '../core/args.js';
 
 const D = AGENT_WORKER_SIZING;
 const shown = (v: number | string) => (typeof v === 'number' ? v.toLocaleString('en-US') : v);

@@ -29,7 +29,7 @@ export const SETTING_BOUNDS = {
 
 type Bounds = { whole: boolean; min: number; max?: number };
 
-/** What is wrong with `value` for `bounds`, in the words the CLI's flag parser uses too (src/cli/args.ts): "must be
+/** What is wrong with `value` for `bounds`, in the words the CLI's flag parser uses too (src/core/args.ts): "must be
  * a whole number", "must be at least N", "must be at most N", each followed by what was given. */
 export function boundsProblem(value: unknown, bounds: Bounds): string | null {
   if (typeof value !== 'number' || !Number.isFinite(value) || (bounds.whole && !Number.isInteger(value))) {

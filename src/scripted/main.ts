@@ -1,7 +1,7 @@
 // Standalone scripted model: `node dist/scripted/main.js [--port 4010] [--host 127.0.0.1] [--script FILE]`.
 // Prints the base URL on stdout (for ANTHROPIC_BASE_URL) and serves until SIGINT/SIGTERM. Its flags go through the
 // CLI's own parser, so a mistyped one is named, with a suggestion, the way `durable-agent` names it.
-import { parseArgs, UsageError } from '../cli/args.js';
+import { parseArgs, UsageError } from '../core/args.js';
 import { franceDemoScript, loadScriptFile } from './demo.js';
 import { startScriptedModel } from './server.js';
 

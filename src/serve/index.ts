@@ -8,7 +8,7 @@ import { DEFAULTS } from '../core/policies.js';
 import type { AgentSettings } from '../core/types.js';
 import { settingsFromFlags } from '../cli/settings.js';
 import { needsWorkerCatalog, startCatalog } from '../cli/worker-tools.js';
-import { UsageError } from '../cli/args.js';
+import { UsageError } from '../core/args.js';
 import { webhookUrlProblem } from '../core/webhooks.js';
 import { createApi } from './app.js';
 import { tokensFromEnv, TOKEN_VARIABLES, type ApiTokens } from './auth.js';

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document served at /v1/openapi.json. Written here, next to the routes; a test checks that
 // the two name the same operations (test/serve/openapi.test.ts).
-import type { FlagSpec } from '../cli/args.js';
+import type { FlagSpec } from '../core/args.js';
 import { RUN_EVENT_TYPES } from '../core/run-events.js';
 import { runRequestFields } from './run-request.js';
 

@@ -2,7 +2,7 @@
 // (`maxSteps`, `budgetTokens`, `approve: ['calculator']`). A thin mapping onto the CLI's own checks: the body
 // becomes the flags `start` would have parsed, so a value the CLI refuses is refused here with the same
 // sentence, naming the field instead of the flag.
-import { parseArgs, UsageError, type FlagSpec, type Parsed } from '../cli/args.js';
+import { parseArgs, UsageError, type FlagSpec, type Parsed } from '../core/args.js';
 import { priorityFromFlags, START_FLAGS } from '../cli/settings.js';
 import type { RunPriority } from '../core/priority.js';
 import { checkTaskSize } from '../cli/task.js';

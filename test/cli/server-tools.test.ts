@@ -1,7 +1,7 @@
 // `--server-tools` and its options: what they put in the settings, and the usage errors (exit 2) for what the
 // API would refuse or what would silently do nothing.
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError } from '../../src/cli/args.js';
+import { parseArgs, UsageError } from '../../src/core/args.js';
 import { formatTranscript } from '../../src/cli/commands/inspect.js';
 import { formatResult } from '../../src/cli/output.js';
 import { settingsFromFlags, START_FLAGS } from '../../src/cli/settings.js';

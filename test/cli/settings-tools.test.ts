@@ -1,7 +1,7 @@
 // Which tools a run started from the CLI gets: settingsFromFlags against a catalog of the built-ins, a config
 // file's tools and its MCP servers (no server needed: this is what goes into the workflow input).
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/args.js';
+import { UsageError } from '../../src/core/args.js';
 import { settingsFromFlags } from '../../src/cli/settings.js';
 
 const catalog = { tools: ['calculator', 'web_search', 'weather'], mcpServers: ['github'] };

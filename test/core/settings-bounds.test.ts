@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAgentSettings, InvalidSettingsError, SETTING_BOUNDS } from '../../src/core/settings-check.js';
 import { defaultSettings } from '../../src/core/settings.js';
-import { parseArgs } from '../../src/cli/args.js';
+import { parseArgs } from '../../src/core/args.js';
 import { settingsFromFlags, START_FLAGS } from '../../src/cli/settings.js';
 import { parseRunRequest } from '../../src/serve/run-request.js';
 

@@ -2,7 +2,7 @@
 // (checked against the requested schema by the run, its defaults applied), decline, or cancel.
 import { agentClient } from '../lazy-client.js';
 import type { ElicitationReply } from '../../core/types.js';
-import { UsageError, type FlagSpec } from '../args.js';
+import { UsageError, type FlagSpec } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { printText } from '../output.js';
 import { withTemporal } from '../temporal.js';

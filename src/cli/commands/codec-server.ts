@@ -2,7 +2,7 @@
 // codec-server protocol) with the keys of AGENT_ENCRYPTION_KEYS, until Ctrl-C.
 import type { CodecServer } from '../../codec/codec-server.js';
 import { ENCRYPTION_KEYS_VARIABLE, keyRingFromEnv } from '../../codec/keys.js';
-import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
 import { printText } from '../output.js';

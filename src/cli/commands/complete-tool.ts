@@ -1,7 +1,7 @@
 // `complete-tool <token>`: gives a tool call that its tool ended with `context.completeLater()` its result, from
 // outside (a CI job's last step, a person, a pipeline). Needs the Temporal server only: no worker.
 import { readFileSync } from 'node:fs';
-import { expectPositionals, UsageError, type FlagSpec } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { printText } from '../output.js';
 import { withTemporal } from '../temporal.js';

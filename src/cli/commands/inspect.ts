@@ -7,7 +7,7 @@ import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
 import { childRows, childRuns } from '../sub-agents-view.js';
 import type { AgentStatusView, CompactionRecord, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
-import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import {
   blocksOf,

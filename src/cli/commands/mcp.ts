@@ -4,7 +4,7 @@ import { resolveMcpServers, type ResolvedMcpServer } from '../../mcp/config.js';
 import { defaultMcpTokenStore, type McpAuthRecord } from '../../mcp/token-store.js';
 import { durationMs } from '../../tools/policy.js';
 import { nearestName } from '../../core/suggest.js';
-import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';

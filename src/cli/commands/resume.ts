@@ -1,5 +1,5 @@
 // `resume`: go on with a stopped, failed or cancelled run, with a worker in this process (like `run`).
-import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { commandLine } from '../invocation.js';

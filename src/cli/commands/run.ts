@@ -3,7 +3,7 @@
 // and Temporal's packages load once the flags, the task and the config are checked (../hosted-worker.ts).
 import type { AgentConfig } from '../../config/types.js';
 import { toolCatalog } from '../../config/tool-names.js';
-import { expectPositionals, UsageError, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
 import { commandLine } from '../invocation.js';

@@ -2,7 +2,7 @@
 // are taken by the workers of the task queue.
 import { toolCatalog } from '../../config/tool-names.js';
 import { tokensFromEnv } from '../../serve/auth.js';
-import { expectPositionals, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';

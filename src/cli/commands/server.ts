@@ -1,6 +1,6 @@
 // `server`: the embedded Temporal dev server with its Web UI, in the foreground, until Ctrl-C.
 import { keyRingFromEnv } from '../../codec/keys.js';
-import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
 import { EXIT, printText } from '../output.js';

@@ -4,7 +4,7 @@
 // client loads once the flags and the task are checked (src/cli/lazy-client.ts).
 import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
 import type { McpServerConfig } from '../../config/types.js';
-import { expectPositionals, UsageError, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';

@@ -1,7 +1,7 @@
 // Stepping in: `approve` / `deny` a tool call, `send` a follow-up, `close` a chat run, `cancel` a run. Client
 // calls only: `resume`, which runs a worker, is in resume.ts, so these commands never load the worker's code.
 import type { Client } from '@temporalio/client';
-import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
 import { printText } from '../output.js';

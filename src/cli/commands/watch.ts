@@ -5,7 +5,7 @@ import { agentClient } from '../lazy-client.js';
 import { oneLine, totalTokens } from '../../core/transcript.js';
 import { isAgentTool } from '../../core/sub-agents.js';
 import type { AgentStatusView, ChildRunRecord, MessageParam } from '../../core/types.js';
-import { expectPositionals, type Parsed } from '../args.js';
+import { expectPositionals, type Parsed } from '../../core/args.js';
 import type { ModelCallInFlight } from '../../client/model-progress.js';
 import type { ToolCallInFlight } from '../../client/tool-progress.js';
 import { defineCommand } from '../command.js';

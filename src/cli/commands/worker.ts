@@ -5,7 +5,7 @@ import { encryptedTaskQueue } from '../../core/policies.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { modelConnectionFromEnv } from '../../worker/model-connection.js';
 import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
-import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { deploymentProblem, VERSIONING_BEHAVIORS, type WorkerDeployment } from '../../core/versioning.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig, requireMcpEnvironment } from '../config.js';

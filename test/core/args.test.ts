@@ -1,6 +1,6 @@
 // Unit tests of the CLI's argument parser: the flag grammar every command shares.
 import { describe, expect, it } from 'vitest';
-import { expectPositionals, parseArgs, UsageError, type FlagSpec } from '../../src/cli/args.js';
+import { expectPositionals, parseArgs, UsageError, type FlagSpec } from '../../src/core/args.js';
 
 const SPEC = {
   json: { type: 'boolean', help: 'json' },

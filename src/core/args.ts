@@ -1,6 +1,6 @@
 // A small, strict command-line parser: `--k v` or `--k=v`, flags before or after positionals, `--` ends
 // flags. Anything it does not understand is a UsageError (exit code 2) that names the problem.
-import { nearestName as nearest } from '../core/suggest.js';
+import { nearestName as nearest } from './suggest.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
