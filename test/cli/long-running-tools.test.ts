@@ -31,14 +31,12 @@ describe('long-running tools from the CLI', () => {
       const started = await cli(['start', '--config', LONG_TOOLS, '--tools', 'build', 'build the project']);
       expectExit(started, 0);
       const id = started.stdout.trim();
-      const since = Date.now();
       type Report = { toolCalls: Array<{ progress?: { message: string; fraction?: number }; attempt: number; maximumAttempts: number }> };
       let report: Report = { toolCalls: [] };
       await until(async () => {
         report = jsonOf<Report>(await cli(['status', id, '--json']));
         return report.toolCalls[0]?.progress?.message === 'linking';
       }, 'the progress message in status --json', 10_000);
-      expect(Date.now() - since).toBeLessThan(10_000);
       expect(report.toolCalls[0]).toMatchObject({ attempt: 1, maximumAttempts: 3, progress: { message: 'linking', fraction: 0.8 } });
       const text = await cli(['status', id]);
       expectExit(text, 0);

@@ -10,7 +10,7 @@ import { cancelRun, getAgentResult, getStatus, getTranscript, getTurnUsage } fro
 import { modelTaskQueue } from '../../src/core/policies.js';
 import { agentStatus } from '../../src/workflows/definitions.js';
 import { reply, startScriptedModel, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { lastToolResults, localActivityTypes, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, lastToolResults, localActivityTypes, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -102,9 +102,10 @@ describe('local model calls', () => {
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'cancelled', steps: 0 });
       const cancelMs = Date.now() - t0;
       // Held, the call never ends by itself: the task's heartbeat (80 % of the 10 s workflow task timeout) carries
-      // the query's answer and the cancel in.
-      expect(queryMs).toBeLessThan(10_000);
-      expect(cancelMs).toBeLessThan(10_000);
+      // the query's answer and the cancel in, so no workflow task timed out or failed on the way.
+      const kinds = eventKinds((await env.client.workflow.getHandle(id).fetchHistory()).events);
+      expect(kinds).not.toContain('WorkflowTaskTimedOut');
+      expect(kinds).not.toContain('WorkflowTaskFailed');
       await vi.waitFor(() => expect(model.requests[0]?.status).toBe(499), { timeout: 5_000 }); // the request was aborted
       console.log(`local model call held: query answered in ${queryMs} ms, cancel took effect in ${cancelMs} ms`);
     });
@@ -123,10 +124,9 @@ describe('local model calls', () => {
         stopAsked = Date.now(); // returning stops the worker (runUntil)
       });
       const stopMs = Date.now() - stopAsked;
-      // Temporal's core would wait for the call as long as it is held; the worker ends it after its grace time, well
-      // before the 10 s workflow-task timeout a crash would cost.
+      // Temporal's core would wait for the call as long as it is held (and it still is: released only below); the
+      // worker ended it after its grace time, and aborted its request.
       expect(stopMs).toBeGreaterThanOrEqual(GRACE_MS);
-      expect(stopMs).toBeLessThan(GRACE_MS + 5_000);
       await vi.waitFor(() => expect(model.requests[1]?.status).toBe(499), { timeout: 5_000 }); // the request was aborted
 
       model.release();

@@ -122,13 +122,11 @@ describe('progress from inside a call', () => {
     const script: Script = [reply([toolUse('build', {}, 'toolu_build')]), reply([text('built')])];
     await withAgent(env, { script, tools: [build as AgentTool] }, async (h) => {
       const id = await startRun(h, 'build it', { tools: ['build'] });
-      const reportedAt = Date.now();
       const status = await eventually(
         () => getStatus(env.client, id),
         (s) => s.toolCalls[0]?.progress?.message === 'linking',
         10_000,
       );
-      expect(Date.now() - reportedAt).toBeLessThan(10_000);
       expect(status.toolCalls).toEqual([
         expect.objectContaining({ toolUseId: 'toolu_build', attempt: 1, maximumAttempts: 3, state: 'started', progress: expect.objectContaining({ message: 'linking', fraction: 0.8 }) }),
       ]);
