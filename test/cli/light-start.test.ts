@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { countCliProcess } from '../helpers/cli-count.js';
 
 const run = promisify(execFile);
 const HEAVY = /node_modules\/(@temporalio\/[\w-]+|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk|hono|@hono\/[\w-]+)\//;
@@ -39,6 +40,7 @@ afterAll(async () => {
 /** The command's exit code and the heavy packages it loaded. */
 async function loadedBy(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; loaded: string[]; stderr: string }> {
   const childEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_ADDRESS: '127.0.0.1:1', NO_COLOR: '1', ...env };
+  countCliProcess(args);
   const result = await run(process.execPath, ['--import', hook, path.join(ROOT, 'bin', 'durable-agent.js'), ...args], { cwd: ROOT, env: childEnv }).then(
     ({ stderr }) => ({ code: 0, stderr }),
     (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
