@@ -137,7 +137,7 @@ export class CliProcess {
 
 /** Commands run as a process even through `cli(...)`: they host a worker or a server (signal handlers, a Temporal
  * runtime of their own, ports), or load what is global to a process. */
-const SPAWNED_COMMANDS = new Set(['run', 'demo', 'resume', 'worker', 'server', 'serve', 'codec-server', 'mcp']);
+const SPAWNED_COMMANDS = new Set(['server', 'serve', 'codec-server', 'mcp']);
 
 /** Whether `cli(args)` with `env` runs in the test process: a command that runs to its end and sets nothing global to
  * a process (OTEL_* installs a tracer provider; DURABLE_AGENT_PROFILE prints a process's timings). */
