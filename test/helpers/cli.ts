@@ -135,9 +135,11 @@ export class CliProcess {
   }
 }
 
-/** Commands run as a process even through `cli(...)`: they host a worker or a server (signal handlers, a Temporal
- * runtime of their own, ports), or load what is global to a process. */
-const SPAWNED_COMMANDS = new Set(['server', 'serve', 'codec-server', 'mcp']);
+/** Commands run as a process even through `cli(...)`: they serve until a signal stops them (a test that expects one
+ * to fail at start would otherwise leave it serving in the test process). `run`, `worker` and the rest run to their
+ * end in process: a test that needs their process (a signal, the CLI runtime's own log lines) uses spawn() or
+ * cliProcess(). */
+const SPAWNED_COMMANDS = new Set(['server', 'serve', 'codec-server']);
 
 /** Whether `cli(args)` with `env` runs in the test process: a command that runs to its end and sets nothing global to
  * a process (OTEL_* installs a tracer provider; DURABLE_AGENT_PROFILE prints a process's timings). */
