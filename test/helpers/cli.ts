@@ -18,7 +18,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { findFreePort } from '../../src/devserver/ports.js';
 import { countCliProcess } from './cli-count.js';
-import { runCliInProcess } from './cli-in-process.js';
+import { runCliInProcess, startCliInProcess, type InProcessCli } from './cli-in-process.js';
 import { testServerAddress } from './test-server.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,7 +39,11 @@ export interface Exit {
 
 const live = new Set<ChildProcess>();
 
-export class CliProcess {
+/** A running command: a spawned process (SpawnedCli), or one in the test process (InProcessCli: a worker). */
+export type CliProcess = SpawnedCli | InProcessCli;
+
+/** A spawned `node bin/durable-agent.js` process. */
+export class SpawnedCli {
   readonly child: ChildProcess;
   stdout = '';
   stderr = '';
@@ -135,6 +139,9 @@ export class CliProcess {
   }
 }
 
+// `new CliProcess(...)` spawns, as it always did.
+export const CliProcess = SpawnedCli;
+
 /** Commands run as a process even through `cli(...)`: they serve until a signal stops them (a test that expects one
  * to fail at start would otherwise leave it serving in the test process). `run`, `worker` and the rest run to their
  * end in process: a test that needs their process (a signal, the CLI runtime's own log lines) uses spawn() or
@@ -153,7 +160,7 @@ function inProcess(args: string[], env: NodeJS.ProcessEnv): boolean {
 /** A command run to its end: in the test process when it can be (inProcess), else as a process. */
 function runToEnd(args: string[], env: NodeJS.ProcessEnv, input?: string, timeoutMs = PROCESS_TIMEOUT_MS): Promise<Exit> {
   if (inProcess(args, env)) return runCliInProcess(args, { env, input, timeoutMs, cwd: ROOT });
-  return new CliProcess(args, env, timeoutMs, input).exited;
+  return new SpawnedCli(args, env, timeoutMs, input).exited;
 }
 
 /** One CLI command against the shared dev server, with none of the outer ANTHROPIC_* / AGENT_* / TEMPORAL_* variables. */
@@ -189,9 +196,12 @@ export interface CliSession {
   /** Runs a command to its end as a process: where the process is what is tested (its exit, its streams). */
   cliProcess(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
   /** Starts a long-lived command (worker, watch, a run to interrupt); the caller ends it. */
-  spawn(args: string[], extra?: EnvOverrides, timeoutMs?: number): CliProcess;
-  /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue. */
+  spawn(args: string[], extra?: EnvOverrides, timeoutMs?: number): SpawnedCli;
+  /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue: in the test
+   * process (stopWorker and kill('SIGTERM'/'SIGINT') stop it; it has no pid). */
   worker(script: unknown[]): Promise<CliProcess>;
+  /** The same worker as a process: for a test that SIGKILLs it or needs its pid. */
+  workerProcess(script: unknown[]): Promise<CliProcess>;
   /** Runs `start <args>`, expects exit 0, and returns the workflow id it printed. */
   startedId(args: string[]): Promise<string>;
 }
@@ -244,16 +254,23 @@ export function useCli(): CliEnv {
       }
       return env;
     };
-    const spawnCli = (args: string[], extra?: EnvOverrides, timeoutMs?: number) => new CliProcess(args, envFor(extra), timeoutMs);
+    const spawnCli = (args: string[], extra?: EnvOverrides, timeoutMs?: number) => new SpawnedCli(args, envFor(extra), timeoutMs);
     const cli = (args: string[], extra?: EnvOverrides, input?: string) => withSlot(() => runToEnd(args, envFor(extra), input));
     const cliProcess = (args: string[], extra?: EnvOverrides, input?: string) =>
-      withSlot(() => new CliProcess(args, envFor(extra), PROCESS_TIMEOUT_MS, input).exited);
+      withSlot(() => new SpawnedCli(args, envFor(extra), PROCESS_TIMEOUT_MS, input).exited);
     return {
       taskQueue,
       cli,
       cliProcess,
       spawn: spawnCli,
       async worker(script) {
+        const args = ['worker', '--scripted'];
+        const env = envFor({ AGENT_SCRIPT: await scriptFile(script) });
+        const worker = inProcess(args, env) ? startCliInProcess(args, { env, timeoutMs: PROCESS_TIMEOUT_MS, cwd: ROOT }) : new SpawnedCli(args, env);
+        await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
+        return worker;
+      },
+      async workerProcess(script) {
         const worker = spawnCli(['worker', '--scripted'], { AGENT_SCRIPT: await scriptFile(script) });
         await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
         return worker;
