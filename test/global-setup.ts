@@ -13,6 +13,7 @@ import { findTemporalCli } from '../src/devserver/find-temporal.js';
 import { startDevServer, type DevServer } from '../src/devserver/dev-server.js';
 import { FAILURE_CONVERTER_PATH } from '../src/codec/data-converter.js';
 import { OTEL_WORKFLOW_INTERCEPTORS } from '../src/observability/workflow-interceptors.js';
+import { CLI_COUNT_FILE } from './helpers/cli-count.js';
 
 interface Shared {
   servers: DevServer[];
@@ -22,6 +23,8 @@ interface Shared {
   metricsPorts: Array<number | null>;
   bundlePath: string;
   encodingBundlePath: string;
+  /** Where the tests count the CLI processes they spawn (test/helpers/cli-count.ts). */
+  countDir: string;
 }
 
 // Both integration projects (vitest.config.ts) name this file: they share one set of servers and one bundle, started
@@ -32,6 +35,9 @@ const setupState = (state.durableAgentTestSetup ??= { users: 0 });
 
 async function start(maxWorkers: number): Promise<Shared> {
   const log = (m: string) => console.error(`[global-setup] ${m}`);
+  // Set before the test processes start, so that they inherit it.
+  const countDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-agent-cli-count-'));
+  process.env.DURABLE_AGENT_CLI_COUNT_DIR = countDir;
   const cliPath = await findTemporalCli({ log });
   // Each server's SQLite database in a file, in memory all the same (tmpfs where there is one): the dev server's
   // in-memory database can vanish under load ("no such table: task_queues" on every query after it, seen once in the
@@ -47,7 +53,7 @@ async function start(maxWorkers: number): Promise<Shared> {
   const workflowsPath = fileURLToPath(new URL('../src/workflows/index.ts', import.meta.url));
   if (!existsSync(workflowsPath)) {
     log(`${workflowsPath} not found: no workflow bundle`);
-    return { servers, dbDir, addresses, metricsPorts, bundlePath: '', encodingBundlePath: '' };
+    return { servers, dbDir, addresses, metricsPorts, bundlePath: '', encodingBundlePath: '', countDir };
   }
   // Two bundles, as `npm run build` makes them (src/worker/workflow-code.ts): Temporal's failure converter in the
   // workflow sandbox, and the project's for workers that encrypt.
@@ -61,7 +67,7 @@ async function start(maxWorkers: number): Promise<Shared> {
   };
   const bundlePath = await bundle('workflow-bundle.js');
   const encodingBundlePath = await bundle('workflow-bundle-encoding-failures.js', FAILURE_CONVERTER_PATH);
-  return { servers, dbDir, tmpDir, addresses, metricsPorts, bundlePath, encodingBundlePath };
+  return { servers, dbDir, tmpDir, addresses, metricsPorts, bundlePath, encodingBundlePath, countDir };
 }
 
 export async function setup({ provide, config }: TestProject): Promise<void> {
@@ -76,9 +82,20 @@ export async function setup({ provide, config }: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   if (--setupState.users > 0 || !setupState.shared) return;
-  const { servers, dbDir, tmpDir } = await setupState.shared;
+  const { servers, dbDir, tmpDir, countDir } = await setupState.shared;
   setupState.shared = undefined;
+  await reportCliProcesses(countDir);
   await Promise.all(servers.map((s) => s.stop()));
   await fs.rm(dbDir, { recursive: true, force: true });
   if (tmpDir) await fs.rm(tmpDir, { recursive: true, force: true });
+}
+
+/** The run's count of spawned `durable-agent` processes, and the files that spawned the most. */
+async function reportCliProcesses(countDir: string): Promise<void> {
+  const lines = (await fs.readFile(path.join(countDir, CLI_COUNT_FILE), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  await fs.rm(countDir, { recursive: true, force: true });
+  const byFile = new Map<string, number>();
+  for (const line of lines) byFile.set(line.split('\t')[0], (byFile.get(line.split('\t')[0]) ?? 0) + 1);
+  const top = [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  console.error(`[cli-processes] ${lines.length} durable-agent processes spawned${top.length ? `; most by ${top.map(([f, n]) => `${f} (${n})`).join(', ')}` : ''}`);
 }

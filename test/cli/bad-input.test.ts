@@ -118,12 +118,11 @@ describe('bad input: one line, exit 2', () => {
     expect(await runsOn(taskQueue)).toEqual([]);
   });
 
-  it('a 5 MB task, from a file or from standard input, is refused at once naming the 2 MB payload limit', async () => {
+  it('a 5 MB task, from a file or from standard input, is refused before any run starts, naming the 2 MB payload limit', async () => {
     const { cli, taskQueue } = session();
     const big = 'x'.repeat(5_000_000);
     const file = path.join(dir, 'big-task.txt');
     await writeFile(file, big);
-    const started = Date.now();
     const [fromFile, fromStdin, run] = await Promise.all([
       cli(['start', '--task-file', file]),
       cli(['start', '-'], {}, big),
@@ -132,7 +131,6 @@ describe('bad input: one line, exit 2', () => {
     for (const exit of [fromFile, fromStdin, run]) {
       expectUsageError(exit, /the task is 5\.0 MB; a run's input is one Temporal payload, at most 2 MB/);
     }
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(await runsOn(taskQueue)).toEqual([]);
   });
 

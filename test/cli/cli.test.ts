@@ -1,10 +1,10 @@
-// The CLI as a user runs it: `node bin/durable-agent.js <command>` (the BUILT output, dist/), as child processes,
-// against the dev server that global-setup started. stdout, stderr and the exit code are checked separately:
-// stdout must carry the command's output and nothing else.
+// The CLI as a user runs it, against the dev server that global-setup started: its entry point called in the test
+// process with an environment, stdin, stdout and stderr of its own, or `node bin/durable-agent.js <command>` (the
+// BUILT output, dist/) as a child process where the process is what is tested (test/helpers/cli.ts). stdout, stderr
+// and the exit code are checked separately: stdout must carry the command's output and nothing else.
 //
 // Every test gets its own task queue (AGENT_TASK_QUEUE), so workers in concurrent tests never take each other's
-// runs; ANTHROPIC_* / AGENT_* / TEMPORAL_* variables of the outer environment never leak into a child (see
-// test/helpers/cli.ts, which spawns the processes).
+// runs; ANTHROPIC_* / AGENT_* / TEMPORAL_* variables of the outer environment never leak into a command.
 import { randomUUID } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';

@@ -77,7 +77,7 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
     }
   });
 
-  it('status of a running run with no worker answers from its history within ~5 s, saying no worker answered', async ({ expect }) => {
+  it('status of a running run with no worker answers from its history, saying no worker answered', async ({ expect }) => {
     const s = cli.session();
     const started = await s.cli(['start', '--deadline', '1h', 'nobody runs this']);
     expectExit(started, 0);
@@ -86,10 +86,7 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
       const [human, json] = await Promise.all([s.cli(['status', id]), s.cli(['status', id, '--json'])]);
       for (const exit of [human, json]) {
         expectExit(exit, 0);
-        // The query waits 3 s for a worker, then the history is read and replayed: ~4-5 s in all on an idle
-        // machine. The bound is a hang detector with room for a loaded machine (process start, connection and the
-        // replay can take seconds each there: 20.5 s measured at load average 25).
-        expect(exit.ms).toBeLessThan(30_000);
+        // The query waits 3 s for a worker, then the history is read and replayed (a hang would be the test's timeout).
         expect(exit.stderr).toMatch(/no worker answered the status query within 3000 ms/);
         expect(exit.stderr).toMatch(/Is a worker running/);
       }

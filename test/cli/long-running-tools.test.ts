@@ -31,14 +31,12 @@ describe('long-running tools from the CLI', () => {
       const started = await cli(['start', '--config', LONG_TOOLS, '--tools', 'build', 'build the project']);
       expectExit(started, 0);
       const id = started.stdout.trim();
-      const since = Date.now();
       type Report = { toolCalls: Array<{ progress?: { message: string; fraction?: number }; attempt: number; maximumAttempts: number }> };
       let report: Report = { toolCalls: [] };
       await until(async () => {
         report = jsonOf<Report>(await cli(['status', id, '--json']));
         return report.toolCalls[0]?.progress?.message === 'linking';
       }, 'the progress message in status --json', 10_000);
-      expect(Date.now() - since).toBeLessThan(10_000);
       expect(report.toolCalls[0]).toMatchObject({ attempt: 1, maximumAttempts: 3, progress: { message: 'linking', fraction: 0.8 } });
       const text = await cli(['status', id]);
       expectExit(text, 0);
@@ -83,14 +81,15 @@ describe('long-running tools from the CLI', () => {
   });
 
   it("logs each failed attempt of a tool call once, saying truly whether another attempt follows", async () => {
-    const { cli } = session();
+    const { cliProcess } = session();
     const config = path.join(dir, 'flaky.mjs');
     await writeFile(
       config,
       "export default { tools: [{ name: 'flaky', description: 'd', inputSchema: { type: 'object' }, retry: { maximumAttempts: 2, initialInterval: '100ms' }, execute: async () => { throw new Error('disk full'); } }] };\n",
     );
     const script = await scriptFile([toolTurn('flaky'), endTurn('It failed.')]);
-    const exit = await cli(['run', '--scripted', '--config', config, '--tools', 'flaky', 'try it'], { AGENT_SCRIPT: script });
+    // A process: these lines are the CLI's Temporal runtime's logger's, installed once per process.
+    const exit = await cliProcess(['run', '--scripted', '--config', config, '--tools', 'flaky', 'try it'], { AGENT_SCRIPT: script });
     expectExit(exit, 0);
     const lines = exit.stderr.split('\n').filter((l) => l.includes('disk full'));
     expect(lines).toHaveLength(2);
@@ -100,7 +99,7 @@ describe('long-running tools from the CLI', () => {
   });
 
   it('logs a tool result too large for one payload once, as not retried, never as "Temporal retries it"', async () => {
-    const { cli } = session();
+    const { cliProcess } = session();
     const config = path.join(dir, 'huge.mjs');
     // An image passes the output limit whole (only text is cut): 2.5 MB of it is over one payload's limit.
     await writeFile(
@@ -108,7 +107,8 @@ describe('long-running tools from the CLI', () => {
       "export default { tools: [{ name: 'huge', description: 'd', inputSchema: { type: 'object' }, execute: async () => [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(2_500_000) } }] }] };\n",
     );
     const script = await scriptFile([toolTurn('huge'), endTurn('Too big.')]);
-    const exit = await cli(['run', '--scripted', '--config', config, '--tools', 'huge', 'try it'], { AGENT_SCRIPT: script });
+    // A process: these lines are the CLI's Temporal runtime's logger's, installed once per process.
+    const exit = await cliProcess(['run', '--scripted', '--config', config, '--tools', 'huge', 'try it'], { AGENT_SCRIPT: script });
     expectExit(exit, 0);
     const lines = exit.stderr.split('\n').filter((l) => l.includes('over the 1800000-byte limit of one Temporal payload'));
     expect(lines).toHaveLength(1);

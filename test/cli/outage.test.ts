@@ -47,10 +47,14 @@ describe('a server outage', () => {
       await result.waitForStderr(/is running: waiting for it to end/, 60_000);
 
       await server.stop();
+      const stoppedAt = Date.now();
       server = undefined;
+      // Each says so once a call failed as unreachable: when the client's own retries (about 20 s) have given up, the
+      // moment each exited before this was handled. Still running after that, and after their next retry (the first
+      // comes 500 ms later: each is still waiting once it is due twice over), they wait on.
       for (const p of [run, result, watch]) await p.waitForStderr(UNREACHABLE, 90_000);
-      // Down long enough for the SDK's own retries (about 20 s) to give up, as they did before this was handled.
-      await new Promise((resolve) => setTimeout(resolve, 25_000));
+      console.error(`outage: all three said the server is unreachable ${Date.now() - stoppedAt} ms after it stopped`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       for (const p of [run, result, watch]) expect(p.child.exitCode, p.stderr).toBeNull();
 
       server = await startDevServer({ port, uiPort: false, dbFile });

@@ -66,11 +66,12 @@ describe('probeServer', () => {
     expect(proxy.connections()).toBeGreaterThanOrEqual(2);
   });
 
+  // A budget far beyond the test's timeout: waiting it out (or one attempt's timeout) would fail the test.
+  const LONG = { attemptMs: 10 * 60_000, budgetMs: 60 * 60_000 };
+
   it('calls an address where nothing listens down at once, without waiting out the budget', async () => {
     const port = await findFreePort();
-    const started = Date.now();
-    expect(await probeServer(`127.0.0.1:${port}`, { attemptMs: 3_000, budgetMs: 30_000 })).toBe(false);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await probeServer(`127.0.0.1:${port}`, LONG)).toBe(false);
   });
 
   it('gives up at once on something that answers, but not as a Temporal server', async () => {
@@ -80,12 +81,14 @@ describe('probeServer', () => {
       socket.on('error', () => undefined);
       socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
     });
+    let connections = 0;
+    http.on('connection', () => connections++);
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     try {
-      const started = Date.now();
       const { port } = http.address() as net.AddressInfo;
-      expect(await probeServer(`127.0.0.1:${port}`, { attemptMs: 3_000, budgetMs: 30_000 })).toBe(false);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await probeServer(`127.0.0.1:${port}`, LONG)).toBe(false);
+      // One look was enough: no second attempt.
+      expect(connections).toBe(1);
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => http.close(resolve));
@@ -96,9 +99,7 @@ describe('probeServer', () => {
     proxy = await slowProxy(testServerAddress(), Number.POSITIVE_INFINITY);
     const started = Date.now();
     expect(await probeServer(proxy.address, { attemptMs: 300, budgetMs: 1_500 })).toBe(false);
-    const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(1_400);
-    expect(took).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
     expect(proxy.connections()).toBeGreaterThanOrEqual(2);
   });
 });

@@ -9,11 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { isServerReachable } from '../../src/devserver/index.js';
+import { countCliProcess } from '../helpers/cli-count.js';
 
 const BIN = fileURLToPath(new URL('../../bin/durable-agent.js', import.meta.url));
 
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  countCliProcess(args);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));

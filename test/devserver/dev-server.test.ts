@@ -87,10 +87,10 @@ describe('startDevServer', { timeout: 60_000 }, () => {
     await again.stop();
   });
 
-  it('starts quickly in memory (a few runs, timed)', async () => {
+  // How quickly is a figure (printed, not asserted: timing belongs in bench/).
+  it('starts in memory and stops, three times in a row (timed)', async () => {
     for (let i = 0; i < 3; i++) {
-      const { server, ms } = await start({ uiPort: false });
-      expect(ms).toBeLessThan(30_000);
+      const { server } = await start({ uiPort: false });
       const t0 = Date.now();
       await server.stop();
       console.log(`dev server stopped in ${Date.now() - t0} ms`);
@@ -117,10 +117,8 @@ describe('startDevServer', { timeout: 60_000 }, () => {
     expect(plain).not.toContain('transferProcessorMaxPollRPS');
   });
 
-  it('isServerReachable is false for a port nobody listens on, quickly', async () => {
+  it('isServerReachable is false for a port nobody listens on', async () => {
     const port = await findFreePort();
-    const t0 = Date.now();
     expect(await isServerReachable(`127.0.0.1:${port}`, 1000)).toBe(false);
-    expect(Date.now() - t0).toBeLessThan(5000);
   });
 });

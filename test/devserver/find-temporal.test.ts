@@ -100,14 +100,18 @@ describe('findTemporalCli', () => {
   it('lets a concurrent caller wait for the first download instead of downloading again', async () => {
     const e = env();
     let calls = 0;
+    // The first download lasts until the second caller says it waits for it (not a fixed time hoped to be enough).
+    let secondWaits!: () => void;
+    const waiting = new Promise<void>((resolve) => (secondWaits = resolve));
+    const log = (m: string) => void (/waiting for another process/.test(m) && secondWaits());
     const download = async (dir: string) => {
       calls++;
-      await new Promise((r) => setTimeout(r, 1500));
+      await waiting;
       return fakeExe(dir, 'temporal');
     };
     const [a, b] = await Promise.all([
-      findTemporalCli({ env: e, allowGoBuild: false, download }),
-      findTemporalCli({ env: e, allowGoBuild: false, download }),
+      findTemporalCli({ env: e, allowGoBuild: false, download, log }),
+      findTemporalCli({ env: e, allowGoBuild: false, download, log }),
     ]);
     expect(a).toBe(b);
     expect(calls).toBe(1);

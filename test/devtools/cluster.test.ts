@@ -31,7 +31,8 @@ describe('the full Temporal stack (npm run cluster)', () => {
     // The worker to be killed answers no model call before it dies (each is held ten minutes, heartbeating), so
     // whatever it picked up is still in flight when it is killed, however fast or slow the machine is.
     const held = [{ ...toolTurn('6*7'), delayMs: 600_000 }, endTurn('The answer is 42.', 600_000)];
-    const workers: CliProcess[] = [await session.worker(held), await session.worker(script)];
+    // Processes: one is SIGKILLed, found by its pid.
+    const workers: CliProcess[] = [await session.workerProcess(held), await session.workerProcess(script)];
     try {
       const settings = defaultSettings({ tools: ['calculator'], heartbeatTimeoutMs: 2_000 });
       const started = await Promise.all(

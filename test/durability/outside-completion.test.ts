@@ -1,5 +1,6 @@
 // A tool call completed from outside survives its worker: the worker is SIGKILLed while the call waits, no worker
-// runs when `complete-tool` delivers the result 20 s later, and a new worker finishes the run with it.
+// runs when `complete-tool` delivers the result, and a new worker finishes the run with it. That the server would not
+// retry the waiting call however long it waits is read from what it was told: the call has no heartbeat timeout.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { cliCommand } from '../helpers/cli.js';
-import { useTestEnv } from '../helpers/harness.js';
+import { eventMs, useTestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 import { testServerAddress } from '../helpers/test-server.js';
 
@@ -20,7 +21,7 @@ const env = useTestEnv();
 const cli = cliCommand;
 
 describe('a call completed from outside', () => {
-  it('completes the run with the result complete-tool gives it 20 s later, across a SIGKILL of the worker while it waited', { timeout: 120_000 }, async () => {
+  it('completes the run with the result complete-tool gives it while no worker runs, across a SIGKILL of the worker while it waited (the waiting call has no heartbeat timeout to be retried on)', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'outside-'));
     const model = await startScriptedModel({
       script: (body: MessagesRequestBody) => {
@@ -44,8 +45,13 @@ describe('a call completed from outside', () => {
       );
 
       await sigkill(workers[0]);
-      // Longer than the 2 s heartbeat timeout many times over: a waiting call has none, so it is not retried.
-      await new Promise((r) => setTimeout(r, 20_000));
+      // The run's 2 s heartbeat timeout is on its model calls, but not on the waiting call: the server has no heartbeat
+      // to miss, so it does not retry the call however long the completion takes (its start-to-close timeout aside).
+      const scheduled = ((await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes ?? []);
+      const byType = (name: string) => scheduled.filter((a) => a.activityType?.name === name);
+      expect(byType('callModel').map((a) => eventMs(a.heartbeatTimeout))).toEqual([2_000]);
+      const [waiting] = scheduled.filter((a) => a.activityType?.name !== 'callModel' && a.activityType?.name !== 'describeTools');
+      expect(eventMs(waiting.heartbeatTimeout)).toBe(0);
       const status = await getStatus(env.client, workflowId);
       expect(status.toolCalls).toEqual([expect.objectContaining({ attempt: 1, state: 'started', waitingForCompletionSince: expect.any(Date) })]);
 

@@ -1,6 +1,7 @@
-// How fast a run recovers when its worker dies: from a SIGKILL to the next completed step on another worker,
-// with the DEFAULT timeouts (heartbeat, sticky queue, workflow task). The target is 15 s; the policies that
-// bound it are in src/core/policies.ts and docs/durability.md's "Recovery time" table.
+// How a run recovers when its worker dies: from a SIGKILL to the next completed step on another worker, with the
+// DEFAULT timeouts (heartbeat, sticky queue, workflow task), read from the history: which timeout handed the work
+// on. How fast (the target is 15 s) is a figure, printed here and not asserted: a timed assertion belongs in
+// bench/; the policies that bound it are in src/core/policies.ts and docs/durability.md's "Recovery time" table.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,12 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { approveToolCall, defaultSettings, getAgentResult, getStatus, startAgent } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptedModel } from '../../src/scripted/index.js';
-import { openTestEnv, type TestEnv } from '../helpers/harness.js';
+import { temporal } from '@temporalio/proto';
+import { eventKinds, openTestEnv, type TestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 import { testServerAddress } from '../helpers/test-server.js';
 
 const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta.url));
-const RECOVERY_BOUND_MS = 15_000;
+const TIMEOUT_TYPE = temporal.api.enums.v1.TimeoutType;
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -75,7 +77,7 @@ async function cleanup(w: World): Promise<void> {
 }
 
 describe('recovery from a worker SIGKILL, with the default timeouts', () => {
-  it(`a model call in flight runs again and completes on the other worker within ${RECOVERY_BOUND_MS / 1000} s`, async () => {
+  it('a model call in flight runs again and completes on the other worker, handed on by the default heartbeat timeout', async () => {
     const w = await world(1);
     try {
       const doomed = await startWorker(w);
@@ -88,14 +90,21 @@ describe('recovery from a worker SIGKILL, with the default timeouts', () => {
       await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBeGreaterThan(before), { timeout: 60_000, interval: 100 });
       const recoveryMs = Date.now() - killedAt;
       console.error(`recovery, model call in flight: ${recoveryMs} ms`);
-      expect(recoveryMs).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
       expect((await getAgentResult(env.client, workflowId)).status).toBe('completed');
+      // The call's second attempt began after its first timed out on the heartbeat (10 s by default), not on its
+      // start-to-close timeout (an hour).
+      const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      const retried = events.map((e) => e.activityTaskStartedEventAttributes).filter((a) => (a?.attempt ?? 0) > 1);
+      expect(retried).toHaveLength(1);
+      expect(retried[0]!.attempt).toBe(2);
+      expect(retried[0]!.lastFailure?.timeoutFailureInfo?.timeoutType).toBe(TIMEOUT_TYPE.TIMEOUT_TYPE_HEARTBEAT);
+      expect(eventKinds(events)).not.toContain('WorkflowTaskTimedOut');
     } finally {
       await cleanup(w);
     }
   }, 90_000);
 
-  it(`between turns (the run waiting for an approval, cached on the killed worker): the next step completes on the other worker within ${RECOVERY_BOUND_MS / 1000} s`, async () => {
+  it('between turns (the run waiting for an approval, cached on the killed worker): the next step completes on the other worker, its workflow task never waiting out a start-to-close timeout', async () => {
     const w = await world();
     try {
       const doomed = await startWorker(w);
@@ -118,7 +127,11 @@ describe('recovery from a worker SIGKILL, with the default timeouts', () => {
       await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBeGreaterThan(before), { timeout: 60_000, interval: 100 });
       const recoveryMs = Date.now() - killedAt;
       console.error(`recovery, between turns: ${recoveryMs} ms`);
-      expect(recoveryMs).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+      // The task meant for the dead worker's sticky queue went to the other worker: at most a schedule-to-start
+      // timeout on that queue (STICKY_QUEUE_TIMEOUT), never a task started and lost (a start-to-close timeout).
+      const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      const timedOut = events.flatMap((e) => e.workflowTaskTimedOutEventAttributes?.timeoutType ?? []);
+      expect(timedOut.filter((t) => t !== TIMEOUT_TYPE.TIMEOUT_TYPE_SCHEDULE_TO_START)).toEqual([]);
     } finally {
       await cleanup(w);
     }

@@ -1,5 +1,8 @@
-// The CLI as a user runs it, for integration tests: `node bin/durable-agent.js <command>` (the BUILT output) as
-// child processes, against the dev server that global-setup started. Every session gets its own task queue
+// The CLI as a user runs it, for integration tests, against the dev server that global-setup started. A command that
+// runs to its end (`cli(...)`) runs in the test process by default: the CLI's entry point (src/cli/main.ts `main`)
+// with its own environment, standard input, stdout and stderr captured (test/helpers/cli-in-process.ts), the exit
+// code main returns. A process (`node bin/durable-agent.js`, the BUILT output) where a process is what is tested
+// or the command hosts a worker or a server: `spawn(...)`, `cliProcess(...)`, and the commands in SPAWNED_COMMANDS. Every session gets its own task queue
 // (AGENT_TASK_QUEUE), so workers in concurrent tests never take each other's runs; ANTHROPIC_* / AGENT_* /
 // TEMPORAL_* variables of the outer environment never leak into a child.
 //
@@ -14,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { findFreePort } from '../../src/devserver/ports.js';
+import { countCliProcess } from './cli-count.js';
+import { runCliInProcess, startCliInProcess, type InProcessCli } from './cli-in-process.js';
 import { testServerAddress } from './test-server.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,7 +39,11 @@ export interface Exit {
 
 const live = new Set<ChildProcess>();
 
-export class CliProcess {
+/** A running command: a spawned process (SpawnedCli), or one in the test process (InProcessCli: a worker). */
+export type CliProcess = SpawnedCli | InProcessCli;
+
+/** A spawned `node bin/durable-agent.js` process. */
+export class SpawnedCli {
   readonly child: ChildProcess;
   stdout = '';
   stderr = '';
@@ -54,6 +63,7 @@ export class CliProcess {
       env,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    countCliProcess(args);
     if (input !== undefined) this.child.stdin!.end(input);
     live.add(this.child);
     const notify = () => {
@@ -129,11 +139,35 @@ export class CliProcess {
   }
 }
 
+// `new CliProcess(...)` spawns, as it always did.
+export const CliProcess = SpawnedCli;
+
+/** Commands run as a process even through `cli(...)`: they serve until a signal stops them (a test that expects one
+ * to fail at start would otherwise leave it serving in the test process). `run`, `worker` and the rest run to their
+ * end in process: a test that needs their process (a signal, the CLI runtime's own log lines) uses spawn() or
+ * cliProcess(). */
+const SPAWNED_COMMANDS = new Set(['server', 'serve', 'codec-server']);
+
+/** Whether `cli(args)` with `env` runs in the test process: a command that runs to its end and sets nothing global to
+ * a process (OTEL_* installs a tracer provider; DURABLE_AGENT_PROFILE prints a process's timings). */
+function inProcess(args: string[], env: NodeJS.ProcessEnv): boolean {
+  if (process.env.DURABLE_AGENT_TEST_CLI_PROCESSES === '1') return false; // every command a process, as before
+  if (Object.keys(env).some((k) => k.startsWith('OTEL_') || k === 'DURABLE_AGENT_PROFILE')) return false;
+  const [command] = args;
+  return command === undefined || !SPAWNED_COMMANDS.has(command) || args.includes('--help') || args.includes('-h');
+}
+
+/** A command run to its end: in the test process when it can be (inProcess), else as a process. */
+function runToEnd(args: string[], env: NodeJS.ProcessEnv, input?: string, timeoutMs = PROCESS_TIMEOUT_MS): Promise<Exit> {
+  if (inProcess(args, env)) return runCliInProcess(args, { env, input, timeoutMs, cwd: ROOT });
+  return new SpawnedCli(args, env, timeoutMs, input).exited;
+}
+
 /** One CLI command against the shared dev server, with none of the outer ANTHROPIC_* / AGENT_* / TEMPORAL_* variables. */
 export function cliCommand(args: string[]): Promise<Exit> {
   const vars: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(vars)) if (/^(ANTHROPIC_|AGENT_|TEMPORAL_)/.test(key)) delete vars[key];
-  return new CliProcess(args, { ...vars, TEMPORAL_ADDRESS: testServerAddress(), NO_COLOR: '1' }).exited;
+  return withSlot(() => runToEnd(args, { ...vars, TEMPORAL_ADDRESS: testServerAddress(), NO_COLOR: '1' }));
 }
 
 export const tail = (s: string, lines = 30) => s.trim().split('\n').slice(-lines).join('\n');
@@ -156,12 +190,18 @@ type EnvOverrides = Record<string, string | undefined>;
 
 export interface CliSession {
   taskQueue: string;
-  /** Runs a command to its end (`input`: its standard input). */
+  /** Runs a command to its end (`input`: its standard input): in the test process unless it hosts a worker or a
+   * server (SPAWNED_COMMANDS). */
   cli(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
+  /** Runs a command to its end as a process: where the process is what is tested (its exit, its streams). */
+  cliProcess(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
   /** Starts a long-lived command (worker, watch, a run to interrupt); the caller ends it. */
-  spawn(args: string[], extra?: EnvOverrides, timeoutMs?: number): CliProcess;
-  /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue. */
+  spawn(args: string[], extra?: EnvOverrides, timeoutMs?: number): SpawnedCli;
+  /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue: in the test
+   * process (stopWorker and kill('SIGTERM'/'SIGINT') stop it; it has no pid). */
   worker(script: unknown[]): Promise<CliProcess>;
+  /** The same worker as a process: for a test that SIGKILLs it or needs its pid. */
+  workerProcess(script: unknown[]): Promise<CliProcess>;
   /** Runs `start <args>`, expects exit 0, and returns the workflow id it printed. */
   startedId(args: string[]): Promise<string>;
 }
@@ -214,14 +254,23 @@ export function useCli(): CliEnv {
       }
       return env;
     };
-    const spawnCli = (args: string[], extra?: EnvOverrides, timeoutMs?: number) => new CliProcess(args, envFor(extra), timeoutMs);
-    const cli = (args: string[], extra?: EnvOverrides, input?: string) =>
-      withSlot(() => new CliProcess(args, envFor(extra), PROCESS_TIMEOUT_MS, input).exited);
+    const spawnCli = (args: string[], extra?: EnvOverrides, timeoutMs?: number) => new SpawnedCli(args, envFor(extra), timeoutMs);
+    const cli = (args: string[], extra?: EnvOverrides, input?: string) => withSlot(() => runToEnd(args, envFor(extra), input));
+    const cliProcess = (args: string[], extra?: EnvOverrides, input?: string) =>
+      withSlot(() => new SpawnedCli(args, envFor(extra), PROCESS_TIMEOUT_MS, input).exited);
     return {
       taskQueue,
       cli,
+      cliProcess,
       spawn: spawnCli,
       async worker(script) {
+        const args = ['worker', '--scripted'];
+        const env = envFor({ AGENT_SCRIPT: await scriptFile(script) });
+        const worker = inProcess(args, env) ? startCliInProcess(args, { env, timeoutMs: PROCESS_TIMEOUT_MS, cwd: ROOT }) : new SpawnedCli(args, env);
+        await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
+        return worker;
+      },
+      async workerProcess(script) {
         const worker = spawnCli(['worker', '--scripted'], { AGENT_SCRIPT: await scriptFile(script) });
         await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
         return worker;

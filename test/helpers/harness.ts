@@ -151,7 +151,7 @@ export async function withAgent<T>(
   }
 }
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** The tool_result blocks of the last request the model received. */
 export function lastToolResults(requests: Array<{ body: unknown }>) {
@@ -211,3 +211,5 @@ export function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeo
 export function eventMs(t: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
   return Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
 }
+
+export { eventKinds } from './history.js';

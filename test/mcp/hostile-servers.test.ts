@@ -8,6 +8,7 @@ import { toolContext } from '../../src/tools/context.js';
 import { ToolError, type ToolContext } from '../../src/tools/types.js';
 import { executeTool } from '../../src/tools/execute.js';
 import { stateDir, stdioFixture } from '../helpers/mcp.js';
+import { watchNativeRegExp } from '../helpers/native-regexp.js';
 
 const context = (signal = new AbortController().signal): ToolContext =>
   toolContext({ workflowId: 'wf-1', toolUseId: 'toolu_1', idempotencyKey: 'wf-1/toolu_1', signal });
@@ -22,17 +23,18 @@ const startupError = (servers: Parameters<typeof connectMcpServers>[0]) =>
   );
 
 describe('hostile schemas', () => {
-  it('validates a call against a pattern that backtracks exponentially in well under a second', async () => {
+  it('validates a call against a pattern that backtracks exponentially, never on JavaScript\'s backtracking engine', async () => {
     const mcp = await connectMcpServers({ fx: stdioFixture({ args: ['--hostile-schema'] }) }, { log: () => {} });
+    const native = watchNativeRegExp();
     try {
       const tool = mcp.tool('fx__match')!;
-      const started = performance.now();
       const outcome = await executeTool({ get: () => tool, names: () => [tool.name], definitions: () => [] }, { name: tool.name, input: { s: `${'a'.repeat(28)}!` }, allowedTools: [tool.name] }, context());
-      expect(performance.now() - started).toBeLessThan(1000);
       expect(outcome).toEqual({ isError: true, content: 'Invalid input for tool "fx__match": /s must match pattern "^(a+)+$"' });
     } finally {
+      native.restore();
       await mcp.close();
     }
+    expect(native.sources.has('^(a+)+$')).toBe(false);
   });
 
   it('refuses at listing a tool whose pattern the linear-time engine cannot run, in one line naming the server and the tool', async () => {
@@ -150,10 +152,21 @@ describe('hung and broken calls', () => {
     const mcp = await connectMcpServers({ fx: stdioFixture({ args: ['--misbehave', '--hang-first'], stateDir: state.dir }) }, { log: (m) => logs.push(m) });
     try {
       const firstPid = mcp.session('fx')!.pid!;
-      const started = Date.now();
-      const deadline = started + 1500;
-      const err = (await mcp.tool('fx__hang')!.execute({}, { ...context(), deadline }).catch((e: unknown) => e)) as Error;
-      expect(Date.now()).toBeLessThan(deadline);
+      const deadline = Date.now() + 1500;
+      // When the call is given up on is when the timer it set fires (scheduled before the deadline, by a tenth of the
+      // time left); when it actually fires is up to the machine's load, so that is not asserted.
+      const timers: number[] = [];
+      const original = globalThis.setTimeout;
+      const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number, ...args: unknown[]) => {
+        timers.push(Date.now() + (ms ?? 0));
+        return (original as (...a: unknown[]) => unknown)(fn, ms, ...args);
+      }) as never);
+      const err = (await mcp
+        .tool('fx__hang')!
+        .execute({}, { ...context(), deadline })
+        .catch((e: unknown) => e)
+        .finally(() => spy.mockRestore())) as Error;
+      expect(timers.filter((at) => at < deadline && at >= deadline - 1000).length, 'a give-up timer set before the deadline').toBeGreaterThan(0);
       expect(err).not.toBeInstanceOf(ToolError); // an infrastructure failure: the activity retries it
       expect(err.name).toBe('McpNoAnswer');
       expect(err.message).toBe('MCP server "fx" did not answer "hang" before the call\'s timeout; its session and process were restarted');

@@ -8,6 +8,7 @@ import type { MessagesRequestBody } from '../../src/scripted/script.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { lastToolResults, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
 import { stateDir, stdioFixture } from '../helpers/mcp.js';
+import { watchNativeRegExp } from '../helpers/native-regexp.js';
 
 const env = useTestEnv();
 
@@ -36,7 +37,7 @@ const isHostile = (body: unknown) => JSON.stringify((body as MessagesRequestBody
 const hostile = (turn: number) => `${'a'.repeat(28)}${'!'.repeat(turn + 1)}`;
 
 describe('a hostile input schema', () => {
-  it("does not hold up the worker: another run's tool calls complete within a second each while the hostile calls are checked", async () => {
+  it("does not hold up the worker: the hostile calls are checked without JavaScript's backtracking engine ever running the pattern, while another run's tool calls complete", async () => {
     const script: Script = (body, turn) => {
       if (isHostile(body)) {
         // A valid call beside each hostile one, so the error-streak guard does not stop the run.
@@ -44,6 +45,9 @@ describe('a hostile input schema', () => {
       }
       return turn < 10 ? reply([toolUse('calculator', { expression: `${turn} + 1` })]) : reply([text('counted')]);
     };
+    // What would hold the worker up is the pattern on a backtracking engine (seconds per check): which engine ran it is
+    // what is asserted, not how long the turns took (printed as a figure).
+    const native = watchNativeRegExp();
     await withAgent(env, { script, mcpServers: { fx: stdioFixture({ args: ['--hostile-schema'] }) } }, async (h) => {
       // The bystander first, warm (its first tool call done), then the hostile run beside it.
       const bystander = await startRun(h, 'bystander: count', { tools: ['calculator'] });
@@ -59,9 +63,9 @@ describe('a hostile input schema', () => {
       expect(matched).toMatchObject({ content: 'matched aaa' }); // the third turn's
       const [, ...bystanderTurns] = await turnTimes(bystander); // after its warm-up turn
       expect(bystanderTurns).toHaveLength(9);
-      for (const ms of bystanderTurns) expect(ms).toBeLessThan(1000);
-      for (const ms of await turnTimes(hostile)) expect(ms).toBeLessThan(1000);
-    });
+      console.log(`hostile schema: bystander turns ${bystanderTurns.join(', ')} ms; hostile turns ${(await turnTimes(hostile)).join(', ')} ms`);
+    }).finally(() => native.restore());
+    expect(native.sources.has('^(a+)+$')).toBe(false);
   });
 });
 

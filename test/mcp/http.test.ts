@@ -1,12 +1,12 @@
 // MCP servers over streamable HTTP through a real worker: the fixture server in a child process on 127.0.0.1
 // and a free port, a bearer token read from the worker's environment, a server killed mid-call.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getAgentResult, getStatus } from '../../src/client/index.js';
 import { connectMcpServers } from '../../src/mcp/tools.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import type { MessagesRequestBody } from '../../src/scripted/script.js';
-import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventMs, eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
 import { decodedPayloads, startHttpFixture, stateDir, type HttpFixture } from '../helpers/mcp.js';
 
 const env = useTestEnv();
@@ -30,6 +30,8 @@ function lastToolResult(requests: Array<{ body: unknown }>) {
   const content = messages[messages.length - 1].content as Array<{ type: string; content?: unknown; is_error?: boolean }>;
   return content.find((b) => b.type === 'tool_result')!;
 }
+
+const HEARTBEAT_TIMEOUT_MS = 1_500;
 
 describe('MCP tools over streamable HTTP', () => {
   it('sends a header whose ${NAME} is read from the environment, and the secret never enters the history', async () => {
@@ -95,16 +97,28 @@ describe('MCP tools over streamable HTTP', () => {
     });
   });
 
-  it('rides out a server killed mid-call and started again 20 s later: the call succeeds within its first attempt', { timeout: 90_000 }, async () => {
+  it('rides out a server killed mid-call and started again after more than two heartbeat timeouts: the call heartbeats while it reconnects and succeeds within its first attempt', { timeout: 90_000 }, async () => {
     const state = stateDir();
     try {
       const first = await fixture({ env: { MCP_STATE_DIR: state.dir } });
       const script: Script = [reply([toolUse('web__slow', { ms: 1000 })]), reply([text('finished')])];
       await withAgent(env, { script, mcpServers: { web: { url: first.url } } }, async (h) => {
-        const id = await startRun(h, 'wait over http', { tools: ['web__*'] });
+        // A short heartbeat timeout, so the outage can outlast it twice over in seconds, not the default's 20 s.
+        const id = await startRun(h, 'wait over http', { tools: ['web__*'], heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS });
         await eventually(async () => state.read('started-slow'), (v) => v !== null, 20_000);
         await first.stop();
-        await new Promise((r) => setTimeout(r, 20_000));
+        // Down until the server has recorded the call's heartbeats over more than two heartbeat timeouts: without
+        // them it would have timed the call out and retried it (a second attempt, asserted against below).
+        const handle = env.client.workflow.getHandle(id);
+        const beats = new Set<number>();
+        await vi.waitFor(
+          async () => {
+            const call = ((await handle.describe()).raw.pendingActivities ?? []).find((a) => a.activityType?.name !== 'callModel');
+            if (call?.lastHeartbeatTime) beats.add(eventMs(call.lastHeartbeatTime));
+            expect(Math.max(...beats) - Math.min(...beats)).toBeGreaterThan(2 * HEARTBEAT_TIMEOUT_MS);
+          },
+          { timeout: 60_000, interval: 200 },
+        );
         await fixture({ port: first.port, env: { MCP_STATE_DIR: state.dir } });
         expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'finished' });
         expect(lastToolResult(h.model.requests)).toMatchObject({ content: 'waited 1000 ms' });

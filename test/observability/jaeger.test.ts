@@ -1,8 +1,8 @@
-// The France run's trace in a real Jaeger (v2, built from the Go module proxy: `npm run jaeger -- --build`, which
-// CI runs first), exported over OTLP/HTTP (http/protobuf, the default) and read back through Jaeger's query API,
+// The France run's trace in a real Jaeger (v2, built from the Go module proxy the first time and cached per machine;
+// `npm run jaeger -- --build`, which CI runs first, only warms that cache), exported over OTLP/HTTP (http/protobuf, the default) and read back through Jaeger's query API,
 // the one its UI reads: what a team sees in its backend, not what our exporter thinks it sent.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startJaeger, type Jaeger } from '../../devtools/jaeger.js';
+import { ensureJaeger, startJaeger, type Jaeger } from '../../devtools/jaeger.js';
 import { franceDemoScript } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 import { jaegerTrace, jaegerTraceIds } from '../helpers/jaeger.js';
@@ -14,10 +14,13 @@ const SERVICE = 'jaeger-test';
 let jaeger: Jaeger;
 
 beforeAll(async () => {
-  // Without the cached build this fails, naming the command that makes it (`npm run jaeger -- --build`).
-  jaeger = await startJaeger();
+  // The cached build, or from a cold cache this hook builds it (minutes, once per machine, under a lock so parallel
+  // runs wait for one build), saying so on stderr, as the Temporal CLI and the full stack's binaries are obtained.
+  const log = (m: string) => console.error(`[jaeger] ${m}`);
+  const binary = await ensureJaeger(log);
+  jaeger = await startJaeger({ log, binary });
   exportTracesTo(jaeger.otlpEndpoint, 'http/protobuf', SERVICE);
-}, 60_000);
+}, 20 * 60_000);
 afterAll(async () => {
   await jaeger?.stop();
 });

@@ -16,7 +16,7 @@ import {
 } from '../../src/scripted/index.js';
 import { defineTool, ToolError, type AgentTool } from '../../src/tools/types.js';
 import { transcriptPage } from '../../src/workflows/definitions.js';
-import { eventMs as ms, scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, eventMs as ms, scheduledActivities, useTestEnv, withAgent, type HistoryEvent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 
@@ -30,6 +30,19 @@ const blocksOf = (m: MessageParam): Block[] =>
   typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as unknown as Block[]);
 
 /** The whole transcript of a run, read with the workflow's own query (works after the run closed). */
+/** A run the deadline stopped, from its history: one timer, set for `deadlineMs`, fired (the run's bound on waiting for
+ * the cancelled calls, a second timer, never did), then the in-flight call's cancellation was requested and
+ * acknowledged, then the run completed. */
+function expectDeadlineStop(events: HistoryEvent[] | null | undefined, deadlineMs: number): void {
+  const kinds = eventKinds(events);
+  expect(kinds.filter((k) => k === 'TimerFired')).toHaveLength(1);
+  const timer = events!.find((e) => e.timerStartedEventAttributes)!.timerStartedEventAttributes!;
+  expect(ms(timer.startToFireTimeout)).toBeLessThanOrEqual(deadlineMs);
+  const order = ['TimerFired', 'ActivityTaskCancelRequested', 'ActivityTaskCanceled', 'WorkflowExecutionCompleted'].map((k) => kinds.indexOf(k));
+  expect(order.every((i) => i >= 0), kinds.join(', ')).toBe(true);
+  expect(order).toEqual([...order].sort((a, b) => a - b));
+}
+
 async function transcriptOf(workflowId: string): Promise<MessageParam[]> {
   const page = await env.client.workflow.getHandle(workflowId).query(transcriptPage, 0, 10_000);
   expect(page.messages).toHaveLength(page.total);
@@ -248,16 +261,16 @@ describe('deadline guard', () => {
       expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', partial: true, text: 'found part of it', steps: 1, toolCalls: 1 });
       expect(result.error).toMatch(/deadline reached \(1500 ms/);
       expect(elapsed).toBeGreaterThanOrEqual(deadlineMs);
-      // The run waits only for the cancelled call to acknowledge (its next heartbeat): it stops within seconds.
-      expect(elapsed).toBeLessThan(deadlineMs + 6_000);
       // The second call was in flight when the deadline fired, and was never answered; no call came after it.
       expect(model.requests).toHaveLength(2);
       expect(model.requests[1].status).not.toBe(200);
       const handle = env.client.workflow.getHandle(result.workflowId);
       const history = await handle.fetchHistory();
-      expect(history.events?.some((e) => e.activityTaskCancelRequestedEventAttributes)).toBe(true);
+      // In the history: the deadline's timer (set for deadlineMs) fired, then the call was cancelled, and the run
+      // closed once the call acknowledged (its next heartbeat), before the run's bound on that wait: the only timer
+      // that fired is the deadline's.
+      expectDeadlineStop(history.events, deadlineMs);
       // The call was cancelled on the server before the run closed: the closed run has nothing pending.
-      expect(history.events?.some((e) => e.activityTaskCanceledEventAttributes)).toBe(true);
       expect((await handle.describe()).raw.pendingActivities ?? []).toEqual([]);
       model.release();
     });
@@ -276,10 +289,14 @@ describe('deadline guard', () => {
     });
     const script = [reply([text('starting the slow job'), toolUse('slow', {})]), reply([text('never reached')])];
     await withAgent(env, { script, tools: [slow] }, async ({ run, model, env }) => {
-      const started = Date.now();
       const result = await run('slow tool', { deadlineMs: 1500 });
-      expect(Date.now() - started).toBeLessThan(1500 + 6_000);
-      expect((await env.client.workflow.getHandle(result.workflowId).describe()).raw.pendingActivities ?? []).toEqual([]);
+      // The tool saw its abort signal; the run closed once the cancelled tool call acknowledged, not after the 20 s
+      // the tool would otherwise take nor the run's own bound on that wait (the history's only fired timer is the
+      // deadline's).
+      await expect(toolAborted).resolves.toBeUndefined();
+      const handle = env.client.workflow.getHandle(result.workflowId);
+      expectDeadlineStop((await handle.fetchHistory()).events, 1500);
+      expect((await handle.describe()).raw.pendingActivities ?? []).toEqual([]);
       expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', text: 'starting the slow job', steps: 1 });
       expect(model.requests).toHaveLength(1);
       const last = (await transcriptOf(result.workflowId)).at(-1)!;
@@ -310,11 +327,15 @@ describe('deadline guard', () => {
       const last = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
       const firstRunId = last.events![0].workflowExecutionStartedEventAttributes!.firstExecutionRunId!;
       const first = await env.client.workflow.getHandle(result.workflowId, firstRunId).fetchHistory();
-      const jobStart = ms(first.events![0].eventTime);
+      // The workflow's clock is the time its task started (WorkflowTaskStarted): the job's deadline was computed at the
+      // first run's first task, the last run's timer from the task that set it.
+      const taskStartedBefore = (events: typeof last.events, index: number) =>
+        ms(events!.slice(0, index).filter((e) => e.workflowTaskStartedEventAttributes).at(-1)!.eventTime);
+      const jobStart = taskStartedBefore(first.events, first.events!.findIndex((e) => e.workflowTaskCompletedEventAttributes));
       const lastRunBegan = ms(last.events![0].eventTime) - jobStart;
       expect(lastRunBegan).toBeGreaterThanOrEqual(800);
-      const timer = last.events!.find((e) => e.timerStartedEventAttributes)!;
-      const setFor = ms(timer.eventTime) + ms(timer.timerStartedEventAttributes!.startToFireTimeout);
+      const timerAt = last.events!.findIndex((e) => e.timerStartedEventAttributes);
+      const setFor = taskStartedBefore(last.events, timerAt) + ms(last.events![timerAt].timerStartedEventAttributes!.startToFireTimeout);
       expect(Math.abs(setFor - (jobStart + deadlineMs))).toBeLessThan(lastRunBegan / 2);
     });
   });

@@ -185,9 +185,7 @@ describe('live status', () => {
         settings: defaultSettings({ tools: ['calculator'] }),
         taskQueue: `${h.taskQueue}-no-worker`,
       });
-      const started = Date.now();
       const status = await getStatus(h.env.client, orphan.workflowId, 500);
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(status.live).toBe(false);
       if (status.live) return;
       expect(status.executionStatus).toBe('RUNNING');

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { cancelRun, getAgentResult, getStatus, getTranscript, getTurnUsage } from '../../src/client/index.js';
 import { agentStatus } from '../../src/workflows/definitions.js';
 import { reply, startScriptedModel, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { lastToolResults, localActivityTypes, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, lastToolResults, localActivityTypes, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -86,10 +86,13 @@ describe('local model calls', () => {
       expect(status).toMatchObject({ live: false, workerBusy: true, view: { status: 'running', steps: 0 } });
       expect(status.live === false && status.reason).toMatch(/inside a workflow task \(a local model call, for one\)/);
       // Held, the call never ends by itself: the task's heartbeat (80 % of the 10 s workflow task timeout) carries
-      // the query's answer and the cancel in.
+      // the query's answer and the cancel in, so no workflow task timed out or failed on the way.
       expect(await env.client.workflow.getHandle(id).query(agentStatus)).toMatchObject({ status: 'running', steps: 0 });
       await cancelRun(env.client, id);
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'cancelled', steps: 0 });
+      const kinds = eventKinds((await env.client.workflow.getHandle(id).fetchHistory()).events);
+      expect(kinds).not.toContain('WorkflowTaskTimedOut');
+      expect(kinds).not.toContain('WorkflowTaskFailed');
       await vi.waitFor(() => expect(model.requests[0]?.status).toBe(499), { timeout: 5_000 }); // the request was aborted
     });
   }, 40_000);
@@ -107,8 +110,8 @@ describe('local model calls', () => {
         stopAsked = Date.now(); // returning stops the worker (runUntil)
       });
       const stopMs = Date.now() - stopAsked;
-      // Temporal's core would wait for the call as long as it is held (the worker would never stop, and this test
-      // would time out); the worker ends it once its grace time has passed.
+      // Temporal's core would wait for the call as long as it is held (and it still is: released only below); the
+      // worker ended it after its grace time, and aborted its request.
       expect(stopMs).toBeGreaterThanOrEqual(GRACE_MS);
       await vi.waitFor(() => expect(model.requests[1]?.status).toBe(499), { timeout: 5_000 }); // the request was aborted
 

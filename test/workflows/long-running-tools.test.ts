@@ -45,10 +45,10 @@ describe('per-tool call policy', () => {
       name: 'slow_build',
       description: 'Builds slowly.',
       inputSchema: { type: 'object', properties: {} },
-      timeout: '3s',
+      timeout: '1s',
       retry: { maximumAttempts: 2, initialInterval: '200ms' },
       execute: async (_input, { signal }) => {
-        await sleep(6_000, signal);
+        await sleep(3_000, signal);
         return 'built';
       },
     });
@@ -59,11 +59,11 @@ describe('per-tool call policy', () => {
       expect(result).toMatchObject({ status: 'completed', text: 'the build timed out' });
       const [toolResult] = lastToolResults(h.model.requests);
       expect(toolResult.is_error).toBe(true);
-      expect(toolResult.content).toBe('Tool "slow_build" timed out after 3s on attempt 2 of 2: the call did not complete within its timeout');
+      expect(toolResult.content).toBe('Tool "slow_build" timed out after 1s on attempt 2 of 2: the call did not complete within its timeout');
       // The policy was the one the definition set, and the UI's summary says so (the server caps the heartbeat
       // timeout at the start-to-close timeout).
       expect(await scheduledToolCalls(env.client, id)).toEqual([
-        { summary: 'slow_build({}) · timeout 3s · 2 attempts', startToCloseSeconds: 3, heartbeatSeconds: 3, maximumAttempts: 2 },
+        { summary: 'slow_build({}) · timeout 1s · 2 attempts', startToCloseSeconds: 1, heartbeatSeconds: 1, maximumAttempts: 2 },
       ]);
     });
   });
@@ -122,13 +122,11 @@ describe('progress from inside a call', () => {
     const script: Script = [reply([toolUse('build', {}, 'toolu_build')]), reply([text('built')])];
     await withAgent(env, { script, tools: [build as AgentTool] }, async (h) => {
       const id = await startRun(h, 'build it', { tools: ['build'] });
-      const reportedAt = Date.now();
       const status = await eventually(
         () => getStatus(env.client, id),
         (s) => s.toolCalls[0]?.progress?.message === 'linking',
         10_000,
       );
-      expect(Date.now() - reportedAt).toBeLessThan(10_000);
       expect(status.toolCalls).toEqual([
         expect.objectContaining({ toolUseId: 'toolu_build', attempt: 1, maximumAttempts: 3, state: 'started', progress: expect.objectContaining({ message: 'linking', fraction: 0.8 }) }),
       ]);

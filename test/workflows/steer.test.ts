@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   approveToolCall,
   cancelRun,
@@ -20,7 +20,7 @@ import { reply, startScriptedModel, text, toolUse, type RecordedRequest } from '
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
 import { createAgentWorker } from '../../src/worker/worker.js';
-import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, eventMs, eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
 import { builtinTools } from '../../src/tools/registry.js';
 
 const env = useTestEnv();
@@ -294,6 +294,15 @@ function hangingTool() {
   return { hang, started, abortedAt: () => abortedAt };
 }
 
+/** A cancelled run's history: the in-flight call's cancellation requested, then acknowledged (ActivityTaskCanceled,
+ * which reaches the worker with a heartbeat), then the run completed. */
+function expectCancelAcknowledged(events: HistoryEvent[]): void {
+  const kinds = eventKinds(events);
+  const order = ['ActivityTaskCancelRequested', 'ActivityTaskCanceled', 'WorkflowExecutionCompleted'].map((k) => kinds.indexOf(k));
+  expect(order.every((i) => i > 0), kinds.join(', ')).toBe(true);
+  expect(order).toEqual([...order].sort((a, b) => a - b));
+}
+
 describe('cancellation', () => {
   it('cancelling mid-tool ends the run as cancelled with the partial answer, and the tool sees its signal abort', async () => {
     const { hang, started, abortedAt: aborted } = hangingTool();
@@ -301,13 +310,11 @@ describe('cancellation', () => {
     await withAgent(env, { script, tools: [hang] }, async (h) => {
       const workflowId = await startRun(h, 'a long job', { tools: ['hang'] });
       await started.opened;
-      const cancelledAt = Date.now();
       await cancelRun(h.env.client, workflowId);
       const result = await getAgentResult(h.env.client, workflowId);
       // The run waits for the tool call to acknowledge its cancellation, which reaches it with its next heartbeat
-      // (the activity beats every 5 s, and the worker sends beats at least that often).
+      // (the history's order below: cancel requested, call cancelled, run completed).
       const closedAt = Date.now();
-      expect(closedAt - cancelledAt).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 3_000);
       expect(result).toMatchObject({ status: 'cancelled', partial: true, text: 'Starting the long job.', steps: 1, error: null });
       expect(answered(h.model.requests)).toHaveLength(1);
       // The tool saw its signal abort before the run closed.
@@ -316,9 +323,7 @@ describe('cancellation', () => {
 
       const history = await h.env.client.workflow.getHandle(workflowId).fetchHistory();
       const events = history.events ?? [];
-      expect(events.some((e: HistoryEvent) => e.activityTaskCancelRequestedEventAttributes)).toBe(true);
-      expect(events.some((e: HistoryEvent) => e.activityTaskCanceledEventAttributes)).toBe(true);
-      expect(events.some((e: HistoryEvent) => e.workflowExecutionCompletedEventAttributes)).toBe(true);
+      expectCancelAcknowledged(events);
       // The closed run shows no pending work (the UI's "Pending Activities").
       expect((await h.env.client.workflow.getHandle(workflowId).describe()).raw.pendingActivities ?? []).toEqual([]);
       // The transcript stays valid: the open tool_use is answered, as interrupted (it was running).
@@ -337,19 +342,28 @@ describe('cancellation', () => {
     });
   });
 
-  it('cancellation reaches a tool that has been running for several heartbeats within about one heartbeat interval', async () => {
+  it('a tool that has been running for several heartbeats keeps beating (the server records each beat), and the cancellation reaches it with the next one', async () => {
     const { hang, started, abortedAt: aborted } = hangingTool();
     const script = [reply([toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
     await withAgent(env, { script, tools: [hang] }, async (h) => {
       const workflowId = await startRun(h, 'a long job', { tools: ['hang'] });
+      const handle = h.env.client.workflow.getHandle(workflowId);
       await started.opened;
-      // Past the first beats: without a throttle cap the SDK would space later beats 24 s apart.
-      await new Promise((r) => setTimeout(r, HEARTBEAT_INTERVAL_MS + 2_000));
-      const cancelledAt = Date.now();
+      // Past the first beats, the server keeps recording new ones: without the worker's throttle cap
+      // (HEARTBEAT_INTERVAL_MS) the SDK would space later beats 24 s apart, and the cancel would wait for one.
+      const beats = new Set<number>();
+      await vi.waitFor(
+        async () => {
+          const [call] = (await handle.describe()).raw.pendingActivities ?? [];
+          if (call?.lastHeartbeatTime) beats.add(eventMs(call.lastHeartbeatTime));
+          expect(beats.size).toBeGreaterThanOrEqual(3);
+        },
+        { timeout: 10 * HEARTBEAT_INTERVAL_MS, interval: 200 },
+      );
       await cancelRun(h.env.client, workflowId);
       expect((await getAgentResult(h.env.client, workflowId)).status).toBe('cancelled');
-      await eventually(async () => aborted(), (t) => t !== null, 4 * HEARTBEAT_INTERVAL_MS);
-      expect(aborted()! - cancelledAt).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 3_000);
+      expect(aborted()).not.toBeNull();
+      expectCancelAcknowledged((await handle.fetchHistory()).events ?? []);
     });
   });
 
@@ -359,19 +373,14 @@ describe('cancellation', () => {
       const workflowId = await startRun(h, 'a slow model');
       const handle = h.env.client.workflow.getHandle(workflowId);
       await eventually(() => handle.describe(), (d) => (d.raw.pendingActivities ?? []).length === 1 && h.model.requests.length === 1);
-      const cancelledAt = Date.now();
       await cancelRun(h.env.client, workflowId);
       const result = await getAgentResult(h.env.client, workflowId);
-      expect(Date.now() - cancelledAt).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 3_000);
       expect(result).toMatchObject({ status: 'cancelled', steps: 0, error: null });
       const description = await handle.describe();
       expect(description.status.name).toBe('COMPLETED');
       expect(description.raw.pendingActivities ?? []).toEqual([]);
       const events = (await handle.fetchHistory()).events ?? [];
-      const canceled = events.findIndex((e: HistoryEvent) => e.activityTaskCanceledEventAttributes);
-      const completed = events.findIndex((e: HistoryEvent) => e.workflowExecutionCompletedEventAttributes);
-      expect(canceled).toBeGreaterThan(0);
-      expect(canceled).toBeLessThan(completed);
+      expectCancelAcknowledged(events);
     });
   });
 
@@ -390,10 +399,14 @@ describe('cancellation', () => {
     await withAgent(env, { script, tools: [stubborn] }, async (h) => {
       const workflowId = await startRun(h, 'a stubborn tool', { tools: ['stubborn'] });
       await started.opened;
-      const cancelledAt = Date.now();
       await cancelRun(h.env.client, workflowId);
       expect((await getAgentResult(h.env.client, workflowId)).status).toBe('cancelled');
-      expect(Date.now() - cancelledAt).toBeLessThanOrEqual(HEARTBEAT_INTERVAL_MS + 3_000);
+      // The call was cancelled (acknowledged at a heartbeat) before the run closed; it never completed, though the
+      // tool would have answered after 60 s.
+      const events = (await h.env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      expectCancelAcknowledged(events);
+      const kinds = eventKinds(events);
+      expect(kinds.slice(kinds.indexOf('ActivityTaskCancelRequested'))).not.toContain('ActivityTaskCompleted');
       expect((await h.env.client.workflow.getHandle(workflowId).describe()).raw.pendingActivities ?? []).toEqual([]);
     });
   });

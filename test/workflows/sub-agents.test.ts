@@ -8,7 +8,7 @@ import { totalTokens } from '../../src/core/transcript.js';
 import type { MessageParam, ModelReply, Usage } from '../../src/core/types.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import type { RecordedRequest } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, eventMs, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 
@@ -114,7 +114,7 @@ describe('sub-agents', () => {
     });
   });
 
-  it('cancel of the parent leaves no child running: each closes within 15 s with its partial answer', async () => {
+  it('cancel of the parent leaves no child running: each closes, cancelled, with its partial answer', async () => {
     const heldChildren: Script = (req, turn) => {
       if (systemOf(req).includes('researcher')) return { ...reply([text('never')]), hold: true };
       if (turn === 0) return reply([toolUse('agent__researcher', { task: 'slow a' }), toolUse('agent__researcher', { task: 'slow b' })]);
@@ -123,16 +123,14 @@ describe('sub-agents', () => {
     await withAgent(env, { script: heldChildren, agents: RESEARCHER }, async (h) => {
       const id = await h.start('Slow work', { tools: ['agent__researcher'] });
       await h.model.waitForHeld(2, 20_000);
-      const cancelledAt = Date.now();
       await cancelRun(env.client, id);
       const childIds = [`${id}/toolu_0_0`, `${id}/toolu_0_1`];
       await vi.waitFor(
         async () => {
           for (const c of childIds) expect((await env.client.workflow.getHandle(c).describe()).status.name).not.toBe('RUNNING');
         },
-        { timeout: 15_000, interval: 250 },
+        { timeout: 30_000, interval: 250 },
       );
-      expect(Date.now() - cancelledAt).toBeLessThan(15_000);
       const parent = await getAgentResult(env.client, id);
       expect(parent.status).toBe('cancelled');
       for (const c of childIds) expect((await getAgentResult(env.client, c)).status).toBe('cancelled');
@@ -241,12 +239,18 @@ describe('sub-agents', () => {
           ? reply([toolUse('agent__researcher', { task: 'slow' })])
           : reply([text('The researcher ran out of time.')]);
     await withAgent(env, { script: held, agents: RESEARCHER }, async (h) => {
-      const started = Date.now();
       const result = await h.run('Slow work', { tools: ['agent__researcher'], deadlineMs: 5_000 });
-      expect(Date.now() - started).toBeLessThan(5_000 + 3_000);
+      // The parent finished on its own (its deadline's timer never fired); the child's did, set for less than the parent's.
       expect(result).toMatchObject({ status: 'completed', text: 'The researcher ran out of time.' });
-      const child = await getAgentResult(env.client, `${result.workflowId}/toolu_0_0`);
+      const childId = `${result.workflowId}/toolu_0_0`;
+      const child = await getAgentResult(env.client, childId);
       expect(child).toMatchObject({ status: 'stopped', guard: 'deadline' });
+      const parentEvents = (await env.client.workflow.getHandle(result.workflowId).fetchHistory()).events;
+      const childEvents = (await env.client.workflow.getHandle(childId).fetchHistory()).events;
+      expect(eventKinds(parentEvents)).not.toContain('TimerFired');
+      expect(eventKinds(childEvents)).toContain('TimerFired');
+      const timeout = (events: typeof parentEvents) => eventMs(events!.find((e) => e.timerStartedEventAttributes)!.timerStartedEventAttributes!.startToFireTimeout);
+      expect(timeout(childEvents)).toBeLessThan(timeout(parentEvents));
       const transcript = await getTranscript(env.client, result.workflowId);
       const [toolResult] = transcript[2].content as Array<{ content: unknown }>;
       expect(String(toolResult.content)).toMatch(/^\[Partial answer: the sub-agent "researcher" \(.*\) did not finish: it was stopped by its deadline guard/);
