@@ -7,7 +7,8 @@
 // It needs the built dist/ (npm run build). Exit 0: everything it did worked; 1: the error, on stderr.
 import { resolveMcpServers } from '../dist/mcp/config.js';
 import { mcpLogin } from '../dist/mcp/login.js';
-import { connectMcpServers, MemoryMcpTokenStore } from '../dist/mcp/index.js';
+import { MemoryMcpTokenStore } from '../dist/mcp/index.js';
+import { connectMcpServers } from '../dist/mcp/tools.js';
 
 const url = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';

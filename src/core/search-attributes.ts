@@ -1,6 +1,7 @@
 // Custom search attributes: registered on the embedded server at start, and documented in docs/inspecting.md
 // (`temporal operator search-attribute create`) for other servers. Search attributes are stored in plain
 // text (never through a payload codec), so nothing secret may go in them.
+import { roundUsd } from './pricing.js';
 import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair, type SearchAttributeUpdatePair, type TypedSearchAttributes } from '@temporalio/common';
 import { totalTokens } from './transcript.js';
 import type { AgentStatusView } from './types.js';
@@ -31,7 +32,8 @@ export function isProgressAttribute(key: SearchAttributeUpdatePair['key']): bool
 
 /** The values a run's search attributes take for this view of it, in AGENT_SEARCH_ATTRIBUTES order. */
 export function searchAttributeValues(view: AgentStatusView): [string, number, number, number, string, string, string] {
-  return [view.status, view.steps, totalTokens(view.usage), view.costUsd ?? 0, view.stopReason ?? '', view.guard ?? '', view.model];
+  // Money to the micro-dollar, as every output gives it (the view keeps the running total as it adds up).
+  return [view.status, view.steps, totalTokens(view.usage), roundUsd(view.costUsd) ?? 0, view.stopReason ?? '', view.guard ?? '', view.model];
 }
 
 /** Which of the values (same order) are progress attributes (isProgressAttribute). */

@@ -22,7 +22,7 @@ export const SETTING_BOUNDS = {
   thinkingBudget: { whole: true, min: 1024 },
   continueAsNewAfterSteps: { whole: true, min: 1 },
   maxToolOutputChars: { whole: true, min: 100, max: 1_500_000 },
-  contextClearAtTokens: { whole: true, min: 1000 },
+  contextClearAtTokens: { whole: true, min: 1 },
   compactAt: { whole: true, min: MIN_COMPACT_AT_TOKENS },
   maxAgentDepth: { whole: true, min: 1, max: 10 },
 } as const satisfies Partial<Record<keyof AgentSettings, { whole: boolean; min: number; max?: number }>>;

@@ -1,6 +1,7 @@
 // Reading runs with no worker: each run here is driven by a real worker, which is then stopped; what the
 // client reads afterwards comes from the server alone (the history, replayed in this process) and must equal
 // what the live queries answered while the worker was up.
+import { withRoundedCosts } from '../../src/core/pricing.js';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -169,7 +170,8 @@ describe('a run read from its history, with no worker, equals what the live quer
     expect(await getTranscript(env.client, id, NO_WORKER_WAIT_MS)).toEqual(live.messages);
     const status = await getStatus(env.client, id, NO_WORKER_WAIT_MS);
     expect(status.live).toBe(false);
-    expect(status.view).toEqual(live.view);
+    // `status` gives money to the micro-dollar (the workflow's own view keeps its running total as it adds up).
+    expect(status.view).toEqual(withRoundedCosts(live.view));
   });
 });
 
