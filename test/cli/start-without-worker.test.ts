@@ -24,7 +24,7 @@ describe('start with no worker', { timeout: 120_000 }, () => {
 
   it('after its worker stopped, says what it waits for while it asks the queue what tools it offers, then warns', async () => {
     const s = cli.session();
-    await stopWorker(await s.workerProcess([{ content: [{ type: 'text', text: '42' }], stop_reason: 'end_turn' }]));
+    await stopWorker(await s.worker([{ content: [{ type: 'text', text: '42' }], stop_reason: 'end_turn' }]));
     const exit = await s.cli(['start', 'what is 6*7?']);
     expectExit(exit, 0);
     expect(exit.stderr).toMatch(
