@@ -18,7 +18,7 @@ async function fileIn(name: string, text: string): Promise<string> {
 describe('set-up hints', () => {
   it('a .ts config is exit 2 saying to use .mjs/.js or a TypeScript loader', async () => {
     const config = await fileIn('durable-agent.config.ts', 'export default { tools: [] };\n');
-    // A process of its own: in the test process, vitest's loader would run the .ts file.
+    // A process: the test process (vitest) would load a .ts file where Node itself does not.
     const exit = await session().cliProcess(['run', '--scripted', '--config', config, 'hi']);
     expectUsageError(exit, /Node does not run TypeScript by itself \(.*Unknown file extension "\.ts".*\)\. Write the config as \.mjs or \.js/);
     expect(exit.stderr).toContain('node --import tsx');

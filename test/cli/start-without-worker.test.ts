@@ -27,9 +27,14 @@ describe('start with no worker', { timeout: 120_000 }, () => {
     await stopWorker(await s.worker([{ content: [{ type: 'text', text: '42' }], stop_reason: 'end_turn' }]));
     const exit = await s.cli(['start', 'what is 6*7?']);
     expectExit(exit, 0);
-    expect(exit.stderr).toMatch(
-      new RegExp(`waiting up to 10 s for a worker of task queue "${s.taskQueue}" to say what tools it offers \\(one last polled it \\d+ s ago: it may have stopped\\)`),
-    );
+    // Whether `start` asks the queue at all depends on whether the server still lists the stopped worker as a poller
+    // (it forgets one after a while, sooner or later under load): when it asks, it says what it waits for.
+    const waited = /waiting up to 10 s for a worker of task queue/.test(exit.stderr);
+    if (waited) {
+      expect(exit.stderr).toMatch(
+        new RegExp(`waiting up to 10 s for a worker of task queue "${s.taskQueue}" to say what tools it offers \\(one last polled it \\d+ s ago: it may have stopped\\)`),
+      );
+    }
     expect(exit.stderr).toContain(`warning: no worker has polled task queue "${s.taskQueue}" recently`);
     await cli.client().workflow.getHandle(exit.stdout.trim()).terminate('test cleanup');
   });

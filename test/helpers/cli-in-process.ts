@@ -26,6 +26,9 @@ interface Io {
   signals: EventEmitter;
   /** The Temporal workers the command created. */
   workers: Array<{ shutdown(): void }>;
+  /** Called by process.exit inside the command (exitWhenFlushed: a detach on SIGINT, a wait stopped by SIGTERM):
+   * the command ends with that code, the test process goes on. */
+  exit: (code: number) => void;
 }
 
 const io = new AsyncLocalStorage<Io>();
@@ -93,6 +96,21 @@ async function hookProcess(): Promise<void> {
   }) as typeof Worker.create;
 }
 
+// process.exit inside a command ends the command, not the test process (vitest would report its fork as crashed).
+// Put back before each command: vitest sets a process.exit of its own for each test file a process runs.
+let exitBefore: typeof process.exit = process.exit;
+const commandExit = ((code?: number | string | null) => {
+  const store = io.getStore();
+  if (!store) return exitBefore(code as number);
+  store.exit(Number(code ?? 0));
+  return undefined as never;
+}) as typeof process.exit;
+function hookExit(): void {
+  if (process.exit === commandExit) return;
+  exitBefore = process.exit;
+  process.exit = commandExit;
+}
+
 const PROCESS_EVENTS = ['SIGINT', 'SIGTERM', 'exit', 'beforeExit', 'unhandledRejection', 'uncaughtException'];
 const listenersOf = (event: string) => (process.listeners as (e: string) => Array<(...a: unknown[]) => void>)(event);
 
@@ -117,6 +135,7 @@ export class InProcessCli {
   private readonly waiters = new Set<() => void>();
   private code: number | null = null;
   private ended = false;
+  private exitCalled: (code: number) => void = () => {};
   /** What stopWorker and the tests read of a child process. */
   readonly child: { pid: undefined; exitCode: number | null; signalCode: null; stdout: null; stderr: null; kill: (signal?: NodeJS.Signals) => boolean };
 
@@ -134,6 +153,7 @@ export class InProcessCli {
       wrote: notify,
       signals: new EventEmitter(),
       workers: [],
+      exit: (code) => this.exitCalled(code),
     };
     const self = this;
     this.child = {
@@ -161,6 +181,7 @@ export class InProcessCli {
   private async run(options: InProcessOptions): Promise<Exit> {
     hooked ??= hookProcess();
     await hooked;
+    hookExit();
     const { main } = await import('../../src/cli/main.js');
     const listeners = new Map(PROCESS_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
     const started = Date.now();
@@ -172,7 +193,8 @@ export class InProcessCli {
           reject(new Error(`${this.describe()} did not end within ${options.timeoutMs} ms\n${this.store.stderr.slice(-3000)}`));
         }, options.timeoutMs);
       });
-      const code = await Promise.race([io.run(this.store, () => main(this.args)), timedOut]);
+      const exitCalled = new Promise<number>((resolve) => (this.exitCalled = resolve));
+      const code = await Promise.race([io.run(this.store, () => main(this.args)), exitCalled, timedOut]);
       this.code = code;
       return { code, signal: null, stdout: this.store.stdout, stderr: this.store.stderr, ms: Date.now() - started };
     } finally {
@@ -193,7 +215,8 @@ export class InProcessCli {
    * process needs a spawned one; here it stops the command as SIGTERM does. */
   kill(signal: NodeJS.Signals): void {
     const name = signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
-    this.store.signals.emit(name, name);
+    // In the command's context: what its listeners do (process.exit, writes) is the command's.
+    io.run(this.store, () => this.store.signals.emit(name, name));
     for (const worker of this.store.workers) {
       try {
         worker.shutdown();

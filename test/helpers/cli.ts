@@ -162,8 +162,18 @@ function inProcess(args: string[], env: NodeJS.ProcessEnv): boolean {
 
 /** A command run to its end: in the test process when it can be (inProcess), else as a process. */
 function runToEnd(args: string[], env: NodeJS.ProcessEnv, input?: string, timeoutMs = PROCESS_TIMEOUT_MS): Promise<Exit> {
-  if (inProcess(args, env)) return runCliInProcess(args, { env, input, timeoutMs, cwd: ROOT });
-  return new SpawnedCli(args, env, timeoutMs, input).exited;
+  if (!inProcess(args, env)) return new SpawnedCli(args, env, timeoutMs, input).exited;
+  const run = () => runCliInProcess(args, { env, input, timeoutMs, cwd: ROOT });
+  // Loading a config file sets process.exit aside while the file runs (src/config/load.ts): two loads at once in one
+  // process would put back each other's. Commands given --config run one at a time here.
+  return args.some((a) => a === '--config' || a.startsWith('--config=')) ? oneConfigAtATime(run) : run();
+}
+
+let configTail: Promise<unknown> = Promise.resolve();
+function oneConfigAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const result = configTail.then(fn, fn);
+  configTail = result.catch(() => undefined);
+  return result;
 }
 
 /** One CLI command against the shared dev server, with none of the outer ANTHROPIC_* / AGENT_* / TEMPORAL_* variables. */
