@@ -10,6 +10,13 @@ import type { WebhookEvent } from '../../src/core/types.js';
 import { findPlainText, rawHistory } from '../helpers/plaintext.js';
 
 const env = useTestEnv();
+
+/** The types of the activities of a run (its current run) that have completed, in the order they did. */
+async function scheduledActivityCompletions(workflowId: string): Promise<string[]> {
+  const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const typeOf = new Map(events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [[String(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '']] : [])));
+  return events.flatMap((e) => (e.activityTaskCompletedEventAttributes ? [typeOf.get(String(e.activityTaskCompletedEventAttributes.scheduledEventId)) ?? ''] : []));
+}
 const SECRET = 'test-webhook-secret';
 useWebhookSecret(SECRET);
 
@@ -68,15 +75,20 @@ describe('webhooks', () => {
     const receiver = await startWebhookReceiver((n) => (n === 1 ? 'hold' : 200));
     try {
       const search = (q: string) => reply([toolUse('web_search', { query: q })]);
-      const script = [reply([toolUse('calculator', { expression: '2 + 2' })]), search('a'), search('b'), search('c'), reply([text('done')])];
+      // The fourth model call is held until the delivery has settled: without it a fast run could reach its answer
+      // first, and end without a turn left to continue as new at.
+      const script = [reply([toolUse('calculator', { expression: '2 + 2' })]), search('a'), search('b'), { ...search('c'), hold: true }, reply([text('done')])];
       await withAgent(env, { script }, async (h) => {
         const id = await h.start('add, then look around', { tools: ['calculator', 'web_search'], approve: ['calculator'], continueAsNewAfterSteps: 1, webhooks: [receiver.url] });
         await eventually(async () => receiver.deliveries.length, (n) => n === 1);
         await approveToolCall(env.client, id);
         // The approval.needed delivery is still held by the receiver, yet the run takes its next turns.
-        await eventually(async () => h.model.requests.length, (n) => n >= 3, 20_000);
+        await h.model.waitForHeld(1, 20_000);
         expect(receiver.deliveries).toHaveLength(1);
         receiver.release();
+        // The delivery settles (its activity completes) while the run waits in its held model call.
+        await eventually(async () => (await scheduledActivityCompletions(id)).includes('deliverWebhook'), (settled) => settled, 20_000);
+        h.model.release();
         const result = await getAgentResult(env.client, id);
         expect(result).toMatchObject({ status: 'completed', text: 'done' });
         expect(result.runsUsed).toBeGreaterThan(1);
