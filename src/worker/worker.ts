@@ -3,16 +3,13 @@
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { ModelConnection, ModelSettingsStore, RecordedToolsStore, TranscriptStore } from '../activities/index.js';
+import type { ModelSettingsStore, RecordedToolsStore, TranscriptStore } from '../activities/index.js';
 import { codecsEncrypt } from '../codec/encryption-codec.js';
-import type { McpServerConfig, SubAgentConfig } from '../config/types.js';
 import { DEFAULTS } from '../core/policies.js';
 import { workerDataConverter } from './key-queues.js';
-import { AgentPlugin } from './plugin.js';
+import { AgentPlugin, type AgentPluginOptions } from './plugin.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyAgentTool } from '../tools/types.js';
 import type { McpTools } from '../mcp/tools.js';
-import type { McpTokenStore } from '../mcp/token-store.js';
 import { workflowBundle } from './workflow-code.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 import { workerDeploymentOptions, type WorkerDeployment } from '../core/versioning.js';
@@ -25,26 +22,17 @@ export { modelConnectionFromEnv } from './plugin.js';
 
 /** The sizing options (cache, slots, pollers: see WorkerSizing) default to AGENT_WORKER_SIZING, chosen for runs
  * that mostly wait on model calls (docs/operations.md, "Sizing a worker"). */
-export interface AgentWorkerOptions extends WorkerSizing {
+export interface AgentWorkerOptions
+  extends WorkerSizing,
+    Pick<AgentPluginOptions, 'tools' | 'mcpServers' | 'mcpTokenStore' | 'agents' | 'maxAgentDepth' | 'model'> {
   /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
    * model activity to read transcripts. */
   connection: NativeConnection;
   client: Client;
   namespace?: string;
   taskQueue?: string;
-  /** The tools this worker can run. Default: the built-in calculator only (see AgentPluginOptions.tools). */
-  tools?: AnyAgentTool[];
-  /** MCP servers by name whose tools this worker offers as `<name>__<tool>` (see AgentPluginOptions). */
-  mcpServers?: Record<string, McpServerConfig>;
-  /** Where OAuth MCP servers' tokens are (see AgentPluginOptions.mcpTokenStore). */
-  mcpTokenStore?: McpTokenStore;
-  /** Named sub-agents (see AgentPluginOptions.agents). */
-  agents?: Record<string, SubAgentConfig>;
-  maxAgentDepth?: number;
-  /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
-  model?: ModelConnection;
   /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one
-   * `npm run build` wrote next to this file, else one built once per process. */
+   * `npm run build` wrote for this worker's data converter (workflow-code.ts), else one built once per process. */
   workflowBundlePath?: string;
   /** Payload codecs and failure converter. Default: `workerDataConverter()` (encryption per AGENT_ENCRYPTION_KEYS).
    * The client must decode what this worker encodes: give it the same converter. */
