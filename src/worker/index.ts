@@ -16,7 +16,7 @@
 export { agentWorkerSizing, type Pollers, type SizingWorkerOptions, type WorkerSizing } from './worker-sizing.js';
 export { AGENT_WORKER_SIZING } from '../core/policies.js';
 export { modelConnectionFromEnv } from './model-connection.js';
-export { workerDataConverter } from './key-queues.js';
+export { encryptionKeyQueues, workerDataConverter } from './key-queues.js';
 export { resolveTemporalTarget, type TemporalTarget } from '../client/connection.js';
 export type { ModelConnection } from '../activities/model.js';
 export type { WorkerDeployment, Versioning } from '../core/versioning.js';

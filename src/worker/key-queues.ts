@@ -1,11 +1,13 @@
 // Encryption keys and workers: a run encrypted with a key starts on that key's task queue (`<queue>@<keyId>`,
-// src/client/index.ts runTaskQueue), which AgentPlugin runs a worker on for each key it holds. A worker without
+// src/client/start.ts runTaskQueue), which needs a worker of its own for each key (encryptionKeyQueues; createAgentWorker
+// creates them, a team's own worker with AgentPlugin creates them itself). A worker without
 // a run's key never takes its tasks; it says so at start (warnOfRunsWaitingForKeys), and says, once per key id,
 // when it is given a task it cannot decrypt all the same (workerDataConverter: a run from before key queues).
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { Runtime } from '@temporalio/worker';
 import { agentDataConverter } from '../codec/data-converter.js';
+import { codecKeyIds } from '../codec/encryption-codec.js';
 import { ENCRYPTION_KEYS_VARIABLE } from '../codec/keys.js';
 import { encryptedTaskQueue, keyIdOfTaskQueue } from '../core/policies.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
@@ -22,10 +24,17 @@ export function workerDataConverter(env: NodeJS.ProcessEnv = process.env): DataC
   });
 }
 
+/** The task queues a worker of `taskQueue` needs beside it for runs encrypted with the keys `dataConverter` holds
+ * (`<taskQueue>@<keyId>`, one per key; none without encryption). Each needs a worker with the same plugin: runs
+ * encrypted with a key start there, so that a worker without that key never takes, and never fails, their tasks. */
+export function encryptionKeyQueues(taskQueue: string, dataConverter: DataConverter = workerDataConverter()): string[] {
+  return codecKeyIds(dataConverter.payloadCodecs ?? []).map((id) => encryptedTaskQueue(taskQueue, id));
+}
+
 /** Says, once at start, when runs of `taskQueue` wait for a key a worker holding `keyIds` lacks (a worker
  * started without AGENT_ENCRYPTION_KEYS, or before a rotation): it will not take them, and they wait. */
 export async function warnOfRunsWaitingForKeys(client: Client, taskQueue: string, keyIds: readonly string[]): Promise<void> {
-if (taskQueue.includes("'")) return;
+  if (taskQueue.includes("'")) return;
   const waiting = new Map<string, number>();
   try {
     const query = `WorkflowType = '${AGENT_WORKFLOW}' AND ExecutionStatus = 'Running' AND TaskQueue STARTS_WITH '${taskQueue}@'`;

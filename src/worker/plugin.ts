@@ -3,18 +3,17 @@
 // createAgentWorker (src/worker/worker.ts) is this plugin on a worker of its own.
 import { Client } from '@temporalio/client';
 import { SimplePlugin } from '@temporalio/plugin';
-import { Worker, type BundleOptions, type BundlerPlugin, type ReplayWorkerOptions, type WorkerOptions, type WorkerPlugin, type WorkflowBundleOption } from '@temporalio/worker';
+import { type Worker, type BundleOptions, type BundlerPlugin, type ReplayWorkerOptions, type WorkerOptions, type WorkerPlugin, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, ModelSettingsStore, RecordedToolsStore, TranscriptStore, type ModelConnection } from '../activities/index.js';
 import { attemptLogInterceptor, type AttemptLimitOf } from '../activities/attempt-log.js';
 import { warnOfRunsWaitingForKeys, workerDataConverter } from './key-queues.js';
-import { runBeside } from './run-beside.js';
 import { codecKeyIds, codecsEncrypt } from '../codec/encryption-codec.js';
 import { checkAgents, subAgentDefinitions } from '../config/agents.js';
 import type { McpServerConfig, SubAgentConfig } from '../config/types.js';
 import type { SubAgentDefinition, ToolCallInput } from '../core/types.js';
 import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
 import { LocalModelCalls } from '../activities/local-model-calls.js';
-import { AGENT_ACTIVITY_TYPES, encryptedTaskQueue, HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from '../core/policies.js';
+import { AGENT_ACTIVITY_TYPES, HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from '../core/policies.js';
 import type { McpTools } from '../mcp/tools.js';
 import type { McpTokenStore } from '../mcp/token-store.js';
 import { calculator } from '../tools/calculator.js';
@@ -85,10 +84,11 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   mcp: McpTools | undefined;
   #activities: ReturnType<typeof createActivities> | undefined;
   readonly #agents: Record<string, SubAgentDefinition> | undefined;
-  /** What each worker configured with this plugin needs for the workers of its key queues, by namespace and queue. */
-  readonly #queueSpecs = new Map<string, QueueSpec>();
-  /** The task queues of keys (`<taskQueue>@<keyId>`) this plugin runs workers on, by namespace and queue. */
-  readonly #keyQueues = new Set<string>();
+  /** The encryption keys each worker configured with this plugin holds, by namespace and queue (for the warning of
+   * runs that wait for a key it lacks). */
+  readonly #keyIds = new Map<string, readonly string[]>();
+  /** How many workers configured with this plugin are running: the last to stop closes the MCP sessions. */
+  #running = 0;
   #client: Client | undefined;
   /** Whether a worker configured with this plugin uses Worker Versioning (see the workerUsesVersioning activity). */
   #usesVersioning = false;
@@ -160,43 +160,22 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     await this.mcp?.close();
   }
 
-  /** Runs the worker, and, when its data converter encrypts, a worker on the task queue of each key it holds
-   * (`<taskQueue>@<keyId>`, where clients with that key start runs; see encryptedTaskQueue): when any stops, the
-   * others are shut down too, so `run()`, `runUntil()` and `shutdown()` govern all. Stops the MCP servers when it
-   * stops, however it stops: no stdio server outlives it. */
+  /** Runs the worker. The last of this plugin's workers to stop closes the MCP sessions, however it stops: no stdio
+   * server outlives them. (Runs encrypted with a key start on that key's queue, `<taskQueue>@<keyId>`: a worker on
+   * it is one you create, with this plugin, see encryptionKeyQueues; createAgentWorker does it for you.) */
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const key = queueKey(worker.options.namespace, worker.options.taskQueue);
-    const keyQueue = this.#keyQueues.has(key);
     // Its local model calls end once it has been stopping for its grace time (local-model-calls.ts).
     const unwatch = this.#localModelCalls.get(key)?.watch(worker, worker.options.shutdownGraceTimeMs);
+    const keyIds = this.#keyIds.get(key);
+    if (this.#client && keyIds) void warnOfRunsWaitingForKeys(this.#client, worker.options.taskQueue, keyIds);
+    this.#running++;
     try {
-      const spec = this.#queueSpecs.get(key);
-      if (!spec) return await next(worker);
-      const companions: Array<Promise<Worker>> = [];
-      if (!keyQueue) {
-        for (const id of spec.keyIds) companions.push(this.#createKeyQueueWorker(spec, id, worker.options.identity));
-        if (this.#client) void warnOfRunsWaitingForKeys(this.#client, spec.taskQueue, spec.keyIds);
-      }
-      await runBeside(worker, next, companions);
+      await next(worker);
     } finally {
       unwatch?.();
-      if (!keyQueue) await this.close(); // the worker of the run's own queue closes them, last
+      if (--this.#running === 0) await this.close();
     }
-  }
-
-  /** The worker of the task queue of key `keyId` (runs encrypted with it): the agent's worker again, on that queue. */
-  #createKeyQueueWorker(spec: QueueSpec, keyId: string, identity: string | undefined): Promise<Worker> {
-    const taskQueue = encryptedTaskQueue(spec.taskQueue, keyId);
-    this.#keyQueues.add(queueKey(spec.namespace, taskQueue));
-    const { plugins = [], ...options } = spec.workerOptions;
-    // Worker.create adds the connection's plugins itself.
-    const own = plugins.filter((p) => !(options.connection as { plugins?: unknown[] } | undefined)?.plugins?.includes(p));
-    return Worker.create({
-        ...options,
-        taskQueue,
-        ...(identity ? { identity: `${identity} (key ${keyId})` } : {}),
-      plugins: own.includes(this) ? own : [this, ...own],
-    });
   }
 
   /** The stores the model activity reads through `client`, and the MCP sessions: once per plugin. */
@@ -256,12 +235,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const telemetry = await this.#telemetryOnce(dataConverter);
     const activities = this.#activitiesOnce();
     this.#localModelCalls.set(queueKey(options.namespace, options.taskQueue), new LocalModelCalls());
-    this.#queueSpecs.set(queueKey(options.namespace, options.taskQueue), {
-      namespace: options.namespace,
-      taskQueue: options.taskQueue,
-      keyIds: codecKeyIds(dataConverter.payloadCodecs ?? []),
-      workerOptions: options,
-    });
+    this.#keyIds.set(queueKey(options.namespace, options.taskQueue), codecKeyIds(dataConverter.payloadCodecs ?? []));
     return new SimplePlugin({
       name: this.name,
       activities,
@@ -306,17 +280,6 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const prebuilt = prebuiltBundle(options.dataConverter);
     return prebuilt ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: AGENT_WORKFLOWS_PATH };
   }
-}
-
-/** A worker's queue as configured with this plugin: what the workers of its key queues need. */
-interface QueueSpec {
-  namespace?: string;
-  /** The agent runs' task queue. */
-  taskQueue: string;
-  /** The keys its data converter holds, the one it encrypts with first. */
-  keyIds: readonly string[];
-  /** Its options as given to configureWorker, for the workers of its key queues. */
-  workerOptions: WorkerOptions;
 }
 
 function queueKey(namespace: string | undefined, taskQueue: string): string {

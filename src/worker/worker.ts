@@ -2,11 +2,12 @@
 // with their own worker add the plugin to it instead.
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import type { ModelSettingsStore, RecordedToolsStore, TranscriptStore } from '../activities/index.js';
 import { codecsEncrypt } from '../codec/encryption-codec.js';
 import { DEFAULTS } from '../core/policies.js';
-import { workerDataConverter } from './key-queues.js';
+import { encryptionKeyQueues, workerDataConverter } from './key-queues.js';
+import { runBeside } from './run-beside.js';
 import { AgentPlugin, type AgentPluginOptions } from './plugin.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { McpTools } from '../mcp/tools.js';
@@ -53,9 +54,12 @@ export interface AgentWorkerOptions
 }
 
 export interface AgentWorker {
-  /** The agent's worker (with encryption keys, running it also runs the workers of its key queues beside it, and
-   * `shutdown()` / the end of `runUntil()` stop them all). */
+  /** The agent's worker. With encryption keys, running it also runs `keyQueueWorkers` beside it (`shutdown()` and
+   * the end of `runUntil()` stop them all; one that stops stops the others). */
   worker: Worker;
+  /** One worker per encryption key the data converter holds, on that key's task queue (`<taskQueue>@<keyId>`), where
+   * runs encrypted with it start (encryptionKeyQueues): the same plugin, tools and sizing. Empty without encryption. */
+  keyQueueWorkers: Worker[];
   registry: ToolRegistry;
   /** The model activity's transcript cache: its stats show when the query fallback ran. */
   transcripts: TranscriptStore;
@@ -88,24 +92,32 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
   });
   const server = metrics && options.metrics ? await serveMetrics({ ...options.metrics, metrics }) : undefined;
   const closeServer = server ? [new SimplePlugin({ name: 'durable-agent-metrics', runContext: (next) => next().finally(() => server.close()) })] : [];
-  const create = () =>
+  const taskQueue = options.taskQueue ?? DEFAULTS.taskQueue;
+  const create = (queue: string, plugins: WorkerPlugin[]) =>
     Worker.create({
       connection: options.connection,
       namespace: options.namespace ?? options.client.options.namespace,
-      taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
+      taskQueue: queue,
       dataConverter,
       ...sizingOf(options),
       ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
       ...options.workerOptions,
-      plugins: [plugin, ...closeServer, ...(options.workerOptions?.plugins ?? [])],
+      ...(options.workerOptions?.identity && queue !== taskQueue ? { identity: `${options.workerOptions.identity} (${queue})` } : {}),
+      plugins: [plugin, ...plugins, ...(options.workerOptions?.plugins ?? [])],
     });
-  const worker = await create().catch(async (err) => {
+  let keyQueueWorkers: Worker[] = [];
+  const worker = await (async () => {
+    keyQueueWorkers = await Promise.all(encryptionKeyQueues(taskQueue, dataConverter).map((queue) => create(queue, [])));
+    const runKeyQueues: WorkerPlugin = { name: 'durable-agent-key-queues', runWorker: (w, next) => runBeside(w, next, keyQueueWorkers) };
+    return create(taskQueue, [...(keyQueueWorkers.length > 0 ? [runKeyQueues] : []), ...closeServer]);
+  })().catch(async (err) => {
     await plugin.close(); // no MCP server is left running by a worker that was never made
     await server?.close();
     throw err;
   });
   return {
     worker,
+    keyQueueWorkers,
     registry: plugin.registry,
     transcripts: plugin.transcripts,
     mcp: plugin.mcp,

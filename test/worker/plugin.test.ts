@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { AgentPlugin } from '../../src/worker/plugin.js';
+import { encryptionKeyQueues } from '../../src/worker/key-queues.js';
 import { startScriptedModel } from '../../src/scripted/index.js';
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
@@ -69,29 +70,28 @@ describe('AgentPlugin', () => {
     }
   });
 
-  it('with encryption on, also runs the agent on the key’s task queue, where encrypted runs start, beside the team’s workflow', async () => {
+  it('with encryption on, runs encrypted runs on a worker the team creates on the key’s task queue with the same plugin (encryptionKeyQueues), beside its own workflow', async () => {
     const model = await startScriptedModel({ script: [{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn' }] });
     const taskQueue = `team-${randomUUID()}`;
     const dataConverter = agentDataConverter({ AGENT_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });
     const client = new Client({ connection: env.client.connection, dataConverter });
     try {
-      const worker = await Worker.create({
-        connection: env.connection,
-        taskQueue,
-        workflowsPath: TEAM_WORKFLOWS,
-        dataConverter,
-        activities: { greet: async (name: string) => `hello, ${name}` },
-        plugins: [new AgentPlugin({ tools: [calculator], model: { apiKey: 'test-key', baseURL: model.url } })],
-      });
+      const plugin = new AgentPlugin({ tools: [calculator], model: { apiKey: 'test-key', baseURL: model.url } });
+      const options = { connection: env.connection, dataConverter, plugins: [plugin] };
+      const worker = await Worker.create({ ...options, taskQueue, workflowsPath: TEAM_WORKFLOWS, activities: { greet: async (name: string) => `hello, ${name}` } });
+      expect(encryptionKeyQueues(taskQueue, dataConverter)).toEqual([`${taskQueue}@k1`]);
+      const keyWorkers = await Promise.all(encryptionKeyQueues(taskQueue, dataConverter).map((queue) => Worker.create({ ...options, taskQueue: queue })));
+      const stopped = Promise.all(keyWorkers.map((w) => w.run()));
       const [greeting, result] = await worker.runUntil(async () => {
         const greetingRun = client.workflow.execute('greetingWorkflow', { taskQueue, workflowId: `greeting-${randomUUID()}`, args: ['team'] });
         const { workflowId } = await startAgent(client, { task: 'Say done.', settings: defaultSettings({ tools: ['calculator'] }), taskQueue });
         return Promise.all([greetingRun, getAgentResult(client, workflowId)]);
       });
+      for (const w of keyWorkers) w.shutdown();
+      await stopped;
       expect(greeting).toBe('hello, team');
       expect(result).toMatchObject({ status: 'completed', text: 'Done.' });
       expect((await client.workflow.getHandle(result.workflowId).describe()).taskQueue).toBe(`${taskQueue}@k1`);
-      expect(worker.getState()).toBe('STOPPED');
     } finally {
       await model.close();
     }
