@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { msToTs, SearchAttributeType } from '@temporalio/common';
-import { AGENT_SEARCH_ATTRIBUTES } from '../src/core/search-attributes.js';
+import { REGISTERED_SEARCH_ATTRIBUTES } from '../src/core/search-attributes.js';
 import { serverConfig } from './cluster-config.js';
 import { repoPath } from './repo-path.js';
 import { isServerReachable } from '../src/devserver/dev-server.js';
@@ -241,7 +241,7 @@ async function registerNamespace(address: string, namespace: string, exited: Pro
       .catch((err: { code?: number }) => {
         if (err.code !== 6 /* ALREADY_EXISTS */) throw err;
       });
-    const searchAttributes = Object.fromEntries(AGENT_SEARCH_ATTRIBUTES.map((k) => [k.name, INDEXED_TYPE[k.type]]));
+    const searchAttributes = Object.fromEntries(REGISTERED_SEARCH_ATTRIBUTES.map((k) => [k.name, INDEXED_TYPE[k.type]]));
     await waitFor(
       async () => {
         try {
@@ -259,7 +259,7 @@ async function registerNamespace(address: string, namespace: string, exited: Pro
     await waitFor(
       async () => {
         const listed = await conn.operatorService.listSearchAttributes({ namespace }).catch(() => null);
-        return AGENT_SEARCH_ATTRIBUTES.every((k) => listed?.customAttributes?.[k.name] !== undefined);
+        return REGISTERED_SEARCH_ATTRIBUTES.every((k) => listed?.customAttributes?.[k.name] !== undefined);
       },
       60_000,
       exited,

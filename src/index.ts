@@ -23,6 +23,7 @@ export { connectClient, type TemporalTarget } from './client/connection.js';
 export { answerElicitation, approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './client/steer.js';
 export { completeToolCall, ToolCompletionError, type CompletedToolCall } from './client/complete-tool.js';
 export { resumeAgent, RunNotResumableError, type ResumeOptions } from './client/resume.js';
+export { forkRun, type ForkOptions, type ForkedRun } from './client/fork.js';
 // Settings.
 export { defaultSettings } from './core/settings.js';
 export { checkAgentSettings, InvalidSettingsError, type SettingsCheckOptions } from './core/settings-check.js';

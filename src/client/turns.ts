@@ -22,9 +22,20 @@ export interface TurnUsage {
 
 /** The model calls of the current run of `workflowId` that have completed, in order. */
 export async function getTurnUsage(client: Client, workflowId: string): Promise<TurnUsage[]> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return (await turnsOfRun(client, workflowId)).turns;
+}
+
+/** The model calls of one run (the current one without `runId`) that have completed, its input, and the run it
+ * continued as new from (a job's steps span its chain of runs). */
+export async function turnsOfRun(
+  client: Client,
+  workflowId: string,
+  runId?: string,
+): Promise<{ turns: TurnUsage[]; input: AgentInput | undefined; previousRunId: string | undefined }> {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const events = history.events ?? [];
-  const input = await decode<AgentInput>(client, events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+  const started = events[0]?.workflowExecutionStartedEventAttributes;
+  const input = await decode<AgentInput>(client, started?.input?.payloads?.[0]);
   const firstStep = (input?.carried?.loop.steps ?? 0) + 1;
   const modelCalls = new Set<string>();
   const turns: TurnUsage[] = [];
@@ -39,7 +50,9 @@ export async function getTurnUsage(client: Client, workflowId: string): Promise<
     const cost = price ? costUsd(reply.usage, price) + (reply.compactionUsage ? costUsd(reply.compactionUsage, price) : 0) : null;
     turns.push({ step: firstStep + turns.length, model: reply.model, usage: reply.usage, costUsd: roundUsd(cost), stopReason: reply.stopReason });
   }
-  return turns;
+  // Set by continue-as-new only (a resumed run is a new start of the id).
+  const previousRunId = started?.continuedExecutionRunId || undefined;
+  return { turns, input, previousRunId };
 }
 
 /** The result of a model call made as a local activity (`localModelCalls`): a marker whose data (core's own, never

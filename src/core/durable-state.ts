@@ -22,9 +22,27 @@ export interface AgentInput {
   carried?: CarriedState;
   /** Set by `resume`: the run this one continues from. */
   resumedFrom?: { workflowId: string; runId: string };
+  /** Set by `fork`: the run whose recorded steps this one reuses (its `carried` transcript), and what they cost. */
+  forkedFrom?: ForkOrigin;
   /** Set when a parent agent run started this one as a sub-agent (a child workflow): which of its agents it is and
    * how deep in the tree (1 for a child of a top-level run). It reports its usage to its parent as it goes. */
   subAgent?: { name: string; depth: number };
+}
+
+/** Where a fork came from: steps 1 … step−1 are the source's, as recorded (in the carried transcript); its step
+ * `step` is its first live model call. The reused steps' usage and cost are kept here, apart from the fork's own
+ * (its budget counts only its live steps). */
+export interface ForkOrigin {
+  workflowId: string;
+  /** The run of the source that was read (the latest of its chain at the time of the fork). */
+  runId: string;
+  /** The fork's first live step. */
+  step: number;
+  /** The tool calls of the reused steps (not made again). */
+  reusedToolCalls: number;
+  reusedUsage: Usage;
+  /** null when the source's model has no known price. */
+  reusedCostUsd: number | null;
 }
 
 /** What one run hands to the next: JSON-plain, so it survives serialisation unchanged. */
@@ -318,6 +336,8 @@ export interface AgentResult {
   runsUsed?: number;
   /** The run this one continued (`resume`). */
   resumedFrom?: { workflowId: string; runId: string };
+  /** The run this one forked (`fork`); its `steps`, `usage` and `costUsd` count the live steps only. */
+  forkedFrom?: ForkOrigin;
   error: string | null;
 }
 

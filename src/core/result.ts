@@ -26,5 +26,6 @@ export function agentResult(f: ResultFields): AgentResult {
     error: f.error,
     ...(f.runsUsed > 1 ? { runsUsed: f.runsUsed } : {}),
     ...(f.resumedFrom ? { resumedFrom: f.resumedFrom } : {}),
+    ...(f.forkedFrom ? { forkedFrom: f.forkedFrom } : {}),
   };
 }

@@ -24,6 +24,13 @@ export const AGENT_SEARCH_ATTRIBUTES = [
   AgentModel,
 ] as const;
 
+/** Set once, when a fork starts (the workflow id of the run it forked): not in AGENT_SEARCH_ATTRIBUTES, which the run
+ * upserts as it goes. */
+export const AgentForkedFrom = defineSearchAttributeKey('AgentForkedFrom', SearchAttributeType.KEYWORD);
+
+/** Every attribute a server needs registered: the embedded server and the full stack register these. */
+export const REGISTERED_SEARCH_ATTRIBUTES = [...AGENT_SEARCH_ATTRIBUTES, AgentForkedFrom] as const;
+
 /** The attributes that move on every turn of a running run (upserted at most every
  * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS while the others stay the same); the others say what state the run is in. */
 export function isProgressAttribute(key: SearchAttributeUpdatePair['key']): boolean {

@@ -9,7 +9,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ChildRunRecord, CompactionRecord, ElicitationQuestion, GuardName, RunStatus, Usage } from './durable-state.js';
+import type { ChildRunRecord, CompactionRecord, ElicitationQuestion, ForkOrigin, GuardName, RunStatus, Usage } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 export type {
@@ -24,6 +24,7 @@ export type {
   ElicitationAnswer,
   ElicitationQuestion,
   Effort,
+  ForkOrigin,
   GuardName,
   LoopState,
   ModelCallByDigest,
@@ -127,6 +128,8 @@ export interface AgentStatusView {
   promptTokens?: number;
   /** The child runs of its sub-agents (absent for a run that never delegated). */
   children?: ChildRunRecord[];
+  /** A fork: the run whose recorded steps it reuses, and their usage (apart from this run's). */
+  forkedFrom?: ForkOrigin;
 }
 
 export interface ApprovalDecision {

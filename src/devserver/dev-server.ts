@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
-import { AGENT_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
+import { REGISTERED_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import { findTemporalCli } from './find-temporal.js';
 import { findFreePort, isPortFree, portClash, PortClashError, retryOnPortClash, type PortChooser } from './ports.js';
 
@@ -75,7 +75,7 @@ const CLI_TYPE: Record<string, string> = {
 };
 
 export function searchAttributeArgs(): string[] {
-  return AGENT_SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${CLI_TYPE[k.type]}`]);
+  return REGISTERED_SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${CLI_TYPE[k.type]}`]);
 }
 
 /** How to reach a server that needs more than an address (TLS, an API key, gRPC metadata: Temporal Cloud). */

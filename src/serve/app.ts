@@ -20,6 +20,7 @@ import {
   listRuns,
   resumeAgent,
   RunNotResumableError,
+  ForkError,
   sendFollowUp,
   startAgent,
   ToolCompletionError,
@@ -36,6 +37,7 @@ import { openApiDocument } from './openapi.js';
 import { consoleHtml } from './console-page.js';
 import { CONSOLE_JS } from './console-script.js';
 import { asRequestError, parseRunRequest, RequestError, runPriority, type StartFlags } from './run-request.js';
+import { forkRequest } from './fork-request.js';
 
 export interface ApiOptions {
   client: Client;
@@ -234,6 +236,8 @@ export function createApi(options: ApiOptions): Hono {
     return c.json(await resumeAgent(client, runId(c), resume), 201);
   });
 
+  app.post('/v1/runs/:id/fork', async (c) => c.json(await forkRequest(await jsonBody(c), runId(c), client, options), 201));
+
   app.get('/v1/runs/:id/events', async (c) => {
     const id = runId(c);
     await client.workflow.getHandle(id).describe(); // 404 before the stream opens
@@ -343,6 +347,7 @@ function answerError(c: Context, err: unknown, log: (line: string) => void): Res
   if (err instanceof WorkflowNotFoundError) return fail(c, 404, 'not_found', `no run with id "${c.req.param('id') ?? ''}"`);
   if (err instanceof WorkflowUpdateFailedError) return fail(c, 409, 'conflict', err.cause?.message ?? err.message);
   if (err instanceof RunNotResumableError) return fail(c, 409, 'conflict', err.message);
+  if (err instanceof ForkError) return fail(c, 400, 'invalid_request', err.message, 'fromStep');
   if (err instanceof ToolCompletionError) return fail(c, 409, 'conflict', err.message);
   // This server cannot read the run (no key, or not that key id): say which key, not "internal".
   if (err instanceof EncryptionKeyError) return fail(c, 409, 'encryption_key', err.message.split('\n')[0]);

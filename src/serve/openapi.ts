@@ -147,6 +147,14 @@ export function openApiDocument(): Record<string, unknown> {
           'conflict: the run still runs, or completed (nothing to go on with)',
         ),
       },
+      '/v1/runs/{id}/fork': {
+        post: operate(
+          "a new run reusing the run's recorded steps 1 to fromStep-1 (not run again), live from fromStep; the settings fields of POST /v1/runs given replace the source's (docs/fork-and-replay.md)",
+          obj({ fromStep: { type: 'integer', minimum: 1 }, message: { type: 'string', minLength: 1 } }, ['fromStep']),
+          201,
+          'conflict: the run cannot be read',
+        ),
+      },
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -130,6 +130,7 @@ export class AgentRun implements RunContext {
       model: this.settings.model,
       ...compactionView(this.state),
       ...(this.state.children ? { children: this.subAgents.view() } : {}),
+      ...(this.input.forkedFrom ? { forkedFrom: this.input.forkedFrom } : {}),
     };
   }
 
@@ -168,6 +169,7 @@ export class AgentRun implements RunContext {
       error: o.error,
       runsUsed: this.state.runsUsed,
       resumedFrom: this.input.resumedFrom,
+      forkedFrom: this.input.forkedFrom,
     });
     this.#notifyEnd(result);
     return result;

@@ -5,8 +5,9 @@ import { agentClient } from '../lazy-client.js';
 import { compactionLine, type CompactionBlock } from '../../core/compaction.js';
 import { formatDuration } from '../../core/duration.js';
 import { oneLine } from '../../core/transcript.js';
+import { forkedFromLine, lastForkableStep, transcriptBeforeStep } from '../../core/fork.js';
 import { childRows, childRuns } from '../sub-agents-view.js';
-import type { AgentStatusView, CompactionRecord, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
+import type { AgentStatusView, CompactionRecord, ForkOrigin, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
 import { expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import {
@@ -69,6 +70,15 @@ function statusOf(workflowId: string, json: boolean): Promise<number> {
   });
 }
 
+/** A fork's origin, and its reused steps apart from its live ones. */
+function forkRows(origin: ForkOrigin, row: (label: string, value: string) => void): void {
+  row('forked', forkedFromLine(origin));
+  const cost = origin.reusedCostUsd === null ? 'cost unknown' : `$${origin.reusedCostUsd.toFixed(4)}`;
+  const last = origin.step - 1;
+  const steps = last === 0 ? 'none' : last === 1 ? 'step 1' : `steps 1–${last}`;
+  row('reused', `${steps} · ${plural(origin.reusedToolCalls, 'tool call')} not run again · ${tokensText(origin.reusedUsage)} · ${cost} (not in the budget)`);
+}
+
 /** The readable form of a status report: one `label: value` line per fact. */
 export function formatStatus(report: StatusReport, now: number): string {
   const lines: string[] = [];
@@ -82,8 +92,9 @@ export function formatStatus(report: StatusReport, now: number): string {
       const by = report.endedByServer.identity ? ` (by ${report.endedByServer.identity})` : '';
       row(report.endedByServer.status === 'terminated' ? 'terminated' : 'timed out', report.endedByServer.reason + by);
     }
+    if (v.forkedFrom) forkRows(v.forkedFrom, row);
     row('model', v.model);
-    row('steps', `${plural(v.steps, 'model call')} · ${plural(v.toolCalls, 'tool call')}`);
+    row('steps', `${plural(v.steps, 'model call')} · ${plural(v.toolCalls, 'tool call')}${v.forkedFrom ? ' (live)' : ''}`);
     row('tokens', tokensText(v.usage));
     row('cost', v.costUsd === null ? 'unknown (no price for this model)' : `$${v.costUsd.toFixed(4)}`);
     row('last stop reason', v.stopReason ?? '— (no model call has completed)');
@@ -188,9 +199,9 @@ async function transcriptCommand({ flags, positionals }: Parsed<typeof JSON_FLAG
     if (flags.json) printJson(messages);
     else {
       // What each compaction did is in the run's state, not in its block: read it when there is one.
-      const compacted = messages.some((m) => blocksOf(m.content).some((b) => (b.type as string) === 'compaction'));
-      const log = compacted ? ((await getStatus(temporal.client, workflowId).catch(() => null))?.view?.compactionLog ?? []) : [];
-      printText(formatTranscript(messages, log, workflowId));
+      // And a fork's origin (which messages it reused) in its state too.
+      const view = (await getStatus(temporal.client, workflowId).catch(() => null))?.view;
+      printText(formatTranscript(messages, view?.compactionLog ?? [], workflowId, view?.forkedFrom));
     }
     return 0;
   });
@@ -199,18 +210,33 @@ async function transcriptCommand({ flags, positionals }: Parsed<typeof JSON_FLAG
 /** One block per message: the role, then each content block on its own line(s). A compaction is one line; a
  * delegation (`agent__*`) names its child run (`transcript <childId>` shows the child's own conversation), given the
  * run's `workflowId`. */
-export function formatTranscript(messages: readonly MessageParam[], compactions: readonly CompactionRecord[] = [], workflowId?: string): string {
+export function formatTranscript(
+  messages: readonly MessageParam[],
+  compactions: readonly CompactionRecord[] = [],
+  workflowId?: string,
+  forkedFrom?: ForkOrigin,
+): string {
   const names = toolNames(messages);
   const children = workflowId ? childRuns(messages, workflowId) : new Map<string, string>();
   // A client-side compaction has no block: its line comes before the first message it does not replace.
   const clientLines = (i: number) =>
     compactions.filter((c) => c.clientSide && c.messageIndex === i).map((c) => `${compactionLine(c, { type: 'compaction', content: null })}\n`);
+  // A fork's reused steps are marked as such: the messages before its first live step came from its source.
+  const reused = forkedFrom ? transcriptBeforeStep(messages, Math.min(forkedFrom.step, lastForkableStep(messages))).length : 0;
+  const forkLines = (i: number) =>
+    !forkedFrom || forkedFrom.step === 1
+      ? []
+      : i === 0
+        ? [`── reused: steps 1–${forkedFrom.step - 1} of ${forkedFrom.workflowId}, as recorded (not run again) ──\n`]
+        : i === reused
+          ? [`── live: from step ${forkedFrom.step} (${forkedFromLine(forkedFrom)}) ──\n`]
+          : [];
   const lines = messages.map((m, i) => {
     const record = compactions.find((c) => !c.clientSide && c.messageIndex === i);
     const body = blocksOf(m.content)
       .map((b) => ((b.type as string) === 'compaction' ? compactionLine(record, b as unknown as CompactionBlock) : blockText(b, names, children)))
       .join('\n');
-    return [...clientLines(i), `── ${i + 1}. ${m.role} ──\n${body}\n`].join('\n');
+    return [...clientLines(i), ...forkLines(i), `── ${i + 1}. ${m.role} ──\n${body}\n`].join('\n');
   });
   return [...lines, ...clientLines(messages.length)].join('\n');
 }

@@ -1,0 +1,190 @@
+// forkRun: a new run whose steps 1 … N−1 are a recorded run's, as recorded, and whose step N is its first live
+// model call. The source is read from the server alone (its history replayed here: no worker, nothing written to
+// it); the fork is a new workflow whose input carries the reused transcript (as continue-as-new carries one) and
+// where it came from. What the fork starts from is decided by the pure src/core/fork.ts.
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { forkedRunState, ForkStepError, forkMaxSteps, liveStepsOf, toolCallsIn, transcriptBeforeStep, withSteeringMessage } from '../core/fork.js';
+import { addUsage, oneLine, ZERO_USAGE } from '../core/transcript.js';
+import { roundUsd } from '../core/pricing.js';
+import { MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-state.js';
+import { AgentForkedFrom, startingSearchAttributes } from '../core/search-attributes.js';
+import { checkAgentSettings } from '../core/settings-check.js';
+import type { AgentInput, AgentSettings, ForkOrigin, MessageParam, Usage } from '../core/types.js';
+import { validateJsonSchema } from '../tools/validate.js';
+import type { agentWorkflow } from '../workflows/agent.js';
+import { AGENT_WORKFLOW } from '../workflows/definitions.js';
+import { readRunFromHistory } from './history.js';
+import { runDetails, runTaskQueue, searchAttributesRegistered, type StartedAgent } from './start.js';
+import { turnsOfRun, type TurnUsage } from './turns.js';
+
+export interface ForkOptions {
+  /** The fork's first live step: steps before it are the source's, as recorded. */
+  fromStep: number;
+  /** Settings that replace the source's from the fork's first live step on (the rest are the source's). `maxSteps`
+   * counts live steps; budgets count the fork's own spend (the reused steps' is in `forkedFrom`). */
+  settings?: Partial<AgentSettings>;
+  /** A user message added after the reused steps (steer the branch). */
+  message?: string;
+  /** The fork's workflow id (default: `<source>-fork-<random>`). */
+  workflowId?: string;
+  taskQueue?: string;
+}
+
+export interface ForkedRun extends StartedAgent {
+  forkedFrom: ForkOrigin;
+}
+
+/** The fork cannot be made (the source's history is gone, the step is out of range, the prefix is too large):
+ * bad input, with what to do instead. */
+export class ForkError extends Error {
+  override name = 'ForkError';
+}
+
+/** Forks `sourceId` at step `fromStep` (the source may be running, closed, continued as new, a fork itself). No tool
+ * of the reused steps runs again; the source is untouched. */
+export async function forkRun(client: Client, sourceId: string, options: ForkOptions): Promise<ForkedRun> {
+  const source = await readSource(client, sourceId);
+  let messages: MessageParam[];
+  try {
+    messages = transcriptBeforeStep(source.messages, options.fromStep, `run ${sourceId}`);
+  } catch (err) {
+    if (err instanceof ForkStepError) throw new ForkError(err.message);
+    throw err;
+  }
+  const fromStep = options.fromStep;
+  const input = source.input;
+  const settings = forkSettings(input, fromStep, options.settings ?? {});
+  checkAgentSettings(settings, { compileSchema: validateJsonSchema });
+  settings.searchAttributes = settings.searchAttributes && (await searchAttributesRegistered(client));
+  const reused = await reusedUsage(client, sourceId, fromStep);
+  const forkedFrom: ForkOrigin = {
+    workflowId: sourceId,
+    runId: source.runId,
+    step: fromStep,
+    reusedToolCalls: toolCallsIn(messages),
+    reusedUsage: reused.usage,
+    reusedCostUsd: roundUsd(reused.costUsd),
+  };
+  const carried = forkedRunState(source.state, withSteeringMessage(messages, options.message), fromStep, settings.deadlineMs, Date.now());
+  const task = taskOf(input, source.messages);
+  const forkInput: AgentInput = { task: '', settings, carried, forkedFrom };
+  const bytes = utf8Bytes(JSON.stringify(forkInput));
+  if (bytes > MAX_CARRIED_BYTES) {
+    throw new ForkError(
+      `the transcript of steps 1 to ${fromStep - 1} of ${sourceId} is ${bytes} bytes, over the ${MAX_CARRIED_BYTES} bytes a run's input may ` +
+        `carry: fork at an earlier step`,
+    );
+  }
+  const workflowId = options.workflowId ?? forkId(sourceId);
+  const forkAttribute = settings.searchAttributes && (await forkAttributeRegistered(client));
+  const handle = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
+    workflowId,
+    taskQueue: runTaskQueue(client, options.taskQueue),
+    args: [forkInput],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    staticSummary: oneLine(`fork of ${sourceId} at step ${fromStep}: ${task}`, 200),
+    staticDetails: runDetails(settings),
+    ...(settings.searchAttributes
+      ? {
+          typedSearchAttributes: [
+            ...startingSearchAttributes(settings.model),
+            ...(forkAttribute ? [{ key: AgentForkedFrom, value: sourceId }] : []),
+          ],
+        }
+      : {}),
+  });
+  return { workflowId, runId: handle.firstExecutionRunId, attached: false, forkedFrom };
+}
+
+interface Source {
+  runId: string;
+  input: AgentInput;
+  messages: MessageParam[];
+  state: Awaited<ReturnType<typeof readRunFromHistory>>['state'];
+}
+
+async function readSource(client: Client, sourceId: string): Promise<Source> {
+  try {
+    const runId = (await client.workflow.getHandle(sourceId).describe()).runId;
+    // The latest run of the chain carries the whole transcript (continue-as-new carries it) and its settings.
+    const [run, { input }] = await Promise.all([readRunFromHistory(client, sourceId, runId), turnsOfRun(client, sourceId, runId)]);
+    if (!input) throw new ForkError(`run ${sourceId} has no readable input in its history`);
+    return { runId, input, messages: run.messages, state: run.state };
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) {
+      throw new ForkError(`no run ${sourceId} in this namespace: the id is wrong, or its history is gone (past the namespace's retention)`);
+    }
+    throw err;
+  }
+}
+
+/** The source's settings with the given ones in their place; the step cap counts the fork's live steps. */
+function forkSettings(input: AgentInput, fromStep: number, given: Partial<AgentSettings>): AgentSettings {
+  const liveSteps = given.maxSteps ?? liveStepsOf(input.settings, input.forkedFrom);
+  const settings: AgentSettings = { ...input.settings, ...given, maxSteps: forkMaxSteps(fromStep, liveSteps) };
+  // A sub-agent's limits came from its parent; a fork of it is a top-level run with the source's settings.
+  return settings;
+}
+
+/** The usage and cost of steps 1 … fromStep−1 of a job: each model call's, read from the histories of its runs
+ * (continue-as-new), and for steps a fork reused, from the run it forked (recursively). */
+async function reusedUsage(client: Client, workflowId: string, fromStep: number): Promise<{ usage: Usage; costUsd: number | null }> {
+  const turns: TurnUsage[] = [];
+  let runId: string | undefined;
+  let firstInput: AgentInput | undefined;
+  for (;;) {
+    const run = await turnsOfRun(client, workflowId, runId);
+    turns.unshift(...run.turns);
+    firstInput = run.input;
+    // The run before: the one it continued as new from, or the one it resumed.
+    runId = run.previousRunId ?? run.input?.resumedFrom?.runId;
+    if (!runId) break;
+  }
+  let usage: Usage = { ...ZERO_USAGE };
+  let cost: number | null = null;
+  const add = (u: Usage, c: number | null) => {
+    usage = addUsage(usage, u);
+    if (c !== null) cost = (cost ?? 0) + c;
+  };
+  for (const t of turns) if (t.step < fromStep) add(t.usage, t.costUsd);
+  // Steps this job reused from its own source: counted there, up to where this fork starts.
+  const origin = firstInput?.forkedFrom;
+  if (origin) {
+    const upTo = Math.min(origin.step, fromStep);
+    if (upTo === origin.step) add(origin.reusedUsage, origin.reusedCostUsd);
+    else {
+      const earlier = await reusedUsage(client, origin.workflowId, upTo);
+      add(earlier.usage, earlier.costUsd);
+    }
+  }
+  return { usage, costUsd: cost };
+}
+
+function taskOf(input: AgentInput, messages: MessageParam[]): string {
+  if (input.task) return input.task;
+  const first = messages[0]?.content;
+  if (typeof first === 'string') return first;
+  return (first ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+}
+
+/** `<source>-fork-k2x1q9`: readable in the UI, unique enough never to collide. */
+function forkId(sourceId: string): string {
+  const suffix = Math.random().toString(36).slice(2, 8).padEnd(6, '0');
+  return `${sourceId.slice(0, 180)}-fork-${suffix}`;
+}
+
+const forkAttributeByClient = new WeakMap<Client, Promise<boolean>>();
+
+/** Whether the namespace has AgentForkedFrom (registered by the embedded server and the full stack; other servers need
+ * the `temporal operator search-attribute create` command in docs/fork-and-replay.md). */
+function forkAttributeRegistered(client: Client): Promise<boolean> {
+  let known = forkAttributeByClient.get(client);
+  if (!known) {
+    known = client.connection.operatorService
+      .listSearchAttributes({ namespace: client.options.namespace })
+      .then((r) => AgentForkedFrom.name in (r.customAttributes ?? {}))
+      .catch(() => false);
+    forkAttributeByClient.set(client, known);
+  }
+  return known;
+}

@@ -1,0 +1,36 @@
+// The body of `POST /v1/runs/{id}/fork`: `{ fromStep, message?, ...settings }`, the settings fields those of `POST /v1/runs`
+// (the flags of `start` in camelCase), replacing the source's; the others stay the source's. Answers 201 with the
+// fork's id and where it came from, 400 for a step out of range (the message says how many steps the run has).
+import type { Client } from '@temporalio/client';
+import { forkRun, type ForkedRun } from '../client/index.js';
+import { settingsGivenBy } from '../cli/fork-settings.js';
+import type { AgentSettings } from '../core/types.js';
+import { asRequestError, parseRunRequest, RequestError, type StartFlags } from './run-request.js';
+
+export async function forkRequest(
+  body: unknown,
+  sourceId: string,
+  client: Client,
+  options: { settings(flags: StartFlags): Promise<AgentSettings>; taskQueue: string },
+): Promise<ForkedRun> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new RequestError('the body must be a JSON object: { "fromStep": N }');
+  const { fromStep, message, task, id, ...fields } = body as Record<string, unknown>;
+  if (typeof fromStep !== 'number' || !Number.isSafeInteger(fromStep) || fromStep < 1) {
+    throw new RequestError('fromStep: the first live step, a whole number >= 1, is required', 'fromStep');
+  }
+  if (message !== undefined && (typeof message !== 'string' || !message.trim())) throw new RequestError('message: a non-empty string', 'message');
+  if (task !== undefined || id !== undefined) {
+    throw new RequestError(`${task !== undefined ? 'task' : 'id'}: a fork's task is its source's transcript, and its id is new`, task !== undefined ? 'task' : 'id');
+  }
+  // The settings fields, checked as `POST /v1/runs` checks them (the task here stands in for the source's).
+  const { flags } = parseRunRequest({ task: 'fork', ...fields });
+  const full = await options.settings(flags).catch((err: unknown) => {
+    throw asRequestError(err);
+  });
+  return forkRun(client, sourceId, {
+    fromStep,
+    ...(message !== undefined ? { message: message as string } : {}),
+    settings: settingsGivenBy(flags, full),
+    taskQueue: options.taskQueue,
+  });
+}
