@@ -40,3 +40,5 @@ export { toolContext, type LocalToolContext } from './tools/context.js';
 export type { ToolContext } from './tools/types.js';
 export { findTemporalCli, TEMPORAL_CLI_VERSION, type FindTemporalOptions } from './devserver/find-temporal.js';
 export { startDevServer, type DevServer, type DevServerOptions } from './devserver/dev-server.js';
+// Recorded runs as a regression suite (docs/fork-and-replay.md): `expect((await replayRuns(client, { query, tools })).diverged).toBe(false)`.
+export { replayRuns, ReplayInputError, type ReplayReport, type ReplayRunsOptions, type RunReplay, type StepCheck, type ToolCheck } from './client/replay-runs.js';

@@ -43,6 +43,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import('./commands/complete-tool.js')).completeTool,
   },
   resume: { summary: 'go on with a stopped, failed or cancelled run (worker in this process)', load: async () => (await import('./commands/resume.js')).resume },
+  replay: {
+    summary: 'replay recorded runs with the current tools (and model): where they first diverge; exit 1 when one does',
+    load: async () => (await import('./commands/replay.js')).replay,
+  },
   fork: { summary: "a new run that reuses a run's recorded steps 1 to N-1 and goes on live from step N (worker in this process)", load: async () => (await import('./commands/fork.js')).fork },
   serve: {
     summary: 'the HTTP API: start, read, follow (Server-Sent Events) and steer runs over HTTP, with bearer tokens',

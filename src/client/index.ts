@@ -12,6 +12,17 @@ export { checkAgentSettings, InvalidSettingsError, settingsProblem } from '../co
 export { AGENT_WORKFLOW } from '../workflows/definitions.js';
 export { type RunPriority } from '../core/priority.js';
 
+export {
+  replayRuns,
+  ReplayInputError,
+  type ReplayReport,
+  type ReplayRunsOptions,
+  type RunReplay,
+  type StepCheck,
+  type ToolCheck,
+  type ModelCheck,
+  type Divergence,
+} from './replay-runs.js';
 export { forkRun, ForkError, type ForkOptions, type ForkedRun } from './fork.js';
 export { resumeAgent, RunNotResumableError, type ResumeOptions } from './resume.js';
 export {

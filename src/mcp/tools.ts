@@ -158,6 +158,8 @@ function mcpAgentTool(session: McpSession, tool: McpTool, name: string): AnyAgen
     description: tool.description ?? tool.title ?? `The "${tool.name}" tool of the MCP server "${session.name}".`,
     inputSchema: inputSchemaOf(tool),
     ...(timeout !== undefined ? { timeout } : {}),
+    // The server's word that the tool changes nothing: `replay` may call it again.
+    ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
     async execute(input, { signal, idempotencyKey, progress, deadline, elicitation, mcpTask }) {
       const result = await session.call(tool.name, input, {
         signal,

@@ -255,6 +255,7 @@ export function formatNumber(x: number): string {
 
 export const calculator = defineTool<{ expression: string }>({
   name: 'calculator',
+  readOnly: true,
   description:
     'Evaluates an arithmetic expression and returns the result (double precision, at most 15 significant ' +
     'digits). Use it for any arithmetic instead of computing in your head. Supports + - * / ^ or ** (power), ' +

@@ -103,10 +103,22 @@ export interface AgentTool<Input = any, Output extends ToolOutput = string> exte
   inputSchema: ToolInputSchema;
   /** Each call waits for a human decision (`approve` / `deny`) before it runs. */
   needsApproval?: boolean;
+  /** The tool changes nothing outside (a lookup, a calculation): `replay` calls it again on a recorded run's inputs.
+   * A tool without it is skipped by `replay` unless `--all-tools` (docs/fork-and-replay.md). */
+  readOnly?: boolean;
+  /** How `replay` compares a recorded result with the current one, for a tool whose results differ between calls
+   * without a change in meaning (a timestamp, an order): true when they agree. Default: equal content and error flag. */
+  compareResults?(recorded: ReplayedResult, current: ReplayedResult): boolean;
   /** Returns what the model sees: text, or content blocks (text, images, documents) as a tool_result holds
    * them. Throw `ToolError` for an answer the model should act on (bad input, a domain failure): it becomes an
    * `is_error` tool_result. Any other error is treated as an infrastructure failure and the call is retried. */
   execute(input: Input, context: ToolContext): Promise<Output>;
+}
+
+/** A tool call's result, as `replay` compares it: what the model saw, and whether it was an error. */
+export interface ReplayedResult {
+  content: ToolOutput;
+  isError: boolean;
 }
 
 /** Any tool, whatever its input and output: what a registry, a worker and a config hold. */

@@ -96,6 +96,7 @@ export function mockSearch(query: string): string {
 
 export const webSearch = defineTool<{ query: string }>({
   name: 'web_search',
+  readOnly: true,
   description:
     'STUB for testing and teaching: returns canned, deterministic mock results, not live web results, and ' +
     'makes no network request. It knows only a few topics (e.g. the population of France); for anything ' +

@@ -1,0 +1,112 @@
+// replayRuns: recorded runs replayed with the current code, as a vitest test would use it. Real dev server, real
+// worker for the recorded runs, the scripted model through the real SDK; the replay itself needs no worker.
+import { describe, expect, it } from 'vitest';
+import { getAgentResult, replayRuns } from '../../src/client/index.js';
+import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody, type Script } from '../../src/scripted/index.js';
+import { systemText } from '../../src/scripted/script.js';
+import { builtinTools } from '../../src/tools/registry.js';
+import { defineTool, type AgentTool } from '../../src/tools/types.js';
+import { useTestEnv, withAgent } from '../helpers/harness.js';
+
+const env = useTestEnv();
+
+const stepOf = (req: MessagesRequestBody) => req.messages.filter((m) => m.role === 'assistant').length + 1;
+/** Step 1 computes, step 2 computes again (or searches, when the system prompt says SEARCH), step 3 answers. */
+const script: Script = (req) => {
+  const step = stepOf(req);
+  if (step === 1) return reply([toolUse('calculator', { expression: '6*7' }), toolUse('notify', { text: 'computed' })]);
+  if (step === 2) {
+    return systemText(req.system).includes('SEARCH') ? reply([toolUse('web_search', { query: 'six times seven' })]) : reply([toolUse('calculator', { expression: '42+1' })]);
+  }
+  return reply([text('43')]);
+};
+
+/** A side-effecting tool (not read-only): a replay skips it. */
+const sent: string[] = [];
+const notify = defineTool<{ text: string }>({
+  name: 'notify',
+  description: 'Sends a notification.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  execute: async ({ text }) => {
+    sent.push(text);
+    return 'sent';
+  },
+}) as AgentTool;
+
+/** The calculator as changed since: it answers in words. */
+const changedCalculator = defineTool<{ expression: string }>({
+  name: 'calculator',
+  description: 'Evaluates an arithmetic expression.',
+  inputSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] },
+  readOnly: true,
+  execute: async ({ expression }) => `the answer to ${expression} is a number`,
+}) as AgentTool;
+
+async function recordRuns(count: number): Promise<string[]> {
+  return withAgent(env, { script, tools: [...builtinTools, notify] }, async ({ start }) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) ids.push(await start(`compute ${i}`, { tools: ['calculator', 'web_search', 'notify'] }));
+    for (const id of ids) expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', steps: 3 });
+    return ids;
+  });
+}
+
+describe('replayRuns', () => {
+  it('3 recorded runs with unchanged tools: every step agrees; the tool not declared read-only is skipped, not called', async () => {
+    const ids = await recordRuns(3);
+    const callsBefore = sent.length;
+    const report = await replayRuns(env.client, { workflowIds: ids, tools: [...builtinTools, notify] });
+    expect(report.diverged).toBe(false);
+    expect(report.runs.map((r) => r.workflowId)).toEqual(ids);
+    for (const run of report.runs) {
+      expect(run.firstDivergence).toBeNull();
+      expect(run.steps.map((s) => [s.step, s.agrees])).toEqual([[1, true], [2, true], [3, true]]);
+      expect(run.steps.flatMap((s) => s.tools.filter((t) => t.status === 'agrees').map((t) => t.name))).toEqual(['calculator', 'calculator']);
+      expect(run.skippedTools).toEqual(['notify: not declared read-only (readOnly: true; --all-tools calls it anyway)']);
+    }
+    expect(sent.length).toBe(callsBefore);
+    // With allTools, the side-effecting tool is called again (and agrees).
+    const all = await replayRuns(env.client, { workflowIds: ids.slice(0, 1), tools: [...builtinTools, notify], allTools: true });
+    expect(all.diverged).toBe(false);
+    expect(sent.length).toBe(callsBefore + 1);
+  });
+
+  it('a tool that now returns a different result: the report names the run, the step and the tool, recorded vs new', async () => {
+    const [id] = await recordRuns(1);
+    const report = await replayRuns(env.client, { workflowIds: [id], tools: [changedCalculator, notify] });
+    expect(report.diverged).toBe(true);
+    const run = report.runs[0];
+    expect(run.workflowId).toBe(id);
+    expect(run.firstDivergence).toMatchObject({ step: 1, what: 'tool calculator' });
+    expect(run.firstDivergence!.diff).toContain('recorded: 42');
+    expect(run.firstDivergence!.diff).toContain('new: the answer to 6*7 is a number');
+    expect(run.steps.map((s) => s.agrees)).toEqual([false, false, true]);
+  });
+
+  it('with a live model: agreement at every step, one request a step; a system prompt that changes its choice names the first disagreeing step', async () => {
+    const [id] = await recordRuns(1);
+    const model = await startScriptedModel({ script });
+    try {
+      const same = await replayRuns(env.client, { workflowIds: [id], tools: [...builtinTools, notify], liveModel: { apiKey: 'test', baseURL: model.url } });
+      expect(same.diverged).toBe(false);
+      expect(same.runs[0].steps.map((s) => s.model?.agrees)).toEqual([true, true, true]);
+      expect(model.requests).toHaveLength(3);
+      // Each request carries the recorded conversation up to its step.
+      expect(model.requests.map((r) => (r.body as MessagesRequestBody).messages.length)).toEqual([1, 3, 5]);
+
+      const steered = await replayRuns(env.client, {
+        workflowIds: [id],
+        tools: [...builtinTools, notify],
+        liveModel: { apiKey: 'test', baseURL: model.url, settings: { system: 'SEARCH before you compute' } },
+      });
+      expect(steered.diverged).toBe(true);
+      expect(steered.runs[0].firstDivergence).toMatchObject({ step: 2, what: 'model' });
+      expect(steered.runs[0].steps[1].model).toMatchObject({
+        recorded: [{ name: 'calculator', input: { expression: '42+1' } }],
+        current: [{ name: 'web_search', input: { query: 'six times seven' } }],
+      });
+    } finally {
+      await model.close();
+    }
+  });
+});
