@@ -138,4 +138,47 @@ describe('forkRun', () => {
       expect(result.forkedFrom!.reusedUsage.output_tokens + result.usage.output_tokens).toBe(source.usage.output_tokens);
     });
   });
+
+  it('a running run is forked at the steps it has recorded so far; the source goes on unchanged', async () => {
+    const { tool, executions } = recorder();
+    // The source's step 2 (the second request of all) is held: the source is running, its step 1 recorded.
+    let requests = 0;
+    const held: Script = (req, turn) => ({ ...(threeSteps(req, turn) as object), ...(++requests === 2 ? { hold: true } : {}) }) as ReturnType<Script>;
+    await withAgent(env, { script: held, tools: [tool] }, async ({ start, model, taskQueue }) => {
+      const sourceId = await start('record two numbers', { tools: ['record'] });
+      await model.waitForHeld(1, 20_000);
+      // Step 2 is being asked for: the recorded steps are 1, and the fork may start at 2 (or 1), not 3.
+      await expect(forkRun(env.client, sourceId, { fromStep: 3, taskQueue })).rejects.toThrow('has 1 recorded step: --from-step must be 1 to 2 (got 3)');
+      const fork = await forkRun(env.client, sourceId, { fromStep: 2, taskQueue });
+      const result = await getAgentResult(env.client, fork.workflowId);
+      expect(result).toMatchObject({ status: 'completed', text: 'done', steps: 3, toolCalls: 1 });
+      expect(result.forkedFrom).toMatchObject({ step: 2, reusedToolCalls: 1 });
+      // The fork's own step 2 recorded 2; step 1's call was not made again.
+      expect(executions).toEqual([1, 2]);
+      model.release();
+      expect(await getAgentResult(env.client, sourceId)).toMatchObject({ status: 'completed', steps: 3, toolCalls: 2 });
+      expect(executions).toEqual([1, 2, 2]);
+    });
+  });
+
+  it("a run with sub-agents is forked after a delegation: the child's answer is reused as the tool result, no child runs again", async () => {
+    const isChild = (req: MessagesRequestBody) => JSON.stringify(req.system ?? '').includes('researcher');
+    const delegating: Script = (req) => {
+      if (isChild(req)) return reply([text('the child says 42')]);
+      return stepOf(req) === 1 ? reply([toolUse('agent__researcher', { task: 'what is 6*7?' })]) : reply([text('the parent says 42')]);
+    };
+    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 5 } };
+    await withAgent(env, { script: delegating, agents }, async ({ start, model, taskQueue }) => {
+      const sourceId = await start('ask the researcher', { tools: ['agent__researcher'] });
+      expect(await getAgentResult(env.client, sourceId)).toMatchObject({ status: 'completed', text: 'the parent says 42' });
+      const childRequests = () => model.requests.filter((r) => isChild(r.body as MessagesRequestBody)).length;
+      expect(childRequests()).toBe(1);
+      const before = model.requests.length;
+      const fork = await forkRun(env.client, sourceId, { fromStep: 2, taskQueue });
+      expect(await getAgentResult(env.client, fork.workflowId)).toMatchObject({ status: 'completed', text: 'the parent says 42', steps: 2 });
+      expect(model.requests.length - before).toBe(1);
+      expect(childRequests()).toBe(1);
+      expect(JSON.stringify((model.requests.at(-1)!.body as MessagesRequestBody).messages)).toContain('the child says 42');
+    });
+  });
 });
