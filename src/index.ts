@@ -64,6 +64,7 @@ export type {
   AgentStatusView,
   ApprovalAck,
   ChildRunRecord,
+  ForkOrigin,
   ElicitationAck,
   ElicitationQuestion,
   ElicitationReply,

@@ -16,6 +16,7 @@ export type {
   AgentSettings,
   AgentStatusView,
   ChildRunRecord,
+  ForkOrigin,
   GuardName,
   RunState,
   RunStatus,

@@ -3,7 +3,7 @@
 // fork's id and where it came from, 400 for a step out of range (the message says how many steps the run has).
 import type { Client } from '@temporalio/client';
 import { forkRun, type ForkedRun } from '../client/index.js';
-import { settingsGivenBy } from '../cli/fork-settings.js';
+import { settingsGivenBy } from '../core/fork-settings.js';
 import type { AgentSettings } from '../core/types.js';
 import { asRequestError, parseRunRequest, RequestError, type StartFlags } from './run-request.js';
 

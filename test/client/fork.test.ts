@@ -4,7 +4,7 @@
 // histories.
 import { describe, expect, it } from 'vitest';
 import { forkRun, getAgentResult, getStatus, ForkError } from '../../src/client/index.js';
-import { reply, text, toolUse, type MessagesRequestBody, type Script } from '../../src/scripted/index.js';
+import { reply, text, toolUse, type MessagesRequestBody, type Script, type ScriptFunction } from '../../src/scripted/index.js';
 import { AgentForkedFrom } from '../../src/core/search-attributes.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
@@ -28,7 +28,7 @@ function recorder() {
 
 const stepOf = (req: MessagesRequestBody) => req.messages.filter((m) => m.role === 'assistant').length + 1;
 /** Steps 1 and 2 call the tool, step 3 answers: the same reply for the same conversation, source or fork. */
-const threeSteps: Script = (req) => {
+const threeSteps: ScriptFunction = (req) => {
   const step = stepOf(req);
   if (step <= 2) return reply([text(`recording ${step}`), toolUse('record', { n: step })]);
   const steer = JSON.stringify(req.messages.at(-1)?.content ?? '').includes('STEER') ? ' (steered)' : '';
@@ -143,7 +143,7 @@ describe('forkRun', () => {
     const { tool, executions } = recorder();
     // The source's step 2 (the second request of all) is held: the source is running, its step 1 recorded.
     let requests = 0;
-    const held: Script = (req, turn) => ({ ...(threeSteps(req, turn) as object), ...(++requests === 2 ? { hold: true } : {}) }) as ReturnType<Script>;
+    const held: ScriptFunction = (req, turn) => ({ ...(threeSteps(req, turn) as object), ...(++requests === 2 ? { hold: true } : {}) }) as ReturnType<ScriptFunction>;
     await withAgent(env, { script: held, tools: [tool] }, async ({ start, model, taskQueue }) => {
       const sourceId = await start('record two numbers', { tools: ['record'] });
       await model.waitForHeld(1, 20_000);

@@ -23,7 +23,7 @@ const script: Script = (req) => {
 
 /** A side-effecting tool (not read-only): a replay skips it. */
 const sent: string[] = [];
-const notify = defineTool<{ text: string }>({
+const notify: AgentTool = defineTool<{ text: string }>({
   name: 'notify',
   description: 'Sends a notification.',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
@@ -31,7 +31,7 @@ const notify = defineTool<{ text: string }>({
     sent.push(text);
     return 'sent';
   },
-}) as AgentTool;
+});
 
 /** The calculator as changed since: it answers in words. */
 const changedCalculator = defineTool<{ expression: string }>({
@@ -43,7 +43,7 @@ const changedCalculator = defineTool<{ expression: string }>({
 }) as AgentTool;
 
 async function recordRuns(count: number): Promise<string[]> {
-  return withAgent(env, { script, tools: [...builtinTools, notify] }, async ({ start }) => {
+  return withAgent(env, { script, tools: [...builtinTools, notify] as AgentTool[] }, async ({ start }) => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) ids.push(await start(`compute ${i}`, { tools: ['calculator', 'web_search', 'notify'] }));
     for (const id of ids) expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', steps: 3 });

@@ -9,7 +9,7 @@ import { commandLine } from '../invocation.js';
 import { agentClient } from '../lazy-client.js';
 import { logLine } from '../log.js';
 import { RUN_FLAGS, settingsFromFlags } from '../settings.js';
-import { settingsGivenBy } from '../fork-settings.js';
+import { settingsGivenBy } from '../../core/fork-settings.js';
 import { taskQueue } from '../task-queue.js';
 import { useScriptedModel } from './run.js';
 

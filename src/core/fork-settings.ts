@@ -1,6 +1,6 @@
 // The settings a fork's flags (or an HTTP fork request's fields) replace: only those given; the others stay the
 // source run's. `fork` (commands/fork.ts) and `POST /v1/runs/{id}/fork` (src/serve) share it.
-import type { AgentSettings } from '../core/types.js';
+import type { AgentSettings } from './types.js';
 
 /** The settings fields the given flags set (the rest stay the source's). */
 const FIELDS_OF_FLAG: Record<string, Array<keyof AgentSettings>> = {
