@@ -1,0 +1,32 @@
+// The pure part of `replay`: a transcript's steps and their calls, what counts as the same result, the short diff.
+import { describe, expect, it } from 'vitest';
+import { recordedStepsOf, sameResult, sameToolCalls, shortDiff } from '../../src/core/replay-compare.js';
+import type { MessageParam } from '../../src/core/types.js';
+
+describe('replay comparisons', () => {
+  it('reads each step with its tool calls and their recorded results (none yet for a call still running)', () => {
+    const messages: MessageParam[] = [
+      { role: 'user', content: 'task' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'calculator', input: { expression: '1+1' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: '2', is_error: true }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'b', name: 'lookup', input: { item: 'tea' } }] },
+    ];
+    expect(recordedStepsOf(messages)).toEqual([
+      { step: 1, messageIndex: 1, calls: [{ toolUseId: 'a', name: 'calculator', input: { expression: '1+1' }, result: { content: '2', isError: true } }] },
+      { step: 2, messageIndex: 3, calls: [{ toolUseId: 'b', name: 'lookup', input: { item: 'tea' } }] },
+    ]);
+  });
+
+  it('a string and a single text block are the same result; the error flag counts; inputs compare by canonical JSON', () => {
+    expect(sameResult({ content: '42', isError: false }, { content: [{ type: 'text', text: '42' }], isError: false })).toBe(true);
+    expect(sameResult({ content: '42', isError: false }, { content: '42', isError: true })).toBe(false);
+    expect(sameToolCalls([{ name: 'f', input: { a: 1, b: 2 } }], [{ name: 'f', input: { b: 2, a: 1 } }])).toBe(true);
+    expect(sameToolCalls([{ name: 'f', input: {} }], [{ name: 'g', input: {} }])).toBe(false);
+  });
+
+  it('the diff shows both sides from just before where they first differ', () => {
+    expect(shortDiff('tea costs 42 EUR', 'tea costs 45 USD')).toBe('recorded: tea costs 42 EUR\n     new: tea costs 45 USD');
+    const long = 'x'.repeat(300);
+    expect(shortDiff(`${long}A`, `${long}B`)).toBe(`recorded: …${'x'.repeat(20)}A\n     new: …${'x'.repeat(20)}B`);
+  });
+});
