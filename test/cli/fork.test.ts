@@ -8,7 +8,7 @@ import { endTurn, expectExit, expectUsageError, jsonOf, toolTurn, useCli } from 
 const cli = useCli();
 
 describe.concurrent('fork (the built CLI)', { timeout: 120_000 }, () => {
-  it('fork --from-step 3 of a 3-step run: one live step, status and transcript name the source and the reused steps', async ({ expect }) => {
+  it('fork --from-step 3 of a 3-step run: one live step, status, transcript and watch name the source and the reused steps', async ({ expect }) => {
     const s = cli.session();
     const script = await cli.scriptFile([toolTurn('1+1'), toolTurn('2+2'), endTurn('four')]);
     const source = jsonOf<AgentResult>(await s.cli(['run', 'add twice', '--scripted', '--tools', 'calculator', '--json'], { AGENT_SCRIPT: script }));
@@ -32,6 +32,11 @@ describe.concurrent('fork (the built CLI)', { timeout: 120_000 }, () => {
     expect(transcript.stdout).toContain(`── reused: steps 1–2 of ${source.workflowId}, as recorded (not run again) ──`);
     expect(transcript.stdout).toContain('── live: from step 3');
     expect(transcript.stdout.indexOf('── live')).toBeLessThan(transcript.stdout.indexOf('the forked answer'));
+
+    const watch = await s.cli(['watch', forked.workflowId]);
+    expectExit(watch, 0);
+    expect(watch.stdout).toContain(`forked from ${source.workflowId} at step 3: steps 1–2 reused as recorded (not run again)`);
+    expect(watch.stdout).toMatch(/step 1 · reused · tool_use\n[^]*step 2 · reused · tool_use\n[^]*step 3 · model call · end_turn/);
   });
 
   it('fork --from-step 99 of a 3-step run: exit 2, one line saying how many steps it has; an unknown run: exit 2', async ({ expect }) => {

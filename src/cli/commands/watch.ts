@@ -10,6 +10,7 @@ import type { ModelCallInFlight } from '../../client/model-progress.js';
 import type { ToolCallInFlight } from '../../client/tool-progress.js';
 import { defineCommand } from '../command.js';
 import { compactionLine, type CompactionBlock } from '../../core/compaction.js';
+import { forkedFromLine } from '../../core/fork.js';
 import { blocksOf, callText, modelCallText, serverToolText, toolCallProgressText, toolResultText } from '../format.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
@@ -111,17 +112,45 @@ class Watcher {
     this.toolCalls(report.toolCalls, view);
   }
 
+  /** The lines of one model reply: its text, thinking, compaction, tool calls and server tools. */
+  #replyLines(blocks: ReturnType<typeof blocksOf>, view: AgentStatusView, i: number): void {
+    for (const b of blocks) {
+      if (b.type === 'text' && b.text.trim()) this.out(`  ${oneLine(b.text, 200)}`);
+      else if (b.type === 'thinking' || b.type === 'redacted_thinking') this.out('  [thinking]');
+      else if ((b.type as string) === 'compaction') {
+        const record = view.compactionLog?.find((c) => !c.clientSide && c.messageIndex === i);
+        this.out(`  ${compactionLine(record, b as unknown as CompactionBlock)}`);
+      } else if (b.type === 'tool_use') {
+        this.#names.set(b.id, b.name);
+        this.out(`  → ${b.name} ${oneLine(JSON.stringify(b.input) ?? '', 200)}  (${b.id})`);
+      } else {
+        // Claude's server tools run inside the call: their call and result arrive in the reply.
+        const server = serverToolText(b as unknown as { type: string } & Record<string, unknown>);
+        if (server && b.type === 'server_tool_use') this.out(`  ⇢ ${server}  (server tool)`);
+        else if (server) this.out(`  ⇠ ${b.type.replace(/_tool_result$/, '')}: ${server}`);
+      }
+    }
+  }
+
   /** Prints the messages the status view counts that were not printed yet (a later transcript may hold more:
    * those wait for the view that counts them, so a step line and its tokens agree). */
   async messages(all: readonly MessageParam[], view: AgentStatusView): Promise<void> {
     const upTo = Math.min(view.messages, all.length);
     const fresh = all.slice(this.printed, upTo);
     const freshSteps = fresh.filter((m) => m.role === 'assistant').length;
+    const fork = view.forkedFrom;
+    if (this.printed === 0 && fork && fork.step > 1) this.out(`${forkedFromLine(fork)}: steps 1–${fork.step - 1} reused as recorded (not run again)`);
     for (let i = this.printed; i < upTo; i++) {
       const m = all[i];
       const blocks = blocksOf(m.content);
       if (m.role === 'assistant') {
         this.#steps++;
+        // A fork's reused steps are its source's: no model call of its own, no tokens of its own.
+        if (fork && this.#steps < fork.step) {
+          this.out(`step ${this.#steps} · reused · ${blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'}`);
+          this.#replyLines(blocks, view, i);
+          continue;
+        }
         const isLatest = this.#steps === view.steps;
         const stopReason = isLatest && view.stopReason ? view.stopReason : blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
         let tokens = '';
@@ -134,22 +163,7 @@ class Watcher {
           this.#tokens = total;
         }
         this.out(`step ${this.#steps} · model call · ${stopReason}${tokens}`);
-        for (const b of blocks) {
-          if (b.type === 'text' && b.text.trim()) this.out(`  ${oneLine(b.text, 200)}`);
-          else if (b.type === 'thinking' || b.type === 'redacted_thinking') this.out('  [thinking]');
-          else if ((b.type as string) === 'compaction') {
-            const record = view.compactionLog?.find((c) => !c.clientSide && c.messageIndex === i);
-            this.out(`  ${compactionLine(record, b as unknown as CompactionBlock)}`);
-          } else if (b.type === 'tool_use') {
-            this.#names.set(b.id, b.name);
-            this.out(`  → ${b.name} ${oneLine(JSON.stringify(b.input) ?? '', 200)}  (${b.id})`);
-          } else {
-            // Claude's server tools run inside the call: their call and result arrive in the reply.
-            const server = serverToolText(b as unknown as { type: string } & Record<string, unknown>);
-            if (server && b.type === 'server_tool_use') this.out(`  ⇢ ${server}  (server tool)`);
-            else if (server) this.out(`  ⇠ ${b.type.replace(/_tool_result$/, '')}: ${server}`);
-          }
-        }
+        this.#replyLines(blocks, view, i);
       } else {
         for (const b of blocks) {
           if (b.type === 'tool_result') {
