@@ -101,6 +101,7 @@ async function runPage(id) {
       ' · ' + (v.steps ?? 0) + ' steps · ',
       el('span', { id: 'run-totals', text: count(tokens) + ' tokens · ' + money(v.costUsd) + (delegated ? ' with its sub-agents' : '') }),
       (v.guard ? ' · guard ' + v.guard : '') + ' ',
+      ...(v.forkedFrom ? ['· forked from ', el('a', { href: '#/runs/' + encodeURIComponent(v.forkedFrom.workflowId), text: v.forkedFrom.workflowId }), ' at step ' + v.forkedFrom.step + ' '] : []),
       temporalLink(id, v.runId || status.runId)));
     if ((v.steps ?? 0) !== chartSteps || delegated !== chartDelegated) {
       chartSteps = v.steps ?? 0;
@@ -124,7 +125,12 @@ async function runPage(id) {
     const compactions = v.compactionLog || [];
     const children = v.children || [];
     const nodes = [];
+    // A fork's first messages are its source's steps, reused as recorded: marked, and where its live steps begin.
+    const fork = v.forkedFrom && v.forkedFrom.step > 1 ? v.forkedFrom : null;
+    let replies = 0;
     transcript.messages.forEach((m, i) => {
+      if (fork && i === 0) nodes.push(el('div', { class: 'marker', role: 'note', text: 'reused: steps 1–' + (fork.step - 1) + ' of ' + fork.workflowId + ', as recorded (not run again) · ' + money(fork.reusedCostUsd) }));
+      if (m.role === 'assistant' && ++replies === (fork ? fork.step : 0)) nodes.push(el('div', { class: 'marker', role: 'note', text: 'live from step ' + fork.step }));
       for (const c of compactions) if (c.messageIndex === i) nodes.push(compactionMarker(c));
       nodes.push(el('div', { class: 'msg ' + m.role }, el('div', { class: 'role', text: m.role }),
         ...(typeof m.content === 'string' ? [el('div', { text: m.content })] : m.content.map((b) => blockView(b, children)))));
