@@ -121,9 +121,8 @@ async function readSource(client: Client, sourceId: string): Promise<Source> {
 /** The source's settings with the given ones in their place; the step cap counts the fork's live steps. */
 function forkSettings(input: AgentInput, fromStep: number, given: Partial<AgentSettings>): AgentSettings {
   const liveSteps = given.maxSteps ?? liveStepsOf(input.settings, input.forkedFrom);
-  const settings: AgentSettings = { ...input.settings, ...given, maxSteps: forkMaxSteps(fromStep, liveSteps) };
-  // A sub-agent's limits came from its parent; a fork of it is a top-level run with the source's settings.
-  return settings;
+  // A fork of a sub-agent's run is a top-level run (no `subAgent` in its input) with the child's settings.
+  return { ...input.settings, ...given, maxSteps: forkMaxSteps(fromStep, liveSteps) };
 }
 
 /** The usage and cost of steps 1 … fromStep−1 of a job: each model call's, read from the histories of its runs
