@@ -129,7 +129,10 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
   const diverge = (d: Divergence) => (firstDivergence ??= d);
   for (const recorded of recordedStepsOf(run.messages)) {
     const check: StepCheck = { step: recorded.step, agrees: true, tools: [] };
-    if (model && settings) {
+    // Past the model's first disagreement, the recorded conversation is no longer one this model would have had:
+    // later steps are not asked (what is reported is where it first diverged).
+    const modelDiverged = steps.some((s) => s.model && !s.model.agrees);
+    if (model && settings && !modelDiverged) {
       check.model = await askModel(model, registry, run.messages, recorded.step, settings, options.liveModel?.settings ?? {});
       if (!check.model.agrees) {
         check.agrees = false;

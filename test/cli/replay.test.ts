@@ -13,7 +13,7 @@ const V2 = path.join(ROOT, 'test/fixtures/config/lookup-v2.config.mjs');
 const lookupTurn = (item: string) => ({ content: [{ type: 'tool_use', name: 'lookup', input: { item } }], stop_reason: 'tool_use' });
 
 describe('replay (the built CLI)', { timeout: 180_000 }, () => {
-  it('3 recorded runs: exit 0 with unchanged tools (and a live scripted model); exit 1 naming run, step and tool when the tool changed', async ({ expect }) => {
+  it('3 recorded runs: exit 0 with unchanged tools and with the live scripted model; exit 1 naming the step where a new system prompt changes the model’s choice, and run, step and tool when the tool changed', async ({ expect }) => {
     const s = cli.session();
     const script = await cli.scriptFile([lookupTurn('tea'), lookupTurn('coffee'), endTurn('tea 42, coffee 42')]);
     const ids: string[] = [];
@@ -31,9 +31,16 @@ describe('replay (the built CLI)', { timeout: 180_000 }, () => {
     expectExit(json, 0);
     expect(jsonOf<ReplayReport>(json)).toMatchObject({ diverged: false });
 
-    const live = await s.cli(['replay', ids[0], '--config', V1, '--live-model', '--scripted'], { AGENT_SCRIPT: script });
+    // The config's scripted model answers as the recorded runs' script did: every step agrees.
+    const live = await s.cli(['replay', ids[0], '--config', V1, '--live-model', '--scripted']);
     expectExit(live, 0);
-    expect(live.stdout).toContain('the model asked again at each), 3 agree');
+    expect(live.stdout).toContain('(2 tool calls made again, the model asked again at 3 steps), 3 agree');
+    // A system prompt that makes it look up another item first: step 1 is where the model disagrees.
+    const steered = await s.cli(['replay', ids[0], '--config', V1, '--live-model', '--scripted', '--system', 'COFFEE FIRST']);
+    expectExit(steered, 1);
+    expect(steered.stdout, steered.stderr).toContain(`${ids[0]}: 3 steps checked (2 tool calls made again, the model asked again at 1 step), 2 agree\n  first divergence: step 1, model`);
+    expect(steered.stdout).toContain('"item":"tea"');
+    expect(steered.stdout).toContain('"item":"coffee"');
 
     const changed = await s.cli(['replay', ...ids, '--config', V2]);
     expectExit(changed, 1);

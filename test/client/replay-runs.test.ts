@@ -101,6 +101,8 @@ describe('replayRuns', () => {
       });
       expect(steered.diverged).toBe(true);
       expect(steered.runs[0].firstDivergence).toMatchObject({ step: 2, what: 'model' });
+      // Past the first disagreement the model is not asked again (the recorded conversation is no longer its own).
+      expect(steered.runs[0].steps.map((s) => s.model?.agrees)).toEqual([true, false, undefined]);
       expect(steered.runs[0].steps[1].model).toMatchObject({
         recorded: [{ name: 'calculator', input: { expression: '42+1' } }],
         current: [{ name: 'web_search', input: { query: 'six times seven' } }],

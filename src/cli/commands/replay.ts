@@ -113,7 +113,8 @@ function formatRun(run: RunReplay): string {
   if (run.error) return `${run.workflowId}: ${run.error}`;
   const agreeing = run.steps.filter((s) => s.agrees).length;
   const calls = run.steps.reduce((n, s) => n + s.tools.filter((t) => t.status !== 'skipped').length, 0);
-  const asked = run.steps.some((s) => s.model) ? ', the model asked again at each' : '';
+  const askedAt = run.steps.filter((s) => s.model).length;
+  const asked = askedAt > 0 ? `, the model asked again at ${askedAt} step${askedAt === 1 ? '' : 's'}` : '';
   const lines = [`${run.workflowId}: ${run.steps.length} steps checked (${calls} tool calls made again${asked}), ${agreeing} agree`];
   const d = run.firstDivergence;
   if (d) {
