@@ -34,6 +34,11 @@ describe('MCP tools over stdio', () => {
     });
   });
 
+  it("is read-only (replay calls it again) when its server says readOnlyHint, and only then", () => {
+    expect(mcp.tool('fx__resource')?.readOnly).toBe(true);
+    expect(mcp.tool('fx__echo')?.readOnly).toBeUndefined();
+  });
+
   it('passes the idempotency key in _meta and returns the text', async () => {
     const out = await mcp.tool('fx__echo')!.execute({ text: 'hi' }, context());
     expect(JSON.parse(out as string)).toEqual({ echo: 'hi', idempotencyKey: 'wf-1/toolu_1' });
