@@ -16,6 +16,10 @@ export type {
   AgentInput,
   AgentResult,
   AgentSettings,
+  BatchCallInput,
+  BatchFallback,
+  BatchPoll,
+  BatchSubmission,
   CarriedState,
   ClientSummary,
   CompactionRecord,
@@ -29,6 +33,7 @@ export type {
   ModelCallByDigest,
   ModelCallInput,
   ModelCallSettingsField,
+  ModelCallRoute,
   ModelReply,
   RecordedTools,
   RefusableFeature,
@@ -127,6 +132,8 @@ export interface AgentStatusView {
   promptTokens?: number;
   /** The child runs of its sub-agents (absent for a run that never delegated). */
   children?: ChildRunRecord[];
+  /** Batch mode: the Message Batch the current model call waits for, and when it was submitted (epoch ms). */
+  waitingForBatch?: { batchId: string; submittedAt: number };
 }
 
 export interface ApprovalDecision {
