@@ -2,7 +2,8 @@
 // API through the real SDK: what the model was sent (no direct request, one batch request per step), what the run
 // recorded (its batch ids, its cost at the batch price), and the fallbacks of an errored or expired request.
 import { describe, expect, it } from 'vitest';
-import { getAgentStatus } from '../../src/client/index.js';
+import { getStatus } from '../../src/client/index.js';
+import { formatStatus } from '../../src/cli/commands/inspect.js';
 import { apiError, failTimes, reply, text, toolUse, type ScriptTurn } from '../../src/scripted/index.js';
 import { eventually, localActivityTypes, scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
 
@@ -48,8 +49,9 @@ describe('a run in batch mode', () => {
     const script: ScriptTurn[] = [{ ...reply([text('never seen')]), hold: true }];
     await withAgent(env, { script, modelBatches: FAST }, async (h) => {
       const id = await h.start('wait', { tools: [], modelCalls: 'batch' });
-      const view = await eventually(() => getAgentStatus(env.client, id), (v) => v.waitingForBatch !== undefined);
-      expect(view.waitingForBatch!.batchId).toBe(h.model.batches[0].id);
+      const report = await eventually(() => getStatus(env.client, id), (r) => r.view?.waitingForBatch !== undefined);
+      expect(report.view!.waitingForBatch!.batchId).toBe(h.model.batches[0].id);
+      expect(formatStatus(report, Date.now())).toMatch(new RegExp(`model call: +waiting for batch ${h.model.batches[0].id} \\(submitted \\d+s ago\\)`));
       await env.client.workflow.getHandle(id).cancel();
       const result = await env.client.workflow.getHandle(id).result();
       expect(result.status).toBe('cancelled');
