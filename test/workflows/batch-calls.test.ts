@@ -2,7 +2,7 @@
 // API through the real SDK: what the model was sent (no direct request, one batch request per step), what the run
 // recorded (its batch ids, its cost at the batch price), and the fallbacks of an errored or expired request.
 import { describe, expect, it } from 'vitest';
-import { getStatus } from '../../src/client/index.js';
+import { getStatus, getTurnUsage } from '../../src/client/index.js';
 import { formatStatus } from '../../src/cli/commands/inspect.js';
 import { apiError, failTimes, reply, text, toolUse, type ScriptTurn } from '../../src/scripted/index.js';
 import { eventually, localActivityTypes, scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
@@ -42,6 +42,10 @@ describe('a run in batch mode', () => {
       expect(activities.filter((a) => a === 'submitModelBatchRequest')).toHaveLength(3);
       const history = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
       expect(localActivityTypes(history.events ?? [])).toContain('pollModelBatchRequest');
+      // The console's per-turn figures read the replies from the polls' markers, at the batch price too.
+      const turns = await getTurnUsage(env.client, result.workflowId);
+      expect(turns.map((t) => t.step)).toEqual([1, 2, 3]);
+      expect(turns.reduce((sum, t) => sum + t.costUsd!, 0)).toBeCloseTo(result.costUsd!, 5);
     });
   });
 
