@@ -33,4 +33,10 @@ describe('batch mode settings from the CLI and POST /v1/runs', () => {
     expect(exit.code).toBe(2);
     expect(exit.stderr).toMatch(/--batch cannot be combined with --local-model-calls/);
   });
+
+  it("`worker --batch-window` longer than 60 s exits 2 naming the flag, before the worker starts", async () => {
+    const exit = await cliCommand(['worker', '--batch-window', '2m']);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toMatch(/--batch-window must be at most 60000 \(got 120000\)/);
+  });
 });
