@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { getStatus, getTurnUsage } from '../../src/client/index.js';
 import { formatStatus } from '../../src/cli/commands/inspect.js';
+import { AgentCostUsd } from '../../src/core/search-attributes.js';
 import { apiError, failTimes, reply, text, toolUse, type ScriptTurn } from '../../src/scripted/index.js';
 import { eventually, localActivityTypes, scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
 
@@ -42,6 +43,9 @@ describe('a run in batch mode', () => {
       expect(activities.filter((a) => a === 'submitModelBatchRequest')).toHaveLength(3);
       const history = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
       expect(localActivityTypes(history.events ?? [])).toContain('pollModelBatchRequest');
+      // The search attribute a fleet is filtered by holds the batch price too.
+      const attrs = (await env.client.workflow.getHandle(result.workflowId).describe()).typedSearchAttributes;
+      expect(attrs.get(AgentCostUsd)).toBeCloseTo(result.costUsd!, 6);
       // The console's per-turn figures read the replies from the polls' markers, at the batch price too.
       const turns = await getTurnUsage(env.client, result.workflowId);
       expect(turns.map((t) => t.step)).toEqual([1, 2, 3]);
