@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../src/core/args.js';
 import { settingsFromFlags, START_FLAGS } from '../../src/cli/settings.js';
 import { parseRunRequest, RequestError } from '../../src/serve/run-request.js';
-import { cliCommand } from '../helpers/cli.js';
+import { cliCommand, expectExit, jsonOf, useCli } from '../helpers/cli.js';
+import { scheduledActivities } from '../helpers/harness.js';
 
+const { client, session } = useCli();
 const flags = (...argv: string[]) => parseArgs(argv, START_FLAGS).flags;
 
 describe('batch mode settings from the CLI and POST /v1/runs', () => {
@@ -38,5 +40,17 @@ describe('batch mode settings from the CLI and POST /v1/runs', () => {
     const exit = await cliCommand(['worker', '--batch-window', '2m']);
     expect(exit.code).toBe(2);
     expect(exit.stderr).toMatch(/--batch-window must be at most 60000 \(got 120000\)/);
+  });
+
+  it('`run --scripted --batch` runs the France demo offline with every model call a batch request: the answer, exit 0', { timeout: 120_000 }, async () => {
+    const { cli } = session();
+    const exit = await cli(['run', '--scripted', '--batch', '--json', 'Search for the population of France and calculate what 15% of that number is']);
+    expectExit(exit, 0);
+    const doc = jsonOf<{ workflowId: string; status: string; text: string; steps: number }>(exit);
+    expect(doc).toMatchObject({ status: 'completed', steps: 3 });
+    expect(doc.text).toContain('10,290,900');
+    const activities = await scheduledActivities(client(), doc.workflowId);
+    expect(activities.filter((a) => a === 'submitModelBatchRequest')).toHaveLength(3);
+    expect(activities).not.toContain('callModel');
   });
 });
