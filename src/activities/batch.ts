@@ -8,6 +8,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { batchCustomId, nextPollMs, statusOfErrorType } from '../core/batch.js';
 import type { BatchCallInput, BatchPoll, BatchSubmission, ModelReply } from '../core/types.js';
 import type { ModelBatcher } from './batcher.js';
+import { startHeartbeat } from './heartbeat.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import type { ModelConnection } from './model.js';
 import { prepareModelRequest, replyOf, type RequestDeps } from './prepare-request.js';
@@ -36,16 +37,20 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       const run = ctx.info.workflowExecution;
       if (!run) throw ApplicationFailure.nonRetryable('a batch request must be submitted by an agent run', 'BadModelCall');
       const customId = batchCustomId(run, input.step, input.submission);
-      let batchId: string;
+      // Beats while the batch is gathered (nothing to carry yet), then carry the batch the request went into.
+      let submission: BatchSubmission | undefined;
+      const stopHeartbeat = startHeartbeat(ctx, () => submission);
       try {
         // The streamed request's parameters, unstreamed (a batch request cannot stream): the same request otherwise.
-        batchId = await batcher.submit(customId, { ...request, stream: false } as Anthropic.MessageCreateParamsNonStreaming, requestBetas(call));
+        const batchId = await batcher.submit(customId, { ...request, stream: false } as Anthropic.MessageCreateParamsNonStreaming, requestBetas(call));
+        submission = { batchId, customId, submittedAt: Date.now(), pollMs: batcher.options.pollMs, asked };
+        ctx.heartbeat(submission);
+        return submission;
       } catch (err) {
         throw classifyModelError(err, baseURL);
+      } finally {
+        stopHeartbeat();
       }
-      const submission: BatchSubmission = { batchId, customId, submittedAt: Date.now(), pollMs: batcher.options.pollMs, asked };
-      ctx.heartbeat(submission);
-      return submission;
     },
 
     async pollModelBatchRequest(s: BatchSubmission): Promise<BatchPoll> {

@@ -25,9 +25,11 @@ export const MAX_BATCH_WINDOW_MS = 60_000;
 /** How many times one step's call goes into a batch with `batchFallback: 'retry'` before the run fails. */
 export const MAX_BATCH_SUBMISSIONS = 3;
 
-/** The submit activity: the window and the creation of the batch, retried like a model call's connection errors. */
+/** The submit activity: the window and the creation of the batch, retried like a model call's connection errors. It
+ * heartbeats, so a worker that dies while gathering is noticed in seconds and the call submitted by another. */
 export const BATCH_SUBMIT_OPTIONS = {
   startToCloseTimeout: MAX_BATCH_WINDOW_MS + 60_000,
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
 } as const satisfies ActivityOptions;
 

@@ -212,10 +212,15 @@ export class AgentRun implements RunContext {
     };
     const step = this.state.loop.steps + 1;
     const direct = () => scheduleModelCall(input, step, { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs, local: s.localModelCalls });
-    const reply =
-      s.modelCalls === 'batch'
-        ? await callModelInBatch(input, step, { summary: modelCallSummary(input, step, options), fallback: s.batchFallback ?? 'retry', waiting: (b) => this.#waitForBatch(b), direct })
-        : await direct();
+    // Batch mode (docs/background-agents.md): a Message Batch request, waited for with durable timers.
+    const batched = () =>
+      callModelInBatch(input, step, {
+        summary: modelCallSummary(input, step, options),
+        fallback: s.batchFallback ?? 'retry',
+        waiting: (batch) => this.#waitForBatch(batch),
+        direct,
+      });
+    const reply = s.modelCalls === 'batch' ? await batched() : await direct();
     recordModelCall(this.state.loop, reply.usage, s, reply.compactionUsage, reply.batch !== undefined);
     this.#stepsThisRun++;
     this.state.stopReason = reply.stopReason;
