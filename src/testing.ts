@@ -6,6 +6,7 @@
 //   const model = await startScriptedModel({ script: [reply([toolUse('calculator', { expression: '6*7' })]), reply([text('42')])] });
 //   // createAgentWorker({ ..., model: { apiKey: 'test', baseURL: model.url } })
 export { startScriptedModel, type RecordedRequest, type ScriptedModel, type ScriptedModelOptions } from './scripted/server.js';
+export type { RecordedBatch, RecordedBatchRequest } from './scripted/batches.js';
 export {
   apiError,
   failTimes,

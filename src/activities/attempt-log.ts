@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { AGENT_ACTIVITY_TYPES, MODEL_CALL_OPTIONS, TOOL_CALL_OPTIONS } from '../core/policies.js';
 import { attemptText } from '../core/tool-policy.js';
+import { BATCH_POLL_OPTIONS, BATCH_SUBMIT_OPTIONS } from '../core/batch.js';
 
 /** What follows a failed attempt of `runTool`, `callModel`, `describeTools` (for the model: the run fails). */
 const WHEN_NONE_FOLLOWS: Record<(typeof AGENT_ACTIVITY_TYPES)[number], string> = {
@@ -13,6 +14,9 @@ const WHEN_NONE_FOLLOWS: Record<(typeof AGENT_ACTIVITY_TYPES)[number], string> =
   callModel: 'the run fails',
   describeTools: 'the run fails',
   deliverWebhook: 'the event is not delivered',
+  submitModelBatchRequest: 'the run fails',
+  pollModelBatchRequest: 'the run fails',
+  releaseModelBatchRequest: 'the batch is left to end by itself',
 };
 
 /** The attempt limit a worker's own definitions give an activity of `type` called with `args` (the tool's retry
@@ -27,6 +31,9 @@ const DEFAULT_LIMITS: Record<AgentActivityType, number> = {
   callModel: MODEL_CALL_OPTIONS.retry.maximumAttempts,
   describeTools: TOOL_CALL_OPTIONS.retry.maximumAttempts,
   deliverWebhook: 0, // no limit: WEBHOOK_DELIVERY_OPTIONS bounds deliveries by time
+  submitModelBatchRequest: BATCH_SUBMIT_OPTIONS.retry.maximumAttempts,
+  pollModelBatchRequest: BATCH_POLL_OPTIONS.retry.maximumAttempts,
+  releaseModelBatchRequest: BATCH_POLL_OPTIONS.retry.maximumAttempts,
 };
 
 /** `limitOf` stands in for the retry policy when the task came without one: a server with eager activity

@@ -3,6 +3,8 @@ import type { McpTools } from '../mcp/tools.js';
 import type { OfferedTools, SubAgentDefinition } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createDescribeTools } from './describe-tools.js';
+import { createBatchActivities } from './batch.js';
+import type { ModelBatcher } from './batcher.js';
 import { createCallModel, type ModelConnection } from './model.js';
 import type { ModelSettingsStore } from './model-settings.js';
 import type { RecordedToolsStore } from './recorded-tools.js';
@@ -35,6 +37,8 @@ export interface ActivityDeps {
   telemetry?: ActivityTelemetry;
   /** Whether the worker of a queue is stopping, for its local model calls (see ModelCallDeps). */
   localModelCalls?: (namespace: string, taskQueue: string) => LocalModelCalls | undefined;
+  /** The worker's batcher, for runs in batch mode (`modelCalls: 'batch'`). */
+  batcher: ModelBatcher;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -50,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
       telemetry: deps.telemetry,
       localModelCalls: deps.localModelCalls,
     }),
+    ...createBatchActivities({ ...deps, mcpServers: () => deps.mcp?.servers() ?? [] }),
     runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
     /** A local activity: whether this worker polls as a Worker Deployment version with versioning on (the workflow

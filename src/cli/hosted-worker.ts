@@ -69,6 +69,8 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
       mcpServers: options.config.mcpServers,
       agents: options.config.agents,
       maxAgentDepth: options.config.maxAgentDepth,
+      // The scripted model ends a batch at once: a `--batch` demo polls every half second, not every 10 s.
+      ...(scripted ? { modelBatches: { pollMs: 500, maxPollMs: 1_000 } } : {}),
     });
     const result = await worker.runUntil(async () => {
       const id = (workflowId = await options.begin(temporal));

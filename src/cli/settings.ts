@@ -50,6 +50,13 @@ export const START_FLAGS = {
     type: 'boolean',
     help: 'run each model call inside the workflow task (a local activity): faster turns, no live progress of a call',
   },
+  batch: { type: 'boolean', help: 'model calls through the Message Batches API: half the price, answers in minutes to 24h (docs/background-agents.md)' },
+  'batch-fallback': {
+    type: 'string',
+    choices: ['retry', 'direct'],
+    value: 'HOW',
+    help: 'with --batch: a request that errored or expired goes into a later batch (retry, default) or is made directly once (direct)',
+  },
   'continue-as-new-after': { ...bounded('continueAsNewAfterSteps'), help: 'continue-as-new after N model calls in one run (default: when the server suggests)' },
   'max-tool-output': { ...bounded('maxToolOutputChars'), help: 'truncate tool output above N characters, with a note to the model (default 100000)' },
   agents: { type: 'list', help: "sub-agents the model may delegate to, as agent__<name> tools (default: all the config's agents; none for none)" },
@@ -123,6 +130,7 @@ export function settingsFromFlags(
   if (flags['idle-timeout'] !== undefined && !flags.chat) {
     throw new UsageError('--idle-timeout applies to chat runs only: add --chat');
   }
+  if (flags['batch-fallback'] !== undefined && !flags.batch) throw new UsageError('--batch-fallback applies to batch runs only: add --batch');
   const compactAt = flags['compact-at'];
   const thinking = flags.thinking;
   const settings = defaultSettings({
@@ -148,6 +156,8 @@ export function settingsFromFlags(
       flags['heartbeat-timeout'] !== undefined ? durationFlag('heartbeat-timeout', flags['heartbeat-timeout'], 1000) : undefined,
     toolTimeoutMs: flags['tool-timeout'] !== undefined ? durationFlag('tool-timeout', flags['tool-timeout'], 1000) : undefined,
     localModelCalls: flags['local-model-calls'] ? true : undefined,
+    modelCalls: flags.batch ? 'batch' : undefined,
+    batchFallback: flags['batch-fallback'] as AgentSettings['batchFallback'],
     continueAsNewAfterSteps: flags['continue-as-new-after'],
     maxToolOutputChars: flags['max-tool-output'],
     contextClearAtTokens: flags['context-clear-at'],
@@ -184,6 +194,8 @@ const FLAG_OF: Record<string, string> = {
   heartbeatTimeoutMs: '--heartbeat-timeout',
   toolTimeoutMs: '--tool-timeout',
   localModelCalls: '--local-model-calls',
+  modelCalls: '--batch',
+  batchFallback: '--batch-fallback',
   continueAsNewAfterSteps: '--continue-as-new-after',
   maxToolOutputChars: '--max-tool-output',
   contextClearAtTokens: '--context-clear-at',
@@ -197,6 +209,7 @@ const flagOf = (field: string) => FLAG_OF[field] ?? field;
 const inFlagWords = (problem: string) =>
   problem
     .replace('compaction: false', '--no-compaction')
+    .replace('"batch" cannot be combined with localModelCalls', 'cannot be combined with --local-model-calls')
     .replace('or [] for none', 'or none')
     .replace(/\b(maxOutputTokens|maxSteps)\b/g, (field) => flagOf(field));
 

@@ -1,11 +1,12 @@
 // The tokens and cost of each model call of a run (the console's per-turn chart), read from the run's history: each
-// callModel result holds its usage (an activity's result, or a local activity's marker with `localModelCalls`). A
+// callModel result holds its usage (an activity's result, or a local activity's marker with `localModelCalls`; in batch
+// mode, the poll's marker that found the reply, priced at the batch price). A
 // read adds nothing to the history; encrypted payloads are decoded with the client's codecs.
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { costUsd, priceFor, roundUsd } from '../core/pricing.js';
-import type { AgentInput, ModelReply, Usage } from '../core/types.js';
+import type { AgentInput, BatchPoll, ModelReply, Usage } from '../core/types.js';
 
 /** The name of the marker Temporal's core records for a local activity's outcome. */
 const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
@@ -44,10 +45,13 @@ export async function turnsOfRun(
     if (scheduled?.activityType?.name === 'callModel') modelCalls.add(String(e.eventId));
     const done = e.activityTaskCompletedEventAttributes;
     const result = done && modelCalls.has(String(done.scheduledEventId)) ? done.result : localModelCallResult(e);
-    const reply = await decode<ModelReply>(client, result?.payloads?.[0]);
+    const decoded = await decode<ModelReply | BatchPoll>(client, result?.payloads?.[0]);
+    // A batch-mode call's reply is in the poll that found it succeeded (a poll still pending holds none).
+    const reply = decoded && 'status' in decoded ? (decoded.status === 'succeeded' ? decoded.reply : undefined) : decoded;
     if (!reply) continue;
     const price = priceFor(reply.model, input?.settings.prices ?? {}) ?? priceFor(reply.model) ?? priceFor(input?.settings.model ?? '');
-    const cost = price ? costUsd(reply.usage, price) + (reply.compactionUsage ? costUsd(reply.compactionUsage, price) : 0) : null;
+    const batch = reply.batch !== undefined;
+    const cost = price ? costUsd(reply.usage, price, batch) + (reply.compactionUsage ? costUsd(reply.compactionUsage, price, batch) : 0) : null;
     turns.push({ step: firstStep + turns.length, model: reply.model, usage: reply.usage, costUsd: roundUsd(cost), stopReason: reply.stopReason });
   }
   // Set by continue-as-new only (a resumed run is a new start of the id).
@@ -62,7 +66,7 @@ function localModelCallResult(e: temporal.api.history.v1.IHistoryEvent): tempora
   if (marker?.markerName !== LOCAL_ACTIVITY_MARKER) return undefined;
   const data = marker.details?.data?.payloads?.[0];
   const type = data ? defaultPayloadConverter.fromPayload<{ activity_type?: string }>(data).activity_type : undefined;
-  return type === 'callModel' ? marker.details?.result : undefined;
+  return type === 'callModel' || type === 'pollModelBatchRequest' ? marker.details?.result : undefined;
 }
 
 async function decode<T>(client: Client, payload: Payload | null | undefined): Promise<T | undefined> {

@@ -117,7 +117,18 @@ export interface AgentSettings {
   /** URLs that receive the run's events (`--webhook`, `webhook` of `POST /v1/runs`): each event is POSTed, signed, by
    * the `deliverWebhook` activity (runs from the `webhooks` patch on). Not inherited by sub-agents. */
   webhooks?: string[];
+  /** `'batch'` (`--batch`, `"batch": true` of `POST /v1/runs`): each model call is a request of a Message Batch, at
+   * half the price, answered within minutes to 24 hours; the run waits with durable timers (docs/background-agents.md).
+   * Default `'direct'`: one Messages API request per call. */
+  modelCalls?: ModelCallRoute;
+  /** In batch mode, what a request that errored (a transient error) or expired becomes: `'retry'` (default) it goes
+   * into a later batch (at most MAX_BATCH_SUBMISSIONS in all); `'direct'` it is made once as a direct call, at the
+   * full price (`--batch-fallback`). */
+  batchFallback?: BatchFallback;
 }
+
+export type ModelCallRoute = 'direct' | 'batch';
+export type BatchFallback = 'retry' | 'direct';
 
 /** A named sub-agent as a worker defines it (`agents` of the config file or of AgentPlugin), offered to the model as
  * the tool `agent__<name>` with input `{ task }`. Recorded in history when a run that may delegate to it starts
@@ -416,7 +427,36 @@ export interface ModelReply {
   /** The usage of the compaction this call made (the API reports it apart from `usage`, which does not include
    * it); present when the reply begins with a compaction block. Counted in tokens, cost and the budget. */
   compactionUsage?: Usage;
+  /** Set when the reply came as the result of a Message Batch request: billed at the batch price (pricing.ts). */
+  batch?: { id: string; customId: string };
 }
+
+/** The input of `submitModelBatchRequest`: a model call named like `callModel`'s, the run's step and which
+ * submission of that step's call this is (1, then 2 after an errored or expired request). */
+export interface BatchCallInput extends ModelCallByDigest {
+  step: number;
+  submission: number;
+}
+
+/** A model call handed to a Message Batch (the `submitModelBatchRequest` result): which batch and which request in
+ * it; once in history, the run waits for this batch whatever happens to the worker. */
+export interface BatchSubmission {
+  batchId: string;
+  customId: string;
+  /** When the request was submitted (epoch ms, the worker's clock). */
+  submittedAt: number;
+  /** How long the run waits before its first poll (the worker's setting). */
+  pollMs: number;
+  /** The request features a 400 may refuse that the request carried (a refused one lets the run go on without it). */
+  asked?: { compaction: boolean; taskBudget: boolean };
+}
+
+/** What a poll of one batch request found (`pollModelBatchRequest`). */
+export type BatchPoll =
+  | { status: 'pending'; nextPollMs: number }
+  | { status: 'succeeded'; reply: ModelReply }
+  /** errored (an error worth trying again: overloaded, a server error), expired (not done in 24 h), canceled. */
+  | { status: 'errored' | 'expired' | 'canceled'; error: string };
 
 export interface ToolCallInput {
   workflowId: string;

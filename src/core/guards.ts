@@ -2,7 +2,7 @@
 // the workflow only asks "may the loop go on?". The model decides when it is done; these decide when it is not.
 import { canonicalToolCall, toolCallKey } from './canonical.js';
 import { RECENT_MESSAGES_KEPT_WHOLE } from './policies.js';
-import { costUsd, estimateNextCall, priceFor, type ModelPrice } from './pricing.js';
+import { BATCH_PRICE_FACTOR, costUsd, estimateNextCall, priceFor, type ModelPrice } from './pricing.js';
 import { addUsage, totalTokens } from './transcript.js';
 import type { AgentSettings, GuardName, LoopState, Usage } from './durable-state.js';
 
@@ -22,8 +22,8 @@ export function modelPrice(settings: AgentSettings): ModelPrice | undefined {
   return (settings.prices && priceFor(settings.model, settings.prices)) || priceFor(settings.model);
 }
 
-/** Adds one model call's usage (and its cost, when the price is known). */
-export function recordModelCall(state: LoopState, usage: Usage, settings: AgentSettings, compactionUsage?: Usage): void {
+/** Adds one model call's usage (and its cost, when the price is known; `batch`: at the Message Batches price). */
+export function recordModelCall(state: LoopState, usage: Usage, settings: AgentSettings, compactionUsage?: Usage, batch = false): void {
   const price = modelPrice(settings);
   // A compaction's usage is reported apart from the call's: both are spent. The call's alone is the prompt the
   // next call starts from.
@@ -31,7 +31,7 @@ export function recordModelCall(state: LoopState, usage: Usage, settings: AgentS
   state.steps++;
   state.usage = addUsage(state.usage, spent);
   state.lastCallUsage = usage;
-  state.costUsd = price ? (state.costUsd ?? 0) + costUsd(spent, price) : null;
+  state.costUsd = price ? (state.costUsd ?? 0) + costUsd(spent, price, batch) : null;
 }
 
 /** Checked before every model call: the step cap, and a budget the next call cannot fit in. */
@@ -48,7 +48,9 @@ export function guardNextCallFits(state: LoopState, settings: AgentSettings): Gu
   const spent = guardBudget(state, settings);
   if (spent) return spent;
   const price = modelPrice(settings);
-  const next = estimateNextCall(state.lastCallUsage, settings.maxOutputTokens, price ?? ZERO_PRICE);
+  const estimate = estimateNextCall(state.lastCallUsage, settings.maxOutputTokens, price ?? ZERO_PRICE);
+  // A lower bound: in batch mode the next call costs at least the batch price (a direct fallback costs more).
+  const next = settings.modelCalls === 'batch' ? { ...estimate, usd: estimate.usd * BATCH_PRICE_FACTOR } : estimate;
   const tokens = totalTokens(state.usage);
   if (settings.budgetTokens !== undefined && tokens + next.tokens > settings.budgetTokens) {
     return {

@@ -77,7 +77,15 @@ export const CACHED_RUNS_PER_HEAP_GB = 600;
 export const HEAP_KEPT_FROM_CACHE_MB = 200;
 
 /** The agent's activity types. */
-export const AGENT_ACTIVITY_TYPES = ['callModel', 'runTool', 'describeTools', 'deliverWebhook'] as const;
+export const AGENT_ACTIVITY_TYPES = [
+  'callModel',
+  'runTool',
+  'describeTools',
+  'deliverWebhook',
+  'submitModelBatchRequest',
+  'pollModelBatchRequest',
+  'releaseModelBatchRequest',
+] as const;
 
 /** One tool call. A tool that fails on its input answers with an error result instead of throwing, so what
  * is retried here is infrastructure: a crash, a timeout, a network error inside the tool. */

@@ -2,7 +2,8 @@
 // ("Model pricing" table: base input, 5m cache writes, cache hits and refreshes, output; USD per MTok).
 // Only this file holds prices: the budget guard, the CLI and the result all read them from here, and a user's
 // `--prices` file overrides them (parsePriceOverrides) when Anthropic changes a figure before we do.
-// Not modelled: 1h cache writes (the activity only writes 5-minute entries), the Batch API, fast mode, data
+// The Message Batches API bills every token at BATCH_PRICE_FACTOR of these prices, cache discounts on top (costUsd's
+// `batch`). Not modelled: 1h cache writes (the activity only writes 5-minute entries), fast mode, data
 // residency multipliers, and the >200K long-context premium of Sonnet 4 / 4.5 (it needs a beta header we do
 // not send, so such prompts are rejected rather than billed). Pure: the workflow bundle imports this module.
 import type { Usage } from './types.js';
@@ -117,20 +118,26 @@ export function withRoundedCosts<T extends { costUsd: number | null; children?: 
   };
 }
 
-/** The cost of ONE model call (its tokens, and its web searches). Call it per call and add the results: a length-tiered price is decided by each
+/** A request of a Message Batch is billed at half the standard price of its tokens ("All usage is billed at 50% of
+ * standard API prices", https://platform.claude.com/docs/en/build-with-claude/batch-processing, read 2026-12-06); the
+ * prompt-caching multipliers apply on top, so a batch cache hit costs half of a direct one. Web searches keep their
+ * per-search fee: the page halves token usage, and a budget guard should not count a fee it is not sure is halved. */
+export const BATCH_PRICE_FACTOR = 0.5;
+
+/** The cost of ONE model call (its tokens, and its web searches); `batch`: a Message Batch request's (its tokens at
+ * BATCH_PRICE_FACTOR). Call it per call and add the results: a length-tiered price is decided by each
  * request's prompt, so pricing a run's summed usage at once would apply the long-prompt rates wrongly. */
-export function costUsd(usage: Usage, price: ModelPrice): number {
+export function costUsd(usage: Usage, price: ModelPrice, batch = false): number {
   const prompt = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
   const r = ratesFor(price, prompt);
   const searches = usage.server_tool_use?.web_search_requests ?? 0;
-  return (
+  const tokens =
     (usage.input_tokens * r.input +
       usage.output_tokens * r.output +
       usage.cache_creation_input_tokens * r.cacheWrite +
       usage.cache_read_input_tokens * r.cacheRead) /
-      1_000_000 +
-    (searches * WEB_SEARCH_USD_PER_1000) / 1000
-  );
+    1_000_000;
+  return tokens * (batch ? BATCH_PRICE_FACTOR : 1) + (searches * WEB_SEARCH_USD_PER_1000) / 1000;
 }
 
 /**

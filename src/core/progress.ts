@@ -1,5 +1,6 @@
 // What a run shows while it runs: the text of the Temporal UI's "current details" and the search attribute
 // values. Pure, so it is tested without a server.
+import { waitingForBatchText } from './batch.js';
 import { formatDuration } from './duration.js';
 import { totalTokens } from './transcript.js';
 import type { AgentStatusView } from './types.js';
@@ -13,6 +14,7 @@ export function progressDetails(view: AgentStatusView, now: number): string {
   ];
   if (view.deadlineAt !== null) lines.push(`time left: ${formatDuration(Math.max(0, view.deadlineAt - now))}`);
   if (view.inFlight.length > 0) lines.push(`running: ${view.inFlight.map((c) => c.name).join(', ')}`);
+  if (view.waitingForBatch) lines.push(waitingForBatchText(view.waitingForBatch, now));
   if (view.pendingApprovals.length > 0) {
     lines.push(`awaiting approval: ${view.pendingApprovals.map((c) => `${c.name} (${c.toolUseId})`).join(', ')}`);
   }

@@ -182,6 +182,12 @@ const RULES: Record<keyof AgentSettings, Rule> = {
   },
   toolTimeoutMs: timeoutMs,
   localModelCalls: boolean,
+  modelCalls: (v, s) => {
+    if (v !== 'direct' && v !== 'batch') return `must be "direct" or "batch" (got ${got(v)})`;
+    // A local call runs inside a workflow task, which cannot wait the minutes to hours a batch takes.
+    return v === 'batch' && s.localModelCalls === true ? BATCH_WITH_LOCAL_CALLS : null;
+  },
+  batchFallback: (v) => (v === 'retry' || v === 'direct' ? null : `must be "retry" or "direct" (got ${got(v)})`),
   maxAgentDepth: inBounds('maxAgentDepth'),
   webhooks: (v) => {
     if (!Array.isArray(v)) return `must be an array of URLs (got ${got(v)})`;
@@ -193,6 +199,10 @@ const RULES: Record<keyof AgentSettings, Rule> = {
     return null;
   },
 };
+
+const BATCH_WITH_LOCAL_CALLS =
+  '"batch" cannot be combined with localModelCalls: a local model call runs inside a workflow task, which cannot wait ' +
+  'the minutes to hours a Message Batch takes; drop one of the two settings';
 
 const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 const tooLargeFix = (what: string) =>

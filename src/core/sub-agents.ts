@@ -96,6 +96,9 @@ export function childSettings(
     heartbeatTimeoutMs: parent.heartbeatTimeoutMs,
     toolTimeoutMs: parent.toolTimeoutMs,
     localModelCalls: parent.localModelCalls,
+    // A background job's sub-agents wait for batches too: the job was started for the batch price.
+    modelCalls: parent.modelCalls,
+    batchFallback: parent.batchFallback,
     maxAgentDepth: parent.maxAgentDepth,
   };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) (settings as unknown as Record<string, unknown>)[key] = value;

@@ -16,6 +16,10 @@ export type {
   AgentInput,
   AgentResult,
   AgentSettings,
+  BatchCallInput,
+  BatchFallback,
+  BatchPoll,
+  BatchSubmission,
   CarriedState,
   ClientSummary,
   CompactionRecord,
@@ -30,6 +34,7 @@ export type {
   ModelCallByDigest,
   ModelCallInput,
   ModelCallSettingsField,
+  ModelCallRoute,
   ModelReply,
   RecordedTools,
   RefusableFeature,
@@ -130,6 +135,8 @@ export interface AgentStatusView {
   children?: ChildRunRecord[];
   /** A fork: the run whose recorded steps it reuses, and their usage (apart from this run's). */
   forkedFrom?: ForkOrigin;
+  /** Batch mode: the Message Batch the current model call waits for, and when it was submitted (epoch ms). */
+  waitingForBatch?: { batchId: string; submittedAt: number };
 }
 
 export interface ApprovalDecision {

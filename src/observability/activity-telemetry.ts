@@ -39,7 +39,7 @@ export function observeModelCall(t: ActivityTelemetry | undefined, baseURL: stri
   let sent: { system?: string; messages: unknown[] } | undefined;
   const end = (ok: boolean, reply?: ModelReply) => {
     const price = reply ? priceFor(model) : undefined;
-    const cost = reply && price ? costUsd(reply.usage, price) : null;
+    const cost = reply && price ? costUsd(reply.usage, price, reply.batch !== undefined) : null;
     if (reply) span?.setAttributes(chatResponseAttributes(reply, cost));
     if (reply && t?.captureContent && sent) span?.setAttributes(chatContentAttributes(sent.system, sent.messages, reply.content));
     t?.metrics?.modelCall({ model, seconds: (performance.now() - started) / 1000, ok, usage: reply?.usage, costUsd: cost });

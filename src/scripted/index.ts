@@ -1,6 +1,7 @@
 // The scripted model: a local Messages API stand-in that answers from a script (tests, offline demos).
 export { startScriptedModel } from './server.js';
 export type { RecordedRequest, ScriptedModel, ScriptedModelOptions } from './server.js';
+export type { RecordedBatch, RecordedBatchRequest } from './batches.js';
 export {
   apiError,
   failTimes,

@@ -95,6 +95,8 @@ export interface ReplyTurn extends TurnTiming, StreamShape {
 
 export interface ErrorTurn extends TurnTiming {
   error: { status: number; type: string; message: string; headers?: Record<string, string> };
+  /** In a Message Batch, the request is `expired` (not done in 24 hours) instead of `errored` with this error. */
+  expiredInBatch?: boolean;
 }
 
 /** Fails `times` times for its turn index (counted by the server, per turn index), then answers `then`. */

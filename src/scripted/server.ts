@@ -19,6 +19,8 @@ import {
 } from './script.js';
 import { clientSummaryReply, compactionFor, compactionIterations, compactionRequestProblem } from './compaction.js';
 import { PromptCache } from './prompt-cache.js';
+import { isAuthenticated, readBody, sendError, sendJson } from './http.js';
+import { ScriptedBatches, type BatchAnswer, type RecordedBatch } from './batches.js';
 import { messageEvents, writeSse } from './sse.js';
 
 export interface ScriptedModelOptions {
@@ -66,6 +68,9 @@ export interface ScriptedModel {
   port: number;
   /** Every POST /v1/messages, in arrival order (entries are updated in place when answered). */
   requests: RecordedRequest[];
+  /** Every Message Batch created (`POST /v1/messages/batches`), in order, with its requests and their results. A
+   * request held by its turn (`hold`) keeps its batch in progress until `release()`. */
+  batches: RecordedBatch[];
   close(): Promise<void>;
   /** Answers the held requests (of `turn` only, when given), and stops holding that turn (every turn when omitted)
    * for later requests, so a retry after release is answered at once. */
@@ -77,25 +82,6 @@ export interface ScriptedModel {
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
 const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-function sendError(res: ServerResponse, requestId: string, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
-  const body = { type: 'error', error: { type, message }, request_id: requestId };
-  sendJson(res, status, body, { ...headers, 'request-id': requestId });
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => parts.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /** The reply's blocks as the API returns them: ids filled in (deterministic, so a retry sees the same), server
  * tool blocks with their `caller`, and each server tool result tied to the server_tool_use before it. */
@@ -224,9 +210,43 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     return count < scripted.failTimes.times ? scripted.failTimes.failure : scripted.failTimes.then;
   }
 
+  /** Resolves once `turn` is released (or every turn is), or when `until` says the wait is over. */
+  function holdTurn(turn: number, until?: (stop: () => void) => void): Promise<void> {
+    if (releasedAll || releasedTurns.has(turn)) return Promise.resolve();
+    return new Promise<void>((wake) => {
+      const entry = { turn, wake };
+      held.push(entry);
+      until?.(() => {
+        const i = held.indexOf(entry);
+        if (i >= 0) held.splice(i, 1);
+        wake();
+      });
+    });
+  }
+
+  /** A request of a Message Batch, checked and answered as the same direct request would be; its turn's hold and
+   * delay keep its batch in progress. */
+  async function answerInBatch(params: unknown, betas: string | undefined): Promise<BatchAnswer> {
+    const problem = checkRequest(params, returned) ?? compactionRequestProblem(params as MessagesRequestBody, betas, options);
+    if (problem) return { turn: null, error: { type: 'invalid_request_error', message: problem } };
+    const body = params as MessagesRequestBody;
+    const turn = turnIndexOf(body);
+    const answer = await resolveTurn(body, turn);
+    if (typeof answer === 'string') return { turn, error: { type: 'invalid_request_error', message: answer } };
+    if (answer.hold) await holdTurn(turn);
+    if (answer.delayMs) await sleep(answer.delayMs);
+    if (isErrorTurn(answer)) return { turn, error: { type: answer.error.type, message: answer.error.message }, expired: answer.expiredInBatch };
+    const message = buildMessage(body, turn, answer, cache);
+    returned.remember(message.id as string, message.content as unknown[]);
+    return { turn, message };
+  }
+  let baseUrl = ''; // known once the server listens
+  const batches = new ScriptedBatches(answerInBatch, () => baseUrl);
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = newRequestId();
     const url = new URL(req.url ?? '/', 'http://scripted.local');
+    if (url.pathname.startsWith('/v1/messages/batches')) return batches.handle(req, res, url.pathname, requestId);
     if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
       req.resume();
       return sendError(res, requestId, 404, 'not_found_error', `Not found: ${req.method} ${url.pathname}`);
@@ -249,8 +269,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       sendError(res, requestId, status, type, message, extra);
     };
 
-    const auth = req.headers.authorization;
-    if (!req.headers['x-api-key'] && !(typeof auth === 'string' && /^Bearer\s+\S/.test(auth))) {
+    if (!isAuthenticated(req)) {
       return fail(401, 'authentication_error', 'x-api-key header or Authorization: Bearer header is required');
     }
     let parsed: unknown;
@@ -272,19 +291,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     // retry either: a 400, which the SDK and the worker do not retry, so the run fails at once with this message.
     // (A script that wants a call to fail and be retried says so with an error turn: apiError(500, ...).)
     if (typeof answer === 'string') return fail(400, 'invalid_request_error', answer);
-    const holdHere = (): Promise<void> =>
-      releasedAll || releasedTurns.has(turn)
-        ? Promise.resolve()
-        : new Promise<void>((wake) => {
-            const entry = { turn, wake };
-            held.push(entry);
-            // A client that disconnects (a killed worker) stops being held.
-            res.on('close', () => {
-              const i = held.indexOf(entry);
-              if (i >= 0) held.splice(i, 1);
-              wake();
-            });
-          });
+    // A client that disconnects (a killed worker) stops being held.
+    const holdHere = (): Promise<void> => holdTurn(turn, (stop) => res.on('close', stop));
     if (answer.hold) await holdHere();
     if (answer.delayMs) await Promise.race([sleep(answer.delayMs), new Promise((r) => res.on('close', r))]);
     if (clientGone || closing) {
@@ -341,10 +349,12 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     }
   };
 
+  baseUrl = `http://${urlHost}:${port}`;
   return {
-    url: `http://${urlHost}:${port}`,
+    url: baseUrl,
     port,
     requests,
+    batches: batches.recorded,
     release,
     async waitForHeld(count = 1, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

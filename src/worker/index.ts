@@ -24,4 +24,6 @@ export type { ToolRegistry } from '../tools/registry.js';
 export type { TranscriptStore, TranscriptStoreStats } from '../activities/transcript-store.js';
 export type { RecordedToolsStore } from '../activities/recorded-tools.js';
 export type { ModelSettingsStore } from '../activities/model-settings.js';
+export type { BatcherStats, ModelBatcher } from '../activities/batcher.js';
+export type { ModelBatchOptions } from '../core/batch.js';
 export type { McpTools } from '../mcp/tools.js';

@@ -13,6 +13,8 @@ import type { McpServerConfig, SubAgentConfig } from '../config/types.js';
 import type { SubAgentDefinition, ToolCallInput } from '../core/types.js';
 import { ignoredTranscriptSinks } from '../core/transcript-sink.js';
 import { LocalModelCalls } from '../activities/local-model-calls.js';
+import { batcherFor, type ModelBatcher } from '../activities/batcher.js';
+import type { ModelBatchOptions } from '../core/batch.js';
 import { AGENT_ACTIVITY_TYPES, HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from '../core/policies.js';
 import type { McpTools } from '../mcp/tools.js';
 import type { McpTokenStore } from '../mcp/token-store.js';
@@ -62,6 +64,9 @@ export interface AgentPluginOptions {
   /** Where the worker counts runs, model calls, tokens, cost and tool calls (serve it with serveMetrics).
    * Default: none. */
   metrics?: AgentMetrics;
+  /** How this worker gathers the batch-mode model calls of its runs into Message Batches and polls them (window
+   * default 2 s, first poll after 10 s, at most every 5 minutes): docs/background-agents.md. */
+  modelBatches?: ModelBatchOptions;
 }
 
 /** Bundled with the agent's workflow code (src/worker/workflow-code.ts does the same): OpenTelemetry's workflow
@@ -190,8 +195,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** One set of activities per plugin, shared by its workers (the agent's and its key queues'): one Messages API
    * client, one transcript cache. */
   #activitiesOnce(): ReturnType<typeof createActivities> {
+    const connection = this.options.model ?? modelConnectionFromEnv();
     return (this.#activities ??= createActivities({
-      connection: this.options.model ?? modelConnectionFromEnv(),
+      connection,
+      batcher: this.#batcher(connection),
       tools: this.registry,
       transcripts: this.transcripts,
       mcp: this.mcp,
@@ -202,6 +209,16 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       telemetry: this.#telemetry?.activity,
       localModelCalls: (namespace, taskQueue) => this.#localModelCalls.get(queueKey(namespace, taskQueue)),
     }));
+  }
+
+  #batches: ModelBatcher | undefined;
+  #batcher(connection: ModelConnection): ModelBatcher {
+    return (this.#batches ??= batcherFor(connection, this.options.modelBatches));
+  }
+
+  /** The batcher of batch-mode runs' model calls (its stats: batches created, status reads, result downloads). */
+  get batches(): ModelBatcher {
+    return this.#batcher(this.options.model ?? modelConnectionFromEnv());
   }
 
   /** Traces and metrics, once per plugin (the first worker's data converter decides whether content may be captured). */

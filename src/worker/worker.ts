@@ -20,12 +20,13 @@ import { serveMetrics, type MetricsServer } from '../observability/metrics-serve
 import type { AgentTracing } from '../observability/tracing.js';
 
 export { modelConnectionFromEnv } from './plugin.js';
+import type { ModelBatcher } from '../activities/batcher.js';
 
 /** The sizing options (cache, slots, pollers: see WorkerSizing) default to AGENT_WORKER_SIZING, chosen for runs
  * that mostly wait on model calls (docs/operations.md, "Sizing a worker"). */
 export interface AgentWorkerOptions
   extends WorkerSizing,
-    Pick<AgentPluginOptions, 'tools' | 'mcpServers' | 'mcpTokenStore' | 'agents' | 'maxAgentDepth' | 'model'> {
+    Pick<AgentPluginOptions, 'tools' | 'mcpServers' | 'mcpTokenStore' | 'agents' | 'maxAgentDepth' | 'model' | 'modelBatches'> {
   /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
    * model activity to read transcripts. */
   connection: NativeConnection;
@@ -71,6 +72,8 @@ export interface AgentWorker {
   modelSettings: ModelSettingsStore;
   /** The metrics server (with `metrics`), closed when the worker stops, and what it counts. */
   metrics?: MetricsServer & { agent: AgentMetrics };
+  /** The batcher of batch-mode runs (`modelCalls: 'batch'`): its stats count batches, status reads and downloads. */
+  batches: ModelBatcher;
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
@@ -87,6 +90,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     agents: options.agents,
     maxAgentDepth: options.maxAgentDepth,
     model: options.model,
+    modelBatches: options.modelBatches,
     client: options.client,
     workflowBundle: await workflowBundle(options.workflowBundlePath, dataConverter),
   });
@@ -123,6 +127,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Ag
     mcp: plugin.mcp,
     recordedTools: plugin.recordedTools,
     modelSettings: plugin.modelSettings,
+    batches: plugin.batches,
     ...(server && metrics ? { metrics: { ...server, agent: metrics } } : {}),
   };
 }

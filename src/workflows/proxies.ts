@@ -28,7 +28,7 @@ const {
 /** Every activity waits for a cancelled call to acknowledge (WAIT_CANCELLATION_COMPLETED), so a cancelled run never
  * closes while its in-flight call still shows as pending on the server. It costs at most a heartbeat interval: the
  * cancellation reaches the call with its next heartbeat. A deadline still stops the run at once (raceDeadline). */
-const CANCELLATION = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED } as const;
+export const CANCELLATION = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED } as const;
 
 /** The run's priority (as it was started, or as a sub-agent's parent gave it), for its activities: it then shows on
  * each scheduled event (Temporal inherits it in matching either way), and a call keeps it whatever the defaults
@@ -51,7 +51,7 @@ export interface ModelCallOptions {
 }
 
 /** `model #3 · 12 messages`, unless the call has a summary of its own. */
-function modelCallSummary(input: ModelCallByDigest, step: number, options: ModelCallOptions): string {
+export function modelCallSummary(input: ModelCallByDigest, step: number, options: ModelCallOptions): string {
   const count = input.transcript.messageCount;
   return options.summary ?? `model #${step} · ${count} message${count === 1 ? '' : 's'}`;
 }

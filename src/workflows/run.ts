@@ -26,6 +26,7 @@ import type {
   AgentResult,
   AgentSettings,
   AgentStatusView,
+  BatchSubmission,
   GuardName,
   MessageParam,
   ModelReply,
@@ -36,7 +37,8 @@ import type {
 } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
 import { Elicitations } from './elicitations.js';
-import { scheduleModelCall } from './proxies.js';
+import { modelCallSummary, scheduleModelCall } from './proxies.js';
+import { callModelInBatch } from './batch-calls.js';
 import type { ModelCallRequest, RunContext } from './run-context.js';
 import { compactionView, noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
@@ -63,6 +65,7 @@ export class AgentRun implements RunContext {
   #waitingForMessage = false;
   #finishing = false;
   #stepsThisRun = 0;
+  #waitingForBatch: AgentStatusView['waitingForBatch'] | null = null;
   /** The live view's last text, kept as the transcript grows (the view is built at every step). */
   readonly #lastText = new LastAssistantText();
   /** While a turn's tool calls are being started (runTools), their start is published once, after the last. */
@@ -131,6 +134,7 @@ export class AgentRun implements RunContext {
       ...compactionView(this.state),
       ...(this.state.children ? { children: this.subAgents.view() } : {}),
       ...(this.input.forkedFrom ? { forkedFrom: this.input.forkedFrom } : {}),
+      ...(this.#waitingForBatch ? { waitingForBatch: this.#waitingForBatch } : {}),
     };
   }
 
@@ -200,22 +204,35 @@ export class AgentRun implements RunContext {
     const s = this.settings;
     // The messages go to this worker's transcript cache first: the call then needs no query.
     this.#transcriptSharing.share(this.messages);
-    const reply = await scheduleModelCall(
-      {
-        ...this.modelSettings.forCall(s, this.state, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
-        toolChoiceNone: options.toolChoiceNone,
-        instruction: options.instruction,
-        taskBudget: taskBudgetFor(s, this.state),
-        clearToolResultsBefore: this.state.clearedUpTo || undefined,
-        recordedTools: this.state.recordedTools?.digest,
-      },
-      this.state.loop.steps + 1,
-      { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs, local: s.localModelCalls },
-    );
-    recordModelCall(this.state.loop, reply.usage, s, reply.compactionUsage);
+    const input = {
+      ...this.modelSettings.forCall(s, this.state, { workflowId: this.workflowId, runId: this.runId, messageCount: this.messages.length }),
+      toolChoiceNone: options.toolChoiceNone,
+      instruction: options.instruction,
+      taskBudget: taskBudgetFor(s, this.state),
+      clearToolResultsBefore: this.state.clearedUpTo || undefined,
+      recordedTools: this.state.recordedTools?.digest,
+    };
+    const step = this.state.loop.steps + 1;
+    const direct = () => scheduleModelCall(input, step, { summary: options.summary, heartbeatTimeoutMs: s.heartbeatTimeoutMs, local: s.localModelCalls });
+    // Batch mode (docs/background-agents.md): a Message Batch request, waited for with durable timers.
+    const batched = () =>
+      callModelInBatch(input, step, {
+        summary: modelCallSummary(input, step, options),
+        fallback: s.batchFallback ?? 'retry',
+        waiting: (batch) => this.#waitForBatch(batch),
+        direct,
+      });
+    const reply = s.modelCalls === 'batch' ? await batched() : await direct();
+    recordModelCall(this.state.loop, reply.usage, s, reply.compactionUsage, reply.batch !== undefined);
     this.#stepsThisRun++;
     this.state.stopReason = reply.stopReason;
     return reply;
+  }
+
+  /** Batch mode: the batch the current call waits for (shown by `status`), then null. */
+  #waitForBatch(batch: BatchSubmission | null): void {
+    this.#waitingForBatch = batch ? { batchId: batch.batchId, submittedAt: batch.submittedAt } : null;
+    this.publish();
   }
 
   /** The run is over in this workflow instance: the worker's transcript cache can drop its messages. */

@@ -586,6 +586,21 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // Batch mode (`modelCalls: 'batch'`): each call a submit activity, then durable timers and polls as local
+    // activities; no callModel, the replies at the batch price.
+    name: 'batch-model-calls',
+    script: threeSteps,
+    settings: { modelCalls: 'batch' },
+    proves: ({ events, result }) => {
+      const scheduled = events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      expect(scheduled).not.toContain('callModel');
+      expect(scheduled.filter((t) => t === 'submitModelBatchRequest')).toHaveLength(3);
+      expect(localActivityTypes(events)).toContain('pollModelBatchRequest');
+      expect(has(events, 'timerStartedEventAttributes')).toBe(true);
+      expect(result).toMatchObject({ status: 'completed', text: '42', steps: 3 });
+    },
+  },
+  {
     // Settings the check refuses (a negative heartbeat timeout), started around startAgent: the run fails at once.
     name: 'invalid-settings',
     script: [reply([text('never asked')])],
@@ -628,7 +643,9 @@ describe.runIf(RECORD)('recording histories', () => {
     const savedSecret = process.env.DURABLE_AGENT_WEBHOOK_SECRET;
     if (receiver) process.env.DURABLE_AGENT_WEBHOOK_SECRET = 'replay-fixture-secret';
     const settings = receiver ? { ...scenario.settings, webhooks: [receiver.url] } : scenario.settings;
-    const options = { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents, workerOptions };
+    // Short batch windows and polls, for the batch-mode scenario.
+    const modelBatches = { windowMs: 100, pollMs: 100, maxPollMs: 200 };
+    const options = { script: scenario.script, mcpServers: scenario.mcpServers, tools: scenario.tools, modelOptions: scenario.modelOptions, agents: scenario.agents, workerOptions, modelBatches };
     await withAgent(env, options, async (h) => {
       if (scenario.deployment) await setCurrentVersion(h.env.client, deploymentName, 'v1');
       const task = `replay fixture: ${scenario.name}`;

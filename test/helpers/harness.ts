@@ -104,6 +104,8 @@ export async function withAgent<T>(
     taskQueue?: string;
     /** More options for the agent's Worker.create (a small workflow cache, ...). */
     workerOptions?: AgentWorkerOptions['workerOptions'];
+    /** How the worker gathers and polls batch-mode calls (short windows and polls in tests). */
+    modelBatches?: AgentWorkerOptions['modelBatches'];
     /** The scripted model's context window and compaction (src/scripted/compaction.ts). */
     modelOptions?: Pick<ScriptedModelOptions, 'contextWindow' | 'compaction' | 'taskBudget'>;
   },
@@ -128,6 +130,7 @@ export async function withAgent<T>(
     ...(options.mcpTokenStore ? { mcpTokenStore: options.mcpTokenStore } : {}),
     agents: options.agents,
     workerOptions: options.workerOptions,
+    modelBatches: options.modelBatches,
   });
   const harness: AgentHarness = {
     env,

@@ -32,6 +32,17 @@ const request = { model: 'claude-sonnet-4-5', maxOutputTokens: 1024, system: 'Be
 const messages = [{ role: 'user', content: 'The capital of France?' }];
 
 describe('observeModelCall', () => {
+  it("prices a Message Batch request's reply (batch mode) at half, in its span and its metrics", async () => {
+    const { exporter, metrics, telemetry } = setup();
+    const observed = observeModelCall(telemetry, 'http://127.0.0.1:9999');
+    observed.request(request, messages);
+    observed.replied({ ...reply, batch: { id: 'msgbatch_1', customId: 'job-s1-1-abc' } });
+    const [span] = exporter.getFinishedSpans();
+    expect(span.attributes['durable_agent.cost_usd']).toBeCloseTo((1000 * 3 + 200 * 15 + 500 * 0.3) / 2e6, 12);
+    const samples = parsePrometheus(await metrics.text());
+    expect(sumOf(samples, 'durable_agent_cost_usd_total', {})).toBeCloseTo((1000 * 3 + 200 * 15 + 500 * 0.3) / 2e6, 12);
+  });
+
   it('makes one "chat <model>" span with the GenAI attributes and cost, and counts the call, its tokens and cost', async () => {
     const { exporter, metrics, telemetry } = setup();
     const observed = observeModelCall(telemetry, 'http://127.0.0.1:9999');

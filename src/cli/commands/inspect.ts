@@ -4,6 +4,7 @@ import type { RunSummary, StatusReport } from '../../client/index.js';
 import { agentClient } from '../lazy-client.js';
 import { compactionLine, type CompactionBlock } from '../../core/compaction.js';
 import { formatDuration } from '../../core/duration.js';
+import { waitingForBatchText } from '../../core/batch.js';
 import { oneLine } from '../../core/transcript.js';
 import { forkedFromLine, lastForkableStep, transcriptBeforeStep } from '../../core/fork.js';
 import { childRows, childRuns } from '../sub-agents-view.js';
@@ -100,6 +101,7 @@ export function formatStatus(report: StatusReport, now: number): string {
     row('last stop reason', v.stopReason ?? '— (no model call has completed)');
     row('guard', v.guard ?? 'none');
     row('in flight', v.inFlight.length === 0 ? 'none' : v.inFlight.map(callText).join('; '));
+    if (v.waitingForBatch) row('model call', waitingForBatchText(v.waitingForBatch, now));
     toolCallRows(report, v.inFlight, lines, now);
     modelCallRows(report, row, lines);
     if (v.pendingApprovals.length === 0) row('pending approvals', 'none');

@@ -2,6 +2,8 @@
 // (in-flight activities are finished or, after the grace time, left to be retried by another worker).
 import { keyRingFromEnv } from '../../codec/keys.js';
 import { encryptedTaskQueue } from '../../core/policies.js';
+import { batchOptions, BATCH_DEFAULTS, type ModelBatchOptions } from '../../core/batch.js';
+import { durationFlag } from '../settings.js';
 import { toolsWithConfig } from '../../config/load.js';
 import { modelConnectionFromEnv } from '../../worker/model-connection.js';
 import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
@@ -32,12 +34,14 @@ const WORKER_FLAGS = {
     max: 65_535,
     help: "serve Prometheus metrics at http://0.0.0.0:N/metrics: the agent's (runs, model calls, tokens, cost, tool calls, approvals) and Temporal's worker metrics",
   },
+  'batch-window': { type: 'string', value: 'D', help: 'batch mode (--batch runs): gather the runs\' model calls for D into one Message Batch (default 2s, at most 60s)' },
+  'batch-poll': { type: 'string', value: 'D', help: 'batch mode: the first wait before a run polls its batch (default 10s; the wait then grows, to 5m at most)' },
   ...WORKER_SIZING_FLAGS,
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
 const USAGE =
-  'worker [--scripted] [--deployment NAME --build-id ID [--versioning B]] [--metrics-port N] [sizing options] [--config FILE]';
+  'worker [--scripted] [--deployment NAME --build-id ID [--versioning B]] [--metrics-port N] [--batch-window D] [sizing options] [--config FILE]';
 
 export const worker = defineCommand({
   usage: USAGE,
@@ -55,6 +59,7 @@ Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP); metrics: --metrics-port. do
     'worker --scripted',
     'worker --deployment agents --build-id 2026-12-01.1',
     'worker --metrics-port 9464',
+    'worker --batch-window 5s',
   ],
   run: workerCommand,
 });
@@ -62,6 +67,7 @@ Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP); metrics: --metrics-port. do
 async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>): Promise<number> {
   expectPositionals(positionals, [], USAGE);
   const sizing = sizingFromFlags(flags);
+  const modelBatches = batchOptionsFromFlags(flags);
   const deployment = deploymentFromFlags(flags);
   const { config } = await loadCliConfig(flags.config);
   requireMcpEnvironment(config);
@@ -101,6 +107,7 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
       agents: config.agents,
       maxAgentDepth: config.maxAgentDepth,
       deployment,
+      modelBatches,
       tracing,
       ...(metricsPort ? { metrics: { port: metricsPort, temporalMetricsUrl: `http://${temporalMetrics}/metrics` } } : {}),
       // The SDK's runtime shuts the worker down on SIGINT/SIGTERM; worker.run() then resolves.
@@ -136,6 +143,19 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
 }
 
 /** `--deployment NAME --build-id ID [--versioning B]`: both or neither. */
+/** --batch-window and --batch-poll as the worker's modelBatches, checked (a bad value: exit 2 naming the flag). */
+function batchOptionsFromFlags(flags: Parsed<typeof WORKER_FLAGS>['flags']): ModelBatchOptions {
+  const windowMs = flags['batch-window'] !== undefined ? durationFlag('batch-window', flags['batch-window']) : undefined;
+  const pollMs = flags['batch-poll'] !== undefined ? durationFlag('batch-poll', flags['batch-poll']) : undefined;
+  const options = { windowMs, pollMs, ...(pollMs !== undefined ? { maxPollMs: Math.max(pollMs, BATCH_DEFAULTS.maxPollMs) } : {}) };
+  try {
+    batchOptions(options);
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace('modelBatches.windowMs', '--batch-window').replace('modelBatches.pollMs', '--batch-poll'));
+  }
+  return options;
+}
+
 function deploymentFromFlags(flags: Parsed<typeof WORKER_FLAGS>['flags']): WorkerDeployment | undefined {
   const { deployment: name, 'build-id': buildId, versioning } = flags;
   if (name === undefined && buildId === undefined) {
