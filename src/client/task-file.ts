@@ -65,24 +65,25 @@ export async function startTasks(client: Client, options: StartTasksOptions): Pr
     await slots.take();
     if (failure) break; // a start the server refused: start no more (those started stay started)
     const one = (async () => {
-      let ended = true;
+      let holdsSlot = true;
       try {
         const run = await startAgent(client, { task: t.task, settings: t.settings, workflowId: ids[index], taskQueue: options.taskQueue, priority: t.priority, taskBatch: batch });
         started[index] = { ...run, index };
         options.onStarted?.(started[index]);
-        // With a concurrency limit the slot is the run's until it ends, not only its start's.
         if (concurrency !== undefined) {
-          ended = false;
-          await client.workflow
+          // With a concurrency limit the slot is the run's until it ends, not only its start's: the next start
+          // waits for it. Once the last task has started nothing waits any more (the runs go on by themselves).
+          holdsSlot = false;
+          void client.workflow
             .getHandle(run.workflowId)
             .result()
-            .catch(() => undefined);
-          ended = true;
+            .catch(() => undefined)
+            .finally(() => slots.give());
         }
       } catch (err) {
         failure ??= { err };
       } finally {
-        if (ended) slots.give();
+        if (holdsSlot) slots.give();
       }
     })();
     running.push(one);
