@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it, vi } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentResult, AgentInput } from '../../src/core/types.js';
-import type { RunSummary } from '../../src/client/index.js';
+import { listRuns, type RunSummary } from '../../src/client/index.js';
 import { taskWorkflowIds } from '../../src/client/task-file.js';
 import { canonicalJson } from '../../src/core/canonical.js';
 import { endTurn, expectExit, expectUsageError, jsonOf, stopWorker, useCli, type CliProcess } from '../helpers/cli.js';
@@ -72,12 +72,14 @@ describe.concurrent('start --tasks (many runs from a JSON Lines file)', { timeou
 
       await vi.waitFor(
         async () => {
-          const listed = jsonOf<RunSummary[]>(await s.cli(['list', '--batch', batch, '--json']));
+          const listed = await listRuns(cli.client(), { batch });
           expect(listed).toHaveLength(10);
           expect(listed.every((r) => r.taskBatch === batch && r.attributes.status === 'completed')).toBe(true);
         },
-        { timeout: 30_000, interval: 500 },
+        { timeout: 60_000, interval: 500 },
       );
+      const listed = jsonOf<RunSummary[]>(await s.cli(['list', '--batch', batch, '--json']));
+      expect(listed.map((r) => r.workflowId).sort()).toEqual(started.runs.map((r) => r.workflowId).sort());
       expect((await s.cli(['list', '--batch', batch])).stdout).toMatch(/BATCH/);
     } finally {
       await stopWorker(worker);
@@ -97,7 +99,7 @@ describe.concurrent('start --tasks (many runs from a JSON Lines file)', { timeou
       // The command returns once the last one has started; the runs end by themselves.
       const describeAll = () => Promise.all(jsonOf<Started>(exit).runs.map((r) => cli.client().workflow.getHandle(r.workflowId).describe()));
       let runs = await describeAll();
-      await vi.waitFor(async () => expect((runs = await describeAll()).every((r) => r.closeTime)).toBe(true), { timeout: 60_000, interval: 500 });
+      await vi.waitFor(async () => expect((runs = await describeAll()).every((r) => r.closeTime)).toBe(true), { timeout: 120_000, interval: 500 });
       const edges = runs.flatMap((r) => [
         { at: r.startTime.getTime(), open: 1 },
         { at: r.closeTime!.getTime(), open: -1 },
