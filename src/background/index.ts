@@ -27,3 +27,6 @@ export {
   type StartedTask,
   type StartTasksOptions,
 } from '../client/task-file.js';
+// The types those return, from the root too: a batch's runs and results are ordinary runs and results.
+export type { RunSummary, ListRunsOptions } from '../client/inspect.js';
+export type { AgentResult } from '../core/types.js';

@@ -107,7 +107,7 @@ async function runsPage(params) {
     el('label', { for: 'live' }, live, ' live (every 3 s)'), updated);
   const caption = (status ? 'runs that are ' + status.replace('_', ' ') : 'recent runs, newest first') + (origin ? ' · ' + origin[0] + ' ' + origin[1] : '');
   const table = el('table', {}, el('caption', { class: 'muted', text: caption }),
-    el('thead', {}, el('tr', {}, ...['run', 'status', 'parent', 'from', 'model', 'steps', 'tokens', 'cost', 'guard', 'started'].map((h) => el('th', { scope: 'col', text: h })))));
+    el('thead', {}, el('tr', {}, ...['run', 'status', 'parent', 'model', 'steps', 'tokens', 'cost', 'guard', 'started', 'from'].map((h) => el('th', { scope: 'col', text: h })))));
   const body = el('tbody');
   table.append(body);
   main.replaceChildren(el('h2', { text: 'Runs' }), filters, table);
@@ -121,15 +121,15 @@ async function runsPage(params) {
       el('td', { class: 'status', text: r.attributes.status || r.executionStatus.toLowerCase() }),
       // A sub-agent's run: the run that delegated to it (a link to its page); a top-level run has none.
       el('td', { class: 'parent' }, r.parentWorkflowId ? el('a', { href: '#/runs/' + encodeURIComponent(r.parentWorkflowId), text: r.parentWorkflowId }) : el('span', { class: 'muted', text: '—' })),
-      // The schedule that started it, or the task batch (start --tasks) it belongs to: a link to its other runs.
-      el('td', { class: 'from' }, r.schedule ? el('a', { href: '#/?schedule=' + encodeURIComponent(r.schedule), text: 'schedule ' + r.schedule })
-        : r.taskBatch ? el('a', { href: '#/?batch=' + encodeURIComponent(r.taskBatch), text: 'batch ' + r.taskBatch }) : el('span', { class: 'muted', text: '—' })),
       el('td', { text: r.attributes.model || '' }),
       el('td', { class: 'num', text: String(r.attributes.steps ?? '') }),
       el('td', { class: 'num', text: r.attributes.tokens === undefined ? '' : count(r.attributes.tokens) }),
       el('td', { class: 'num', text: money(r.attributes.costUsd) }),
       el('td', { text: r.attributes.guard || '' }),
-      el('td', { text: when(r.startTime) })));
+      el('td', { text: when(r.startTime) }),
+      // The schedule that started it, or the task batch (start --tasks) it belongs to: a link to its other runs.
+      el('td', { class: 'from' }, r.schedule ? el('a', { href: '#/?schedule=' + encodeURIComponent(r.schedule), text: 'schedule ' + r.schedule })
+        : r.taskBatch ? el('a', { href: '#/?batch=' + encodeURIComponent(r.taskBatch), text: 'batch ' + r.taskBatch }) : el('span', { class: 'muted', text: '—' }))));
     body.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: '10', class: 'muted', text: 'no runs match' }))]));
     updated.textContent = 'updated ' + new Date().toLocaleTimeString();
   };
