@@ -10,9 +10,14 @@ import type { AgentResult, AgentInput } from '../../src/core/types.js';
 import { listRuns, type RunSummary } from '../../src/client/index.js';
 import { taskWorkflowIds } from '../../src/client/task-file.js';
 import { canonicalJson } from '../../src/core/canonical.js';
-import { endTurn, expectExit, expectUsageError, jsonOf, stopWorker, useCli, type CliProcess } from '../helpers/cli.js';
+import { expectExit, expectUsageError, jsonOf, useCli } from '../helpers/cli.js';
+import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { reply, text } from '../../src/scripted/index.js';
 
 const cli = useCli();
+// The runs' worker is in the test process, on the session's task queue (a spawned worker costs seconds of CPU).
+const env = useTestEnv();
+const answering = (answer: string) => [reply([text(answer)])];
 
 async function taskFile(name: string, lines: string[]): Promise<string> {
   const file = path.join(tmpdir(), `${name}.jsonl`);
@@ -33,56 +38,55 @@ describe.concurrent('start --tasks (many runs from a JSON Lines file)', { timeou
     const batch = `ten-${randomUUID().slice(0, 8)}`;
     const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ task: `Classify document ${i + 1}`, ...(i === 2 ? { maxSteps: 4 } : {}) }));
     const file = await taskFile(batch, lines);
-    let worker: CliProcess | undefined;
     try {
-      worker = await s.worker([endTurn('classified')]);
-      const first = await s.cli(['start', '--tasks', file, '--max-steps', '7', '--json']);
-      expectExit(first, 0);
-      const started = jsonOf<Started>(first);
-      expect(started.batch).toBe(batch);
-      expect(started.runs.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      expect(started.runs.every((r) => !r.attached)).toBe(true);
-      expect(new Set(started.runs.map((r) => r.workflowId)).size).toBe(10);
-      expect(first.stderr).toMatch(new RegExp(`batch ${batch}: 10 runs started, 0 already there`));
+      await withAgent(env, { script: answering('classified'), taskQueue: s.taskQueue }, async () => {
+        const first = await s.cli(['start', '--tasks', file, '--max-steps', '7', '--json']);
+        expectExit(first, 0);
+        const started = jsonOf<Started>(first);
+        expect(started.batch).toBe(batch);
+        expect(started.runs.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        expect(started.runs.every((r) => !r.attached)).toBe(true);
+        expect(new Set(started.runs.map((r) => r.workflowId)).size).toBe(10);
+        expect(first.stderr).toMatch(new RegExp(`batch ${batch}: 10 runs started, 0 already there`));
 
-      const again = await s.cli(['start', '--tasks', file, '--max-steps', '7']);
-      expectExit(again, 0);
-      // The same ids (one a line, as each start answers), each attached to the run the first start made.
-      expect(again.stdout.trim().split('\n').sort()).toEqual(started.runs.map((r) => r.workflowId).sort());
-      expect(again.stderr).toMatch(new RegExp(`batch ${batch}: 0 runs started, 10 already there`));
-      expect(await countBatch(batch)).toBe(10);
+        const again = await s.cli(['start', '--tasks', file, '--max-steps', '7']);
+        expectExit(again, 0);
+        // The same ids (one a line, as each start answers), each attached to the run the first start made.
+        expect(again.stdout.trim().split('\n').sort()).toEqual(started.runs.map((r) => r.workflowId).sort());
+        expect(again.stderr).toMatch(new RegExp(`batch ${batch}: 0 runs started, 10 already there`));
+        expect(await countBatch(batch)).toBe(10);
 
-      // A line's own settings win over the command line's, which apply to the others.
-      const inputOf = async (id: string) => {
-        const history = await cli.client().workflow.getHandle(id).fetchHistory();
-        const payload = history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0];
-        return cli.client().options.loadedDataConverter.payloadConverter.fromPayload<AgentInput>(payload);
-      };
-      expect((await inputOf(started.runs[2].workflowId)).settings.maxSteps).toBe(4);
-      expect((await inputOf(started.runs[0].workflowId)).settings.maxSteps).toBe(7);
+        // A line's own settings win over the command line's, which apply to the others.
+        const inputOf = async (id: string) => {
+          const history = await cli.client().workflow.getHandle(id).fetchHistory();
+          const payload = history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0];
+          return cli.client().options.loadedDataConverter.payloadConverter.fromPayload<AgentInput>(payload);
+        };
+        expect((await inputOf(started.runs[2].workflowId)).settings.maxSteps).toBe(4);
+        expect((await inputOf(started.runs[0].workflowId)).settings.maxSteps).toBe(7);
 
-      const results = await s.cli(['result', '--batch', batch, '--json']);
-      expectExit(results, 0);
-      const all = jsonOf<AgentResult[]>(results);
-      expect(all).toHaveLength(10);
-      expect(all.every((r) => r.status === 'completed' && r.text === 'classified')).toBe(true);
-      expect(all.map((r) => r.workflowId).sort()).toEqual(started.runs.map((r) => r.workflowId).sort());
-      const human = await s.cli(['result', '--batch', batch]);
-      expect(human.stdout).toMatch(/— 10 of 10 completed\n$/);
+        const results = await s.cli(['result', '--batch', batch, '--json']);
+        expectExit(results, 0);
+        const all = jsonOf<AgentResult[]>(results);
+        expect(all).toHaveLength(10);
+        expect(all.every((r) => r.status === 'completed' && r.text === 'classified')).toBe(true);
+        expect(all.map((r) => r.workflowId).sort()).toEqual(started.runs.map((r) => r.workflowId).sort());
+        const human = await s.cli(['result', '--batch', batch]);
+        expect(human.stdout).toMatch(/— 10 of 10 completed\n$/);
 
-      await vi.waitFor(
-        async () => {
-          const listed = await listRuns(cli.client(), { batch });
-          expect(listed).toHaveLength(10);
-          expect(listed.every((r) => r.taskBatch === batch && r.attributes.status === 'completed')).toBe(true);
-        },
-        { timeout: 60_000, interval: 500 },
-      );
-      const listed = jsonOf<RunSummary[]>(await s.cli(['list', '--batch', batch, '--json']));
-      expect(listed.map((r) => r.workflowId).sort()).toEqual(started.runs.map((r) => r.workflowId).sort());
-      expect((await s.cli(['list', '--batch', batch])).stdout).toMatch(/BATCH/);
+        await vi.waitFor(
+          async () => {
+            const listed = await listRuns(cli.client(), { batch });
+            expect(listed).toHaveLength(10);
+            expect(listed.every((r) => r.taskBatch === batch && r.attributes.status === 'completed')).toBe(true);
+          },
+          { timeout: 60_000, interval: 500 },
+        );
+        const listed = jsonOf<RunSummary[]>(await s.cli(['list', '--batch', batch, '--json']));
+        expect(listed.map((r) => r.workflowId).sort()).toEqual(started.runs.map((r) => r.workflowId).sort());
+        expect((await s.cli(['list', '--batch', batch])).stdout).toMatch(/BATCH/);
+      });
     } finally {
-      await stopWorker(worker);
     }
   });
 
@@ -90,28 +94,27 @@ describe.concurrent('start --tasks (many runs from a JSON Lines file)', { timeou
     const s = cli.session();
     const batch = `two-at-a-time-${randomUUID().slice(0, 8)}`;
     const file = await taskFile(batch, Array.from({ length: 5 }, (_, i) => JSON.stringify({ task: `Summarise chapter ${i + 1}` })));
-    let worker: CliProcess | undefined;
     try {
-      worker = await s.worker([endTurn('summarised')]);
-      const exit = await s.cli(['start', '--tasks', file, '--concurrency', '2', '--json']);
-      expectExit(exit, 0);
-      expect(jsonOf<Started>(exit).runs).toHaveLength(5);
-      // The command returns once the last one has started; the runs end by themselves.
-      const describeAll = () => Promise.all(jsonOf<Started>(exit).runs.map((r) => cli.client().workflow.getHandle(r.workflowId).describe()));
-      let runs = await describeAll();
-      await vi.waitFor(async () => expect((runs = await describeAll()).every((r) => r.closeTime)).toBe(true), { timeout: 120_000, interval: 500 });
-      const edges = runs.flatMap((r) => [
-        { at: r.startTime.getTime(), open: 1 },
-        { at: r.closeTime!.getTime(), open: -1 },
-      ]);
-      // Closes before starts at the same instant: a run started as another ended did not overlap it.
-      edges.sort((a, b) => a.at - b.at || a.open - b.open);
-      let open = 0;
-      let most = 0;
-      for (const e of edges) most = Math.max(most, (open += e.open));
-      expect(most).toBe(2);
+      await withAgent(env, { script: answering('summarised'), taskQueue: s.taskQueue }, async () => {
+        const exit = await s.cli(['start', '--tasks', file, '--concurrency', '2', '--json']);
+        expectExit(exit, 0);
+        expect(jsonOf<Started>(exit).runs).toHaveLength(5);
+        // The command returns once the last one has started; the runs end by themselves.
+        const describeAll = () => Promise.all(jsonOf<Started>(exit).runs.map((r) => cli.client().workflow.getHandle(r.workflowId).describe()));
+        let runs = await describeAll();
+        await vi.waitFor(async () => expect((runs = await describeAll()).every((r) => r.closeTime)).toBe(true), { timeout: 120_000, interval: 500 });
+        const edges = runs.flatMap((r) => [
+          { at: r.startTime.getTime(), open: 1 },
+          { at: r.closeTime!.getTime(), open: -1 },
+        ]);
+        // Closes before starts at the same instant: a run started as another ended did not overlap it.
+        edges.sort((a, b) => a.at - b.at || a.open - b.open);
+        let open = 0;
+        let most = 0;
+        for (const e of edges) most = Math.max(most, (open += e.open));
+        expect(most).toBe(2);
+      });
     } finally {
-      await stopWorker(worker);
     }
   });
 
