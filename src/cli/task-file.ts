@@ -50,8 +50,10 @@ export function batchNameOf(file: string, name: string | undefined): string {
   return name ?? path.basename(file).replace(/\.[^.]*$/, '');
 }
 
-/** Reads and parses the file: each line a JSON object with a task; refuses the file naming every bad line. */
-export async function readTaskLines(file: string): Promise<TaskLine[]> {
+/** Reads and parses the file: each line a JSON object with a task. The lines that are not (`problems`, each naming
+ * its line) are for the caller to report with those its settings check finds (refuse). An unreadable or empty
+ * file is refused here. */
+export async function readTaskLines(file: string): Promise<{ lines: TaskLine[]; problems: string[] }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -75,21 +77,20 @@ export async function readTaskLines(file: string): Promise<TaskLine[]> {
       problems.push(`line ${i + 1}: ${(asRequestError(err) as Error).message}`);
     }
   }
-  refuse(file, problems);
-  if (lines.length === 0) throw new UsageError(`--tasks: ${file} holds no task (one JSON object a line: {"task": "..."})`);
+  if (lines.length === 0 && problems.length === 0) throw new UsageError(`--tasks: ${file} holds no task (one JSON object a line: {"task": "..."})`);
   const ids = new Map<string, number>();
   for (const l of lines) {
     if (l.id && ids.has(l.id)) problems.push(`line ${l.line}: id "${l.id}" is also line ${ids.get(l.id)}'s: each run needs its own id`);
     if (l.id) ids.set(l.id, l.line);
   }
-  refuse(file, problems);
-  return lines;
+  return { lines, problems };
 }
 
 /** Each line's settings: the command line's flags, then the line's own, through the CLI's one settings check
- * (settingsFromFlags); a problem names the line and the line's field. */
-export function checkTaskLines(file: string, lines: readonly TaskLine[], commandFlags: StartFlags, catalog: ToolCatalog): CheckedTaskLine[] {
-  const problems: string[] = [];
+ * (settingsFromFlags); a problem names the line and the line's field. Refuses the file, naming every bad line (those
+ * `earlier` names too: the lines that did not parse), in the order of the file. */
+export function checkTaskLines(file: string, lines: readonly TaskLine[], commandFlags: StartFlags, catalog: ToolCatalog, earlier: readonly string[] = []): CheckedTaskLine[] {
+  const problems: string[] = [...earlier];
   const checked: CheckedTaskLine[] = [];
   for (const l of lines) {
     try {
@@ -112,8 +113,11 @@ export function toolsNamed(lines: readonly TaskLine[], commandFlags: StartFlags)
   return [commandFlags.tools, ...lines.map((l) => l.flags.tools ?? commandFlags.tools)];
 }
 
-function refuse(file: string, problems: string[]): void {
+/** Refuses the file when some line is bad, listing the bad lines in the order of the file. */
+export function refuse(file: string, problems: string[]): void {
   if (problems.length === 0) return;
+  const lineOf = (p: string) => Number(/^line (\d+)/.exec(p)?.[1] ?? 0);
+  problems.sort((a, b) => lineOf(a) - lineOf(b));
   const more = problems.length > MAX_REPORTED ? `\n(and ${problems.length - MAX_REPORTED} more bad lines)` : '';
   throw new UsageError(
     `--tasks: ${file} has ${problems.length === 1 ? 'a bad line' : `${problems.length} bad lines`}; nothing was started:\n` +

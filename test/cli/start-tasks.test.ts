@@ -131,12 +131,14 @@ describe.concurrent('start --tasks (many runs from a JSON Lines file)', { timeou
     expect(await countBatch(batch)).toBe(0);
 
     // Every bad line is named, whatever is wrong with it.
-    const worse = await taskFile(`worse-${randomUUID().slice(0, 8)}`, ['{"task": "fine"}', '{"task": "x", "maxStep": 3}', 'not json', '{"id": "no-task"}', '', '{"task": "y", "tools": ["nope"]}']);
+    const worse = await taskFile(`worse-${randomUUID().slice(0, 8)}`, ['{"task": "fine"}', '{"task": "x", "maxStep": 3}', 'not json', '{"id": "no-task"}', '', '{"task": "y", "maxSteps": 0}']);
     const many = await s.cli(['start', '--tasks', worse, '--tools', 'calculator']);
     expectExit(many, 2);
     expect(many.stderr).toMatch(/line 2: unknown field "maxStep" \(did you mean "maxSteps"\?\)/);
     expect(many.stderr).toMatch(/line 3: not a JSON object/);
     expect(many.stderr).toMatch(/line 4: task: a non-empty string is required/);
+    // A settings problem is named with them, in the order of the file.
+    expect(many.stderr).toMatch(/has 4 bad lines; nothing was started:\nline 2: .*\nline 3: .*\nline 4: .*\nline 6: maxSteps must be at least 1 \(got 0\)/);
     expect(many.stdout).toBe('');
   });
 

@@ -7,7 +7,7 @@ import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
 import { priorityFromFlags, settingsFromFlags, START_FLAGS } from '../settings.js';
-import { batchNameOf, checkTaskLines, readTaskLines, TASKS_FLAGS, toolsNamed } from '../task-file.js';
+import { batchNameOf, checkTaskLines, readTaskLines, refuse, TASKS_FLAGS, toolsNamed } from '../task-file.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal } from '../temporal.js';
 import { agentClient } from '../lazy-client.js';
@@ -31,7 +31,7 @@ export async function startTaskFile(flags: Flags, positionals: string[]): Promis
   } catch (err) {
     throw new UsageError(`${flags['tasks-name'] ? '--tasks-name' : `--tasks ${file}`}: ${(err as Error).message}${flags['tasks-name'] ? '' : ' (name it with --tasks-name)'}`);
   }
-  const lines = await readTaskLines(file);
+  const { lines, problems } = await readTaskLines(file);
   const { config } = await loadCliConfig(flags.config);
   const local = toolCatalog(config);
   const commandFlags = withoutTaskFlags(flags);
@@ -39,7 +39,10 @@ export async function startTaskFile(flags: Flags, positionals: string[]): Promis
   // The command line's own flags first, in their own words (--max-steps, not a line's field).
   settingsFromFlags({ ...commandFlags, tools: undefined, approve: undefined, agents: undefined }, local);
   priorityFromFlags(commandFlags);
-  let checked = askWorkers ? undefined : checkTaskLines(file, lines, commandFlags, local);
+  // The lines' settings are checked with the parse problems, so one answer names every bad line; when the tools
+  // need the workers' catalog, a file that does not even parse is refused before connecting.
+  if (askWorkers) refuse(file, problems);
+  let checked = askWorkers ? undefined : checkTaskLines(file, lines, commandFlags, local, problems);
   return withTemporal(async (temporal) => {
     let noWorker: boolean | undefined;
     if (!checked) {
