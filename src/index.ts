@@ -13,7 +13,7 @@
 
 // Start and read.
 export { startAgent, getAgentResult, type StartAgentOptions, type StartedAgent } from './client/start.js';
-export { getStatus, getTranscript, listRuns, type RunSummary, type SearchAttributeValues, type ServerRecord, type StatusReport } from './client/inspect.js';
+export { getStatus, getTranscript, listRuns, type ListRunsOptions, type RunSummary, type SearchAttributeValues, type ServerRecord, type StatusReport } from './client/inspect.js';
 export type { EndedByServer } from './client/history.js';
 export type { ModelCallInFlight } from './client/model-progress.js';
 export type { ToolCallInFlight } from './client/tool-progress.js';

@@ -6,7 +6,7 @@ import { debugEnabled, logLine } from './log.js';
 import { EXIT } from './output.js';
 
 // By name: the error classes live in modules this file does not load up front.
-const USAGE_ERROR_NAMES = new Set(['RunNotResumableError', 'EncryptionKeyError', 'ToolCompletionError', 'McpStartupError', 'InvalidSettingsError', 'McpTokenStoreError', 'McpLoginError', 'OtelConfigError']);
+const USAGE_ERROR_NAMES = new Set(['RunNotResumableError', 'EncryptionKeyError', 'ToolCompletionError', 'McpStartupError', 'InvalidSettingsError', 'McpTokenStoreError', 'McpLoginError', 'OtelConfigError', 'InvalidScheduleError', 'InvalidTaskBatchError']);
 
 export function reportError(err: unknown): number {
   const { message, code, unexpected } = describeError(err);
@@ -35,6 +35,11 @@ export function describeError(err: unknown): Described {
   if (err.name === 'WorkflowNotFoundError') {
     const id = (err as Error & { workflowId?: string }).workflowId;
     return { message: `no run with id "${id}" on this Temporal server`, code: EXIT.usage, unexpected: false };
+  }
+  if (err.name === 'ScheduleNotFoundError') {
+    const id = (err as Error & { scheduleId?: string }).scheduleId;
+    const why = /does not start agent runs/.test(err.message) ? ' that starts agent runs' : '';
+    return { message: `no schedule named "${id}"${why} on this Temporal server (schedule list shows them)`, code: EXIT.usage, unexpected: false };
   }
   if (USAGE_ERROR_NAMES.has(err.name)) return { message: err.message, code: EXIT.usage, unexpected: false };
   if (err.name === 'NamespaceNotFoundError') {

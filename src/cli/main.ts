@@ -32,6 +32,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
   transcript: { summary: 'the whole conversation of a run', load: async () => (await import('./commands/inspect.js')).transcript },
   watch: { summary: 'follow a run step by step until it ends, then print its result', load: async () => (await import('./commands/watch.js')).watch },
   list: { summary: 'recent runs, with their status, steps, tokens and cost', load: async () => (await import('./commands/inspect.js')).list },
+  schedule: {
+    summary: 'recurring runs on Temporal Schedules: create (--cron or --every), list, describe, pause, unpause, trigger, delete',
+    load: async () => (await import('./commands/schedule.js')).schedule,
+  },
   approve: { summary: 'approve a tool call waiting for a decision', load: async () => (await import('./commands/steer.js')).approve },
   deny: { summary: 'deny a tool call waiting for a decision (the model gets the reason)', load: async () => (await import('./commands/steer.js')).deny },
   answer: { summary: "answer an MCP server's question (elicitation) a run waits on", load: async () => (await import('./commands/answer.js')).answer },

@@ -1,6 +1,6 @@
 // The typed client API: start a run, attach to one, get its result. The CLI is built on these.
 export { connectClient, resolveTemporalTarget, type TemporalTarget } from './connection.js';
-export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
+export { getStatus, getTranscript, listRuns, type ListRunsOptions, type RunSummary, type StatusReport } from './inspect.js';
 export { getTurnUsage, type TurnUsage } from './turns.js';
 export { modelCallsInFlight, type ModelCallInFlight } from './model-progress.js';
 export { toolCallsInFlight, type ToolCallInFlight } from './tool-progress.js';
@@ -38,3 +38,30 @@ export {
   type StartAgentOptions,
   type StartedAgent,
 } from './start.js';
+export {
+  createAgentSchedule,
+  deleteAgentSchedule,
+  describeAgentSchedule,
+  InvalidScheduleError,
+  listAgentSchedules,
+  OVERLAP_POLICIES,
+  pauseAgentSchedule,
+  ScheduleNotFoundError,
+  triggerAgentSchedule,
+  unpauseAgentSchedule,
+  type AgentScheduleDescription,
+  type AgentScheduleSummary,
+  type CreateScheduleOptions,
+  type OverlapPolicy,
+  type ScheduledRun,
+} from './schedules.js';
+export {
+  getTaskBatchResults,
+  InvalidTaskBatchError,
+  listTaskBatch,
+  startTasks,
+  taskWorkflowIds,
+  type BatchTask,
+  type StartedTask,
+  type StartTasksOptions,
+} from './task-file.js';

@@ -170,18 +170,35 @@ export interface RunSummary {
    * so the runs still on an old build id are what keeps its workers needed (docs/operations.md, "Upgrading
    * workers"). */
   buildId?: string;
+  /** The schedule that started it (Temporal's TemporalScheduledById). */
+  schedule?: string;
+  /** The task batch it belongs to (`start --tasks`: AgentTaskBatch). */
+  taskBatch?: string;
 }
 
 /** `--status` values that are the server's, not the workflow's: it never sees its own terminate or timeout. */
 const EXECUTION_STATUS_FILTERS: Record<string, string> = { terminated: 'Terminated', timed_out: 'TimedOut' };
 
+export interface ListRunsOptions {
+  status?: string;
+  limit?: number;
+  /** Only the runs this schedule started. */
+  schedule?: string;
+  /** Only the runs of this task batch (`start --tasks`). */
+  batch?: string;
+}
+
 /** Recent agent runs from visibility, newest first; `status` filters on the AgentStatus search attribute (or,
- * for `terminated` and `timed_out`, on the execution status). */
-export async function listRuns(client: Client, options: { status?: string; limit?: number } = {}): Promise<RunSummary[]> {
+ * for `terminated` and `timed_out`, on the execution status), `schedule` and `batch` on the run's schedule or
+ * task batch. */
+export async function listRuns(client: Client, options: ListRunsOptions = {}): Promise<RunSummary[]> {
   const filters = [`WorkflowType = '${AGENT_WORKFLOW}'`];
-  const status = options.status?.replace(/'/g, '');
+  const quoted = (v: string) => v.replace(/['"\\]/g, '');
+  const status = options.status && quoted(options.status);
   if (status && EXECUTION_STATUS_FILTERS[status]) filters.push(`ExecutionStatus = '${EXECUTION_STATUS_FILTERS[status]}'`);
   else if (status) filters.push(`${SA.AgentStatus.name} = '${status}'`);
+  if (options.schedule !== undefined) filters.push(`${SA.SCHEDULED_BY_ID} = '${quoted(options.schedule)}'`);
+  if (options.batch !== undefined) filters.push(`${SA.AgentTaskBatch.name} = '${quoted(options.batch)}'`);
   const runs: Array<Omit<RunSummary, 'current'>> = [];
   for await (const info of client.workflow.list({ query: filters.join(' AND '), pageSize: 100 })) {
     runs.push({
@@ -193,6 +210,7 @@ export async function listRuns(client: Client, options: { status?: string; limit
       attributes: searchAttributesOf(info),
       ...(info.parentExecution?.workflowId ? { parentWorkflowId: info.parentExecution.workflowId } : {}),
       ...buildIdOf(info),
+      ...origin(info),
     });
     if (runs.length >= (options.limit ?? 20)) break;
   }
@@ -212,6 +230,14 @@ function buildIdOf(info: { searchAttributes: Record<string, unknown> }): { build
   const deployment = first('TemporalWorkerDeployment');
   const buildId = deployment && version.startsWith(`${deployment}:`) ? version.slice(deployment.length + 1) : version.slice(version.indexOf(':') + 1);
   return buildId ? { buildId } : {};
+}
+
+/** The schedule or task batch a listed run came from. */
+function origin(info: { searchAttributes: Record<string, unknown>; typedSearchAttributes: WorkflowExecutionDescription['typedSearchAttributes'] }): Pick<RunSummary, 'schedule' | 'taskBatch'> {
+  const scheduled = info.searchAttributes[SA.SCHEDULED_BY_ID];
+  const schedule = Array.isArray(scheduled) ? scheduled[0] : scheduled;
+  const taskBatch = info.typedSearchAttributes.get(SA.AgentTaskBatch);
+  return { ...(typeof schedule === 'string' && schedule ? { schedule } : {}), ...(taskBatch ? { taskBatch } : {}) };
 }
 
 /** The current run of each workflow id (what `describe()` of the id answers), a few at a time. */

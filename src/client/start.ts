@@ -8,7 +8,7 @@ import {
   WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type SearchAttributePair } from '@temporalio/common';
 import { DEFAULTS, encryptedTaskQueue } from '../core/policies.js';
 import { checkAgentInput, InvalidSettingsError } from '../core/settings-check.js';
 import { compactPriority, priorityProblem, type RunPriority } from '../core/priority.js';
@@ -19,7 +19,7 @@ import { oneLine, ZERO_USAGE } from '../core/transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, RunStatus } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { AGENT_RUN_FAILED, AGENT_WORKFLOW } from '../workflows/definitions.js';
-import { AGENT_SEARCH_ATTRIBUTES, startingSearchAttributes } from '../core/search-attributes.js';
+import { AGENT_SEARCH_ATTRIBUTES, AgentTaskBatch, startingSearchAttributes } from '../core/search-attributes.js';
 import { readRunFromHistory } from './history.js';
 import { codecKeyIds, codecsEncrypt } from '../codec/encryption-codec.js';
 
@@ -39,6 +39,9 @@ export interface StartAgentOptions {
    * the queues fairly between keys. The server orders by them only when its matcher does (docs/operations.md,
    * "Priorities and fairness"). */
   priority?: RunPriority;
+  /** The set of runs this one belongs to (a task file's name: `start --tasks`), recorded as the AgentTaskBatch
+   * search attribute so `list --batch NAME` finds them. Needs that attribute registered (docs/inspecting.md). */
+  taskBatch?: string;
 }
 
 export interface StartedAgent {
@@ -75,12 +78,19 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
       staticSummary: oneLine(options.task, 200),
       staticDetails: runDetails(settings),
       // Set at the start, the visibility record has them at once, and the run writes none until one changes.
-      ...(settings.searchAttributes ? { typedSearchAttributes: startingSearchAttributes(settings.model) } : {}),
+      ...(settings.searchAttributes || options.taskBatch ? { typedSearchAttributes: runSearchAttributes(settings, options.taskBatch) } : {}),
       ...(priority ? { priority } : {}),
     });
     return { workflowId, runId: handle.firstExecutionRunId, attached: false };
   } catch (err) {
-    const unregistered = settings.searchAttributes ? unregisteredSearchAttribute(err) : null;
+    const unregistered = settings.searchAttributes || options.taskBatch ? unregisteredSearchAttribute(err) : null;
+    if (unregistered && options.taskBatch && /AgentTaskBatch/.test(unregistered)) {
+      throw new InvalidSettingsError(
+        'taskBatch',
+        `needs the AgentTaskBatch search attribute, but ${unregistered}: register it (docs/inspecting.md: temporal operator ` +
+          'search-attribute create --name AgentTaskBatch --type Keyword)',
+      );
+    }
     if (unregistered) {
       throw new InvalidSettingsError(
         'searchAttributes',
@@ -148,6 +158,11 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
 }
 
 export { WorkflowNotFoundError };
+
+/** The attributes a run starts with: the agent's own (when the namespace has them) and its task batch. */
+export function runSearchAttributes(settings: AgentSettings, taskBatch?: string): SearchAttributePair[] {
+  return [...(settings.searchAttributes ? startingSearchAttributes(settings.model) : []), ...(taskBatch ? [{ key: AgentTaskBatch, value: taskBatch }] : [])];
+}
 
 /** The server's reason, when it refused a start for a search attribute the namespace does not define. */
 function unregisteredSearchAttribute(err: unknown): string | null {

@@ -28,8 +28,16 @@ export const AGENT_SEARCH_ATTRIBUTES = [
  * upserts as it goes. */
 export const AgentForkedFrom = defineSearchAttributeKey('AgentForkedFrom', SearchAttributeType.KEYWORD);
 
+/** The set of runs a task file started (`start --tasks FILE`): set once when each run starts, never written by the
+ * run itself (so not in AGENT_SEARCH_ATTRIBUTES either). `list --batch NAME` filters on it. A schedule's runs need no
+ * attribute of ours: the server sets `TemporalScheduledById` on each run it starts. */
+export const AgentTaskBatch = defineSearchAttributeKey('AgentTaskBatch', SearchAttributeType.KEYWORD);
+
 /** Every attribute a server needs registered: the embedded server and the full stack register these. */
-export const REGISTERED_SEARCH_ATTRIBUTES = [...AGENT_SEARCH_ATTRIBUTES, AgentForkedFrom] as const;
+export const REGISTERED_SEARCH_ATTRIBUTES = [...AGENT_SEARCH_ATTRIBUTES, AgentForkedFrom, AgentTaskBatch] as const;
+
+/** Temporal's own attribute naming the schedule that started a run (the schedule's id). */
+export const SCHEDULED_BY_ID = 'TemporalScheduledById';
 
 /** The attributes that move on every turn of a running run (upserted at most every
  * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS while the others stay the same); the others say what state the run is in. */

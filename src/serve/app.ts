@@ -38,6 +38,7 @@ import { consoleHtml } from './console-page.js';
 import { CONSOLE_JS } from './console-script.js';
 import { asRequestError, parseRunRequest, RequestError, runPriority, type StartFlags } from './run-request.js';
 import { forkRequest } from './fork-request.js';
+import { scheduleRoutes } from './schedules.js';
 
 export interface ApiOptions {
   client: Client;
@@ -130,7 +131,13 @@ export function createApi(options: ApiOptions): Hono {
       throw new RequestError(`status must be one of ${LIST_STATUSES.join(', ')} (got "${status}")`, 'status');
     }
     const limit = intQuery(c, 'limit', 20, 1, MAX_LIST);
-    return c.json({ runs: await listRuns(client, { status, limit }) });
+    // A schedule's runs (TemporalScheduledById) or a task batch's (start --tasks: AgentTaskBatch).
+    const [schedule, batch] = (['schedule', 'batch'] as const).map((name) => {
+      const v = c.req.query(name);
+      if (v !== undefined && !/^[\w.@-]{1,100}$/.test(v)) throw new RequestError(`${name}: "${v.slice(0, 60)}" is not a ${name} name (letters, digits and . _ @ -)`, name);
+      return v;
+    });
+    return c.json({ runs: await listRuns(client, { status, limit, schedule, batch }) });
   });
 
   app.get('/v1/runs/:id', async (c) => c.json(await getStatus(client, runId(c))));
@@ -263,6 +270,8 @@ export function createApi(options: ApiOptions): Hono {
       await queue;
     });
   });
+
+  scheduleRoutes(app, options, jsonBody);
 
   return app;
 }

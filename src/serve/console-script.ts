@@ -88,8 +88,11 @@ async function runsPage(params) {
   statusSel.value = status;
   const limitSel = el('select', { id: 'filter-limit' }, ...['20', '50', '100', '500'].map((n) => el('option', { value: n, text: n })));
   limitSel.value = limit;
+  // A schedule's or a task batch's runs (the "from" column's links): kept while the other filters change.
+  const origin = ['schedule', 'batch'].map((k) => [k, params.get(k)]).find(([, v]) => v && /^[\w.@-]{1,100}$/.test(v));
   const apply = () => {
     const q = new URLSearchParams();
+    if (origin) q.set(origin[0], origin[1]);
     if (statusSel.value) q.set('status', statusSel.value);
     if (limitSel.value !== '20') q.set('limit', limitSel.value);
     location.hash = '#/' + (q.toString() ? '?' + q : '');
@@ -102,14 +105,16 @@ async function runsPage(params) {
     el('label', { for: 'filter-status', text: 'Status' }), statusSel,
     el('label', { for: 'filter-limit', text: 'Show' }), limitSel,
     el('label', { for: 'live' }, live, ' live (every 3 s)'), updated);
-  const table = el('table', {}, el('caption', { class: 'muted', text: status ? 'runs that are ' + status.replace('_', ' ') : 'recent runs, newest first' }),
-    el('thead', {}, el('tr', {}, ...['run', 'status', 'parent', 'model', 'steps', 'tokens', 'cost', 'guard', 'started'].map((h) => el('th', { scope: 'col', text: h })))));
+  const caption = (status ? 'runs that are ' + status.replace('_', ' ') : 'recent runs, newest first') + (origin ? ' · ' + origin[0] + ' ' + origin[1] : '');
+  const table = el('table', {}, el('caption', { class: 'muted', text: caption }),
+    el('thead', {}, el('tr', {}, ...['run', 'status', 'parent', 'model', 'steps', 'tokens', 'cost', 'guard', 'started', 'from'].map((h) => el('th', { scope: 'col', text: h })))));
   const body = el('tbody');
   table.append(body);
   main.replaceChildren(el('h2', { text: 'Runs' }), filters, table);
   const load = async () => {
     const q = new URLSearchParams({ limit });
     if (status) q.set('status', status);
+    if (origin) q.set(origin[0], origin[1]);
     const { runs } = await api('GET', '/v1/runs?' + q);
     const rows = runs.filter((r) => r.current).map((r) => el('tr', {},
       el('td', {}, el('a', { href: '#/runs/' + encodeURIComponent(r.workflowId), text: r.workflowId })),
@@ -121,8 +126,11 @@ async function runsPage(params) {
       el('td', { class: 'num', text: r.attributes.tokens === undefined ? '' : count(r.attributes.tokens) }),
       el('td', { class: 'num', text: money(r.attributes.costUsd) }),
       el('td', { text: r.attributes.guard || '' }),
-      el('td', { text: when(r.startTime) })));
-    body.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: '9', class: 'muted', text: 'no runs match' }))]));
+      el('td', { text: when(r.startTime) }),
+      // The schedule that started it, or the task batch (start --tasks) it belongs to: a link to its other runs.
+      el('td', { class: 'from' }, r.schedule ? el('a', { href: '#/?schedule=' + encodeURIComponent(r.schedule), text: 'schedule ' + r.schedule })
+        : r.taskBatch ? el('a', { href: '#/?batch=' + encodeURIComponent(r.taskBatch), text: 'batch ' + r.taskBatch }) : el('span', { class: 'muted', text: '—' }))));
+    body.replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: '10', class: 'muted', text: 'no runs match' }))]));
     updated.textContent = 'updated ' + new Date().toLocaleTimeString();
   };
   await load();

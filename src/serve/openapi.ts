@@ -3,6 +3,7 @@
 import type { FlagSpec } from '../core/args.js';
 import { RUN_EVENT_TYPES } from '../core/run-events.js';
 import { runRequestFields } from './run-request.js';
+import { scheduleOpenApiPaths } from './schedules.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -86,6 +87,8 @@ export function openApiDocument(): Record<string, unknown> {
           parameters: [
             { name: 'status', in: 'query', schema: { type: 'string' } },
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+            { name: 'schedule', in: 'query', schema: { type: 'string' }, description: 'only the runs this schedule started' },
+            { name: 'batch', in: 'query', schema: { type: 'string' }, description: 'only the runs of this task batch (start --tasks)' },
           ],
           responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { runs: { type: 'array' } } }) }, ...errors(400, 401) },
         },
@@ -155,6 +158,11 @@ export function openApiDocument(): Record<string, unknown> {
           'conflict: the run cannot be read',
         ),
       },
+      ...scheduleOpenApiPaths(
+        Object.fromEntries(runRequestFields().filter(([f]) => !/^(priority|fairness)/.test(f)).map(([field, spec]) => [field, fieldSchema(spec)])),
+        json,
+        errors,
+      ),
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_SEARCH_ATTRIBUTES } from '../../src/core/search-attributes.js';
+import { REGISTERED_SEARCH_ATTRIBUTES } from '../../src/core/search-attributes.js';
 import { findTemporalCli } from '../../src/devserver/find-temporal.js';
 import { EMBEDDED_SERVER_DYNAMIC_CONFIG, findFreePort, isServerReachable, startDevServer, type DevServer } from '../../src/devserver/dev-server.js';
 
@@ -62,7 +62,7 @@ describe('startDevServer', { timeout: 60_000 }, () => {
     const connection = await Connection.connect({ address: server.address });
     try {
       const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
-      for (const key of AGENT_SEARCH_ATTRIBUTES) expect(customAttributes?.[key.name], key.name).toBe(INDEXED[key.type]);
+      for (const key of REGISTERED_SEARCH_ATTRIBUTES) expect(customAttributes?.[key.name], key.name).toBe(INDEXED[key.type]);
       // A workflow start (no worker needed) must survive a restart on the same SQLite file.
       const client = new Client({ connection });
       await client.workflow.start('agentWorkflow', { taskQueue: 'nobody-polls', workflowId: 'persist-me', args: [] });

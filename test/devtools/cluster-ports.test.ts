@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_SEARCH_ATTRIBUTES } from '../../src/core/search-attributes.js';
+import { REGISTERED_SEARCH_ATTRIBUTES } from '../../src/core/search-attributes.js';
 import { startCluster, type Cluster } from '../../devtools/cluster.js';
 import { isPortFree } from '../../src/devserver/ports.js';
 
@@ -56,7 +56,7 @@ describe('startCluster when a port it chose is taken before PostgreSQL or the se
     const connection = await Connection.connect({ address: cluster.address });
     try {
       const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
-      for (const key of AGENT_SEARCH_ATTRIBUTES) expect(customAttributes?.[key.name], key.name).toBeDefined();
+      for (const key of REGISTERED_SEARCH_ATTRIBUTES) expect(customAttributes?.[key.name], key.name).toBeDefined();
     } finally {
       await connection.close();
     }

@@ -186,7 +186,7 @@ describe('the packed package', () => {
     const script = `
       const root = await import('durable-agent');
       const sub = {};
-      for (const name of ['testing', 'encryption', 'worker', 'observability', 'mcp', 'webhooks']) sub[name] = await import('durable-agent/' + name);
+      for (const name of ['testing', 'encryption', 'worker', 'observability', 'mcp', 'webhooks', 'background']) sub[name] = await import('durable-agent/' + name);
       const missing = (m, names) => names.filter((n) => m[n] === undefined);
       console.log(JSON.stringify({
         testing: missing(sub.testing, ['startScriptedModel', 'reply', 'text', 'toolUse', 'webSearch', 'builtinTools', 'startDevServer', 'findTemporalCli', 'toolContext']),
@@ -195,6 +195,7 @@ describe('the packed package', () => {
         observability: missing(sub.observability, ['agentTracingFromEnv', 'createTracing', 'AgentMetrics', 'serveMetrics', 'OtelConfigError']),
         mcp: missing(sub.mcp, ['FileMcpTokenStore', 'MemoryMcpTokenStore', 'McpTokenStoreError', 'McpLoginRequired', 'IDEMPOTENCY_META_KEY']),
         webhooks: missing(sub.webhooks, ['signWebhook', 'verifyWebhook', 'WebhookVerificationError', 'WEBHOOK_EVENT_TYPES', 'WEBHOOK_HEADERS']),
+        background: missing(sub.background, ['createAgentSchedule', 'listAgentSchedules', 'describeAgentSchedule', 'pauseAgentSchedule', 'unpauseAgentSchedule', 'triggerAgentSchedule', 'deleteAgentSchedule', 'startTasks', 'listTaskBatch', 'getTaskBatchResults', 'taskWorkflowIds']),
         rootValues: Object.keys(root).length,
         onRoot: ['loadConfig', 'ConfigError', 'toolsWithConfig', 'startScriptedModel', 'startDevServer', 'webSearch', 'builtinTools', 'EncryptionCodec', 'agentWorkerSizing', 'AgentMetrics', 'MemoryMcpTokenStore', 'settingsProblem', 'newWorkflowId', 'MODEL_CALL_OPTIONS'].filter((n) => n in root),
         mutable: Object.isFrozen(sub.worker.AGENT_WORKER_SIZING) && Object.isFrozen(sub.webhooks.WEBHOOK_HEADERS) ? [] : ['AGENT_WORKER_SIZING or WEBHOOK_HEADERS'],
@@ -202,7 +203,7 @@ describe('the packed package', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
     const found = JSON.parse(stdout) as Record<string, unknown>;
     expect(found.rootValues).toBeLessThanOrEqual(30);
-    expect({ ...found, rootValues: undefined }).toEqual({ testing: [], encryption: [], worker: [], observability: [], mcp: [], webhooks: [], onRoot: [], mutable: [] });
+    expect({ ...found, rootValues: undefined }).toEqual({ testing: [], encryption: [], worker: [], observability: [], mcp: [], webhooks: [], background: [], onRoot: [], mutable: [] });
   });
 
   it('type-checks the pages’ library examples against the installed package (tsc, strict)', async () => {

@@ -36,7 +36,7 @@ describe('the root export', () => {
 
   it('every subpath of package.json has its entry file, and src/ holds at most 5 files at its root', () => {
     const entries = entryPoints();
-    expect([...entries.keys()].sort()).toEqual(['.', './encryption', './mcp', './observability', './testing', './webhooks', './worker', './workflow']);
+    expect([...entries.keys()].sort()).toEqual(['.', './background', './encryption', './mcp', './observability', './testing', './webhooks', './worker', './workflow']);
     for (const file of entries.values()) expect(() => readFileSync(file)).not.toThrow();
     const rootFiles = ts.sys.readDirectory(path.join(ROOT, 'src'), ['.ts'], undefined, undefined, 1);
     expect(rootFiles.length).toBeLessThanOrEqual(5);

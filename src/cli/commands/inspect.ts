@@ -9,7 +9,7 @@ import { oneLine } from '../../core/transcript.js';
 import { forkedFromLine, lastForkableStep, transcriptBeforeStep } from '../../core/fork.js';
 import { childRows, childRuns } from '../sub-agents-view.js';
 import type { AgentStatusView, CompactionRecord, ForkOrigin, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
-import { expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
+import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import {
   blocksOf,
@@ -299,27 +299,36 @@ const LIST_FLAGS = {
     value: 'S',
     help: `only runs with this status: ${AGENT_STATUSES.join(', ')} (terminated and timed_out: as the server closed them)`,
   },
-  limit: { type: 'int', min: 1, max: 10_000, help: 'at most N runs, newest first (default 20)' },
+  limit: { type: 'int', min: 1, max: 10_000, help: 'at most N runs, newest first (default 20; with --schedule or --batch, 1000)' },
+  schedule: { type: 'string', value: 'NAME', help: 'only the runs this schedule started (schedule create)' },
+  batch: { type: 'string', value: 'NAME', help: 'only the runs of this task batch (start --tasks)' },
   ...JSON_FLAG,
 } satisfies Record<string, FlagSpec>;
 
 export const list = defineCommand({
-  usage: 'list [--status S] [--limit N] [--json]',
+  usage: 'list [--status S] [--schedule NAME] [--batch NAME] [--limit N] [--json]',
   description: `Recent runs from the server's visibility store, with their search attributes as columns. The earlier
-runs of an id (continue-as-new, resume, temporal workflow reset) are marked "(earlier run)".`,
+runs of an id (continue-as-new, resume, temporal workflow reset) are marked "(earlier run)". A SCHEDULE or BATCH
+column appears when a run listed came from a schedule or a task batch.`,
   flags: LIST_FLAGS,
-  examples: ['list', 'list --status awaiting_approval --limit 5'],
+  examples: ['list', 'list --status awaiting_approval --limit 5', 'list --schedule nightly-triage', 'list --batch issues --status failed'],
   run: listCommand,
 });
 
 async function listCommand({ flags, positionals }: Parsed<typeof LIST_FLAGS>): Promise<number> {
-  expectPositionals(positionals, [], 'list [--status S] [--limit N] [--json]');
+  expectPositionals(positionals, [], 'list [--status S] [--schedule NAME] [--batch NAME] [--limit N] [--json]');
+  for (const f of ['schedule', 'batch'] as const) {
+    if (flags[f] !== undefined && !/^[\w.@-]{1,100}$/.test(flags[f])) throw new UsageError(`--${f}: "${flags[f].slice(0, 60)}" is not a ${f} name (letters, digits and . _ @ -)`);
+  }
+  const { schedule, batch } = flags;
   return withTemporal(async (temporal) => {
     const { listRuns } = await agentClient();
-    const runs = await listRuns(temporal.client, { status: flags.status, limit: flags.limit ?? 20 });
+    const limit = flags.limit ?? (schedule || batch ? 1000 : 20);
+    const runs = await listRuns(temporal.client, { status: flags.status, limit, schedule, batch });
     if (flags.json) printJson(runs);
     else printText(formatList(runs));
-    if (!flags.json && runs.length === 0) logLine(flags.status ? `no runs with AgentStatus ${flags.status}` : 'no runs');
+    const of = [schedule ? ` started by schedule ${schedule}` : '', batch ? ` in batch ${batch}` : '', flags.status ? ` with AgentStatus ${flags.status}` : ''].join('');
+    if (!flags.json && runs.length === 0) logLine(`no runs${of}`);
     return 0;
   });
 }
@@ -329,7 +338,13 @@ export function formatList(runs: readonly RunSummary[]): string {
   const parents = runs.some((r) => r.parentWorkflowId);
   // A BUILD ID column only when some run is on a versioned worker (a Worker Deployment version).
   const builds = runs.some((r) => r.buildId);
-  const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED', ...(builds ? ['BUILD ID'] : []), ...(parents ? ['PARENT'] : [])];
+  // SCHEDULE and BATCH columns only when some run came from one.
+  const schedules = runs.some((r) => r.schedule);
+  const batches = runs.some((r) => r.taskBatch);
+  const header = [
+    'WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED',
+    ...(builds ? ['BUILD ID'] : []), ...(parents ? ['PARENT'] : []), ...(schedules ? ['SCHEDULE'] : []), ...(batches ? ['BATCH'] : []),
+  ];
   const rows = runs.map((r) => {
     const a = r.attributes;
     const status = `${statusCell(r)}${r.current ? '' : ' (earlier run)'}`;
@@ -344,6 +359,8 @@ export function formatList(runs: readonly RunSummary[]): string {
       timeText(r.startTime),
       ...(builds ? [r.buildId ?? '—'] : []),
       ...(parents ? [r.parentWorkflowId ?? '—'] : []),
+      ...(schedules ? [r.schedule ?? '—'] : []),
+      ...(batches ? [r.taskBatch ?? '—'] : []),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

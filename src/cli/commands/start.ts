@@ -10,8 +10,11 @@ import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
+import { batchResults } from './batch-results.js';
 import { priorityFromFlags, settingsFromFlags, START_FLAGS } from '../settings.js';
 import { readTask } from '../task.js';
+import { TASKS_FLAGS } from '../task-file.js';
+import { startTaskFile } from './start-tasks.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal, type TemporalSession } from '../temporal.js';
 import { agentClient } from '../lazy-client.js';
@@ -21,15 +24,26 @@ import { needsWorkerCatalog, startCatalog, withListedMcpTools } from '../worker-
 
 export { taskQueue };
 
-const START_USAGE = 'start "<task>" [options]  (or: start --task-file FILE, start - < task.txt)';
+const START_USAGE = 'start "<task>" [options]  (or: start --task-file FILE, start - < task.txt, start --tasks FILE.jsonl)';
 
 export const start = defineCommand({
   usage: START_USAGE,
   description: `Start a run and print its workflow id alone (--json: {"workflowId","runId"}). No worker runs in this
-process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --scripted (that is the worker's).`,
-  flags: START_FLAGS,
-  examples: ['start "Summarise the open incidents" --max-steps 30', 'start --task-file task.md --id weekly-digest --json'],
-  async run({ flags, positionals }) {
+process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --scripted (that is the worker's).
+With --tasks FILE.jsonl, a run per line (each line {"task": ..., "id"?, settings as in POST /v1/runs}, the flags
+given here applying to every line), each id printed as it starts; every line is checked first, and a bad line is
+exit 2 naming it, with nothing started. Started again, the same file starts no duplicates (a line's run id comes
+from the batch's name and the line).`,
+  flags: { ...START_FLAGS, ...TASKS_FLAGS },
+  examples: [
+    'start "Summarise the open incidents" --max-steps 30',
+    'start --task-file task.md --id weekly-digest --json',
+    'start --tasks issues.jsonl --concurrency 20 --max-steps 10',
+  ],
+  async run({ flags: allFlags, positionals }) {
+    if (allFlags.tasks !== undefined) return startTaskFile(allFlags, positionals);
+    for (const f of ['concurrency', 'tasks-name'] as const) if (allFlags[f] !== undefined) throw new UsageError(`--${f} goes with --tasks FILE`);
+    const { tasks: _t, concurrency: _c, 'tasks-name': _n, ...flags } = allFlags;
     const task = await readTask(positionals, flags['task-file'], START_USAGE);
     const { config } = await loadCliConfig(flags.config);
     const local = toolCatalog(config);
@@ -56,7 +70,7 @@ process: a \`worker\` elsewhere takes it. Takes the flags of \`run\` except --sc
 
 /** `start`'s settings, its tools checked against what the task queue's workers offer (with no worker to ask, against
  * this process's tools and the listed tools of the config's MCP servers it names). */
-async function settingsFromWorkers(
+export async function settingsFromWorkers(
   flags: Parsed<typeof START_FLAGS>['flags'],
   temporal: TemporalSession,
   local: ToolCatalog,
@@ -73,16 +87,25 @@ async function settingsFromWorkers(
 }
 
 export const result = defineCommand({
-  usage: 'result <workflowId> [--json]',
+  usage: 'result <workflowId> [--json]  (or: result --batch NAME)',
   description: `Wait for a run to end and print its result exactly as \`run\` does, with the same exit code. Through a
 server outage it keeps waiting and says so on stderr. A closed run needs no worker; a terminated or timed-out run
 reads as such (exit 1), with what its history holds and the operator's reason. Ctrl-C or SIGTERM stops waiting, not
-the run (exit 130).`,
-  flags: { json: { type: 'boolean', help: 'print exactly one JSON document' } },
-  examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json'],
+the run (exit 130). With --batch NAME, the results of every run of a task batch (start --tasks), one line each
+(--json: an array), once all have ended: exit 0 when all completed, else the exit code of the first that did not.`,
+  flags: {
+    json: { type: 'boolean', help: 'print exactly one JSON document' },
+    batch: { type: 'string', value: 'NAME', help: 'the results of every run of this task batch (start --tasks)' },
+  },
+  examples: ['result agent-search-for-the-population-of-fra-s9aiw3 --json', 'result --batch issues'],
   async run({ flags, positionals }) {
-    const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
     const json = flags.json ?? false;
+    if (flags.batch !== undefined) {
+      expectPositionals(positionals, [], 'result --batch NAME [--json]');
+      const batch = flags.batch;
+      return stopWaitingOnSignal(`of batch ${batch}`, `result --batch ${batch}${json ? ' --json' : ''}`, () => batchResults(batch, json));
+    }
+    const [workflowId] = expectPositionals(positionals, ['workflowId'], 'result <workflowId> [--json]');
     return stopWaitingOnSignal(workflowId, `result ${workflowId}${json ? ' --json' : ''}`, () => waitForResult(workflowId, json));
   },
 });

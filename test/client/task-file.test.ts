@@ -1,0 +1,41 @@
+// The ids of a task batch's runs: derived from the batch's name and each task, so a list started twice names the same
+// runs (and starts none twice).
+import { describe, expect, it } from 'vitest';
+import { checkBatchName, taskWorkflowIds } from '../../src/client/task-file.js';
+import { defaultSettings } from '../../src/core/settings.js';
+
+const settings = defaultSettings({ tools: [] });
+
+describe('taskWorkflowIds', () => {
+  it('is the same for the same batch and tasks, readable, and different for another batch or another task', () => {
+    const tasks = [{ task: 'Classify issue #12', settings }, { task: 'Classify issue #13', settings }];
+    const ids = taskWorkflowIds('triage', tasks);
+    expect(taskWorkflowIds('triage', tasks)).toEqual(ids);
+    expect(ids[0]).toMatch(/^triage-classify-issue-12-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(2);
+    expect(taskWorkflowIds('triage-2', tasks)[0]).not.toBe(ids[0]);
+  });
+
+  it('keeps a line its id when lines are inserted before it (an id comes from the line, not its position)', () => {
+    const line = { task: 'Summarise chapter 3', settings, key: '{"task":"Summarise chapter 3"}' };
+    const [alone] = taskWorkflowIds('book', [line]);
+    const later = taskWorkflowIds('book', [{ task: 'Preface', settings, key: '{"task":"Preface"}' }, line]);
+    expect(later[1]).toBe(alone);
+  });
+
+  it('gives the second of two identical tasks its own id (-2), and keeps an id a task names itself', () => {
+    const same = { task: 'Ping the status page', settings };
+    const ids = taskWorkflowIds('pings', [same, same, { ...same, workflowId: 'my-own-id' }]);
+    expect(ids[1]).toBe(`${ids[0]}-2`);
+    expect(ids[2]).toBe('my-own-id');
+  });
+});
+
+describe('checkBatchName', () => {
+  it('refuses a name that cannot go into a workflow id or a visibility query, naming what is allowed', () => {
+    expect(() => checkBatchName('issues-2026.12')).not.toThrow();
+    for (const bad of ["it's", 'with space', '', '-leading', 'x'.repeat(81)]) {
+      expect(() => checkBatchName(bad)).toThrow(/is not usable: letters, digits and \. _ @ -/);
+    }
+  });
+});
