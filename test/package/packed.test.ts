@@ -161,6 +161,8 @@ describe('the packed package', () => {
 
   it('the pages have the examples this test runs', () => {
     expect(examples.map((e) => `${e.kind}=${e.file}`)).toEqual([
+      'compiles=schedule-weekly-report.ts',
+      'compiles=today-tool.ts',
       'compiles=traced-start.ts',
       'compiles=metrics-worker.ts',
       'runnable=own-worker.ts',
