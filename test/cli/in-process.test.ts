@@ -1,7 +1,9 @@
 // The test helper that runs the CLI's commands in the test process (test/helpers/cli-in-process.ts): what a command
 // would do to its own process must stay within the command there.
 import { describe, expect, it } from 'vitest';
-import { ROOT, expectExit, useCli } from '../helpers/cli.js';
+import type { AgentResult } from '../../src/core/types.js';
+import { NativeConnection } from '@temporalio/worker';
+import { ROOT, endTurn, expectExit, jsonOf, stopWorker, useCli, type CliProcess } from '../helpers/cli.js';
 import { startCliInProcess } from '../helpers/cli-in-process.js';
 import { testServerAddress } from '../helpers/test-server.js';
 
@@ -21,6 +23,31 @@ describe('a command in the test process', () => {
     // Still here, and process.exit is the process's again outside a command.
     expect(process.exitCode ?? 0).toBe(0);
     await cli.client().workflow.getHandle(id).terminate('test cleanup');
+  });
+
+  it("stopping a worker in the test process leaves the process's Temporal runtime running: a worker started after it runs a run to its end", async () => {
+    // The SDK's runtime goes when its last worker and connection do and comes back at the next use: here inside the
+    // first worker's command (nothing else of this file holds it). A connection of the test's keeps that runtime
+    // alive past the command, whose stop must not reach the runtime's own SIGINT/SIGTERM listeners: they would shut
+    // down every later worker of the process at once.
+    const first = cli.session();
+    const stopped = await first.worker([endTurn('never asked')]);
+    const connection = await NativeConnection.connect({ address: testServerAddress() });
+    let worker: CliProcess | undefined;
+    try {
+      stopped.kill('SIGINT');
+      expectExit(await stopped.exited, 0);
+
+      const s = cli.session();
+      worker = await s.worker([endTurn('still served')]);
+      const id = await s.startedId(['a run after a stopped worker']);
+      const result = await s.cli(['result', id, '--json']);
+      expectExit(result, 0);
+      expect(jsonOf<AgentResult>(result).text).toBe('still served');
+    } finally {
+      await stopWorker(worker);
+      await connection.close();
+    }
   });
 
   it("keeps a command's environment, stdout and stderr its own while another runs beside it", async () => {

@@ -88,6 +88,13 @@ async function hookProcess(): Promise<void> {
   const { Runtime, Worker } = await import('@temporalio/worker');
   const install = Runtime.install.bind(Runtime);
   Runtime.install = ((options: Parameters<typeof Runtime.install>[0]) => (io.getStore() ? Runtime.instance() : install(options))) as typeof Runtime.install;
+  // The runtime is the test process's, never a command's. The SDK shuts it down once its last worker and connection
+  // are gone and creates it again at the next use, and a new runtime listens for SIGINT/SIGTERM (process.on): created
+  // inside a command, those listeners were the command's, so stopping that command (kill: its signals) put the
+  // process's runtime into its shutdown state, which shuts down every worker of every test after it at once ("Worker
+  // was shutdown": the runs of the next files waited for a worker that never took them).
+  const instance = Runtime.instance.bind(Runtime);
+  Runtime.instance = (() => io.exit(instance)) as typeof Runtime.instance;
   const create = Worker.create.bind(Worker);
   Worker.create = (async (options: Parameters<typeof Worker.create>[0]) => {
     const worker = await create(options);

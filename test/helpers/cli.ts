@@ -151,10 +151,9 @@ const SPAWNED_COMMANDS = new Set(['server', 'serve', 'codec-server']);
 /** Whether `cli(args)` with `env` runs in the test process: a command that runs to its end and sets nothing global to
  * a process (OTEL_* installs a tracer provider; DURABLE_AGENT_PROFILE prints a process's timings). */
 function inProcess(args: string[], env: NodeJS.ProcessEnv): boolean {
-  // Opt-in for now (DURABLE_AGENT_TEST_CLI_IN_PROCESS=1): in the full suite, files sharing a test process lost a
-  // command's environment (TEMPORAL_ADDRESS) and output to it, and a command's exit on a signal (exitWhenFlushed) ends
-  // the test process itself; until the seam survives both, every command is a process, as before.
-  if (process.env.DURABLE_AGENT_TEST_CLI_IN_PROCESS !== '1') return false;
+  // DURABLE_AGENT_TEST_CLI_IN_PROCESS=0 runs every command as a process, as the suite did before (to tell a failure of
+  // the seam from one of the CLI).
+  if (process.env.DURABLE_AGENT_TEST_CLI_IN_PROCESS === '0') return false;
   if (Object.keys(env).some((k) => k.startsWith('OTEL_') || k === 'DURABLE_AGENT_PROFILE')) return false;
   const [command] = args;
   return command === undefined || !SPAWNED_COMMANDS.has(command) || args.includes('--help') || args.includes('-h');
