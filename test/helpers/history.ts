@@ -12,3 +12,24 @@ export function eventKinds(events: HistoryEvent[] | null | undefined): string[] 
     return key ? key.charAt(0).toUpperCase() + key.slice(1, -'EventAttributes'.length) : 'Unknown';
   });
 }
+
+/** A history event's time in seconds since the epoch (nanosecond precision kept). */
+const eventSeconds = (e: HistoryEvent) => Number(e.eventTime?.seconds ?? 0) + (e.eventTime?.nanos ?? 0) / 1e9;
+
+/** For each closed activity of type `activityType` (completed, failed, timed out or cancelled), the seconds the server
+ * recorded between scheduling it and its close: what any time the worker measured inside the activity fits within. */
+export function closedActivitySeconds(events: HistoryEvent[] | null | undefined, activityType: string): number[] {
+  const scheduled = new Map<string, HistoryEvent>();
+  const spans: number[] = [];
+  for (const e of events ?? []) {
+    if (e.activityTaskScheduledEventAttributes?.activityType?.name === activityType) scheduled.set(String(e.eventId), e);
+    const closed =
+      e.activityTaskCompletedEventAttributes ??
+      e.activityTaskFailedEventAttributes ??
+      e.activityTaskTimedOutEventAttributes ??
+      e.activityTaskCanceledEventAttributes;
+    const from = closed ? scheduled.get(String(closed.scheduledEventId)) : undefined;
+    if (from) spans.push(eventSeconds(e) - eventSeconds(from));
+  }
+  return spans;
+}

@@ -25,8 +25,10 @@ export async function call(api: ApiServer, method: string, path: string, body?: 
 }
 
 
-export const openApi = (env: TestEnv, taskQueue: string, bodyLimitBytes?: number) =>
-  serve({ client: env.client, port: 0, tokens: { operate: [OPERATE], read: [READ] }, taskQueue, eventsIntervalMs: 100, bodyLimitBytes, log: () => {} });
+/** `eventsIntervalMs`: how often a followed run is read (100 ms; a test that counts the reads makes it longer than
+ * itself, so that only the first read of a feed happens). */
+export const openApi = (env: TestEnv, taskQueue: string, bodyLimitBytes?: number, eventsIntervalMs = 100) =>
+  serve({ client: env.client, port: 0, tokens: { operate: [OPERATE], read: [READ] }, taskQueue, eventsIntervalMs, bodyLimitBytes, log: () => {} });
 
 /** A model turn that calls the calculator with `id` as its tool_use id. */
 export const calc = (id: string) => reply([text('Let me compute.'), toolUse('calculator', { expression: '2 + 2' }, id)]);
