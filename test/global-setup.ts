@@ -94,8 +94,11 @@ export async function teardown(): Promise<void> {
 async function reportCliProcesses(countDir: string): Promise<void> {
   const lines = (await fs.readFile(path.join(countDir, CLI_COUNT_FILE), 'utf8').catch(() => '')).split('\n').filter(Boolean);
   await fs.rm(countDir, { recursive: true, force: true });
-  const byFile = new Map<string, number>();
-  for (const line of lines) byFile.set(line.split('\t')[0], (byFile.get(line.split('\t')[0]) ?? 0) + 1);
-  const top = [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10);
-  console.error(`[cli-processes] ${lines.length} durable-agent processes spawned${top.length ? `; most by ${top.map(([f, n]) => `${f} (${n})`).join(', ')}` : ''}`);
+  const count = (column: number) => {
+    const by = new Map<string, number>();
+    for (const line of lines) by.set(line.split('\t')[column], (by.get(line.split('\t')[column]) ?? 0) + 1);
+    return [...by].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([name, n]) => `${name || '(none)'} (${n})`).join(', ');
+  };
+  // By file and by command: what to look at next when the count grows.
+  console.error(`[cli-processes] ${lines.length} durable-agent processes spawned${lines.length ? `; most by ${count(0)}; commands: ${count(1)}` : ''}`);
 }

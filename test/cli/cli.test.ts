@@ -346,7 +346,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
 
   describe('start, worker and result', () => {
     it('start --json prints {workflowId, runId}; result waits for a worker --scripted started later and prints the same document as run (exit 0); the worker exits 0 on SIGTERM', async ({ expect }) => {
-      const { cli, spawn, taskQueue } = session();
+      const { cli, spawn, background, taskQueue } = session();
       const started = await cli(['start', '--json', FRANCE]);
       expectExit(started, 0);
       const ids = JSON.parse(started.stdout) as { workflowId: string; runId: string };
@@ -357,7 +357,8 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       expect(await modelCalls(ids.workflowId)).toBe(0);
 
       // `result` is waiting before any worker exists.
-      const waiting = spawn(['result', ids.workflowId, '--json']);
+      const waiting = background(['result', ids.workflowId, '--json']);
+      // A process: its exit on a real SIGTERM is part of what this test proves.
       const worker = spawn(['worker', '--scripted']);
       try {
         await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
@@ -559,9 +560,9 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
     });
 
     it('a run cancelled while its model call is in flight ends with status cancelled and exit 4', async ({ expect }) => {
-      const { spawn } = session();
+      const { background } = session();
       const script = await scriptFile([heldTurn]);
-      const run = spawn(['run', '--scripted', '--json', 'cancel me'], { AGENT_SCRIPT: script });
+      const run = background(['run', '--scripted', '--json', 'cancel me'], { AGENT_SCRIPT: script });
       const [, workflowId] = await run.waitForStderr(/started run (\S+)/);
       const handle = client().workflow.getHandle(workflowId);
       await until(async () => ((await handle.describe()).raw.pendingActivities ?? []).length > 0, 'the model call is pending', 20_000);

@@ -247,7 +247,7 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
       const started = await s.cli(['start', 'watch me work']);
       const id = started.stdout.trim();
       // watch is up before any worker: it waits, then follows.
-      const watch = s.spawn(['watch', id]);
+      const watch = s.background(['watch', id]);
       await watch.waitForStderr(/waiting: no worker answered/);
       worker = await s.worker([toolTurn('2+3', 'adding'), toolTurn('5*2', 'doubling'), endTurn('ten')]);
       const exit = await watch.exited;
@@ -284,7 +284,7 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
     const script = [{ ...reply([text(answer)]), eventDelayMs: 20, holdAfterEvents: 20 }];
     await withAgent(env, { script, taskQueue: s.taskQueue }, async (h) => {
       const id = await s.startedId(['talk slowly', '--heartbeat-timeout', '3s']);
-      const watch = s.spawn(['watch', id]);
+      const watch = s.background(['watch', id]);
       const [progressLine, watchedWords] = await watch.waitForStdout(/^ {2}… model call attempt \d+ · text · ~\d+ output tokens · [^:]+: (.+)$/m);
       expect(answer).toContain(watchedWords.replace(/^…/, ''));
 
@@ -321,7 +321,7 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
         expect(status.stderr).toMatch(/^note: its worker is inside a workflow task \(a local model call, for one\).*: showing the state recorded in its history\.$/m);
       }
       expect(status.stdout).toMatch(new RegExp(`^${id} · run \\S+\\n`));
-      const watch = s.spawn(['watch', id]);
+      const watch = s.background(['watch', id]);
       await watch.waitForStdout(/^ {2}← calculator: 2$/m);
       h.model.release();
       const exit = await watch.exited;
@@ -337,7 +337,7 @@ describe.concurrent('status, transcript, watch, list (the built CLI)', { timeout
     try {
       worker = await s.worker([toolTurn('1+1'), toolTurn('2+2'), endTurn('never reached')]);
       const id = (await s.cli(['start', '--approve', 'calculator', '--max-steps', '1', '--summary-on', 'none', 'guarded'])).stdout.trim();
-      const watch = s.spawn(['watch', id]);
+      const watch = s.background(['watch', id]);
       const [, toolUseId] = await watch.waitForStdout(/^awaiting approval: calculator \{"expression":"1\+1"\} \((\S+)\)/m);
       expectExit(await s.cli(['approve', id, toolUseId]), 0);
       const exit = await watch.exited;

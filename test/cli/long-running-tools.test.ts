@@ -22,7 +22,7 @@ const toolTurn = (name: string) => ({ content: [{ type: 'tool_use', name, input:
 
 describe('long-running tools from the CLI', () => {
   it("status shows a running tool's latest progress message, attempt and timeout; --json per in-flight call", async () => {
-    const { cli, spawn } = session({ LONG_TOOLS_DIR: dir });
+    const { cli, spawn, background } = session({ LONG_TOOLS_DIR: dir });
     let worker: CliProcess | undefined;
     try {
       const script = await scriptFile([toolTurn('build'), endTurn('Built.')]);
@@ -42,7 +42,7 @@ describe('long-running tools from the CLI', () => {
       expectExit(text, 0);
       expect(text.stdout).toMatch(/^ {2}build \(\S+\): attempt 1 of 3 · running [\d.]+s · timeout 10m · "linking" \(80%\)$/m);
       // watch prints a line when the running call reports progress.
-      const watching = spawn(['watch', id]);
+      const watching = background(['watch', id]);
       await watching.waitForStdout(/^ {2}… build attempt 1 of 3 · running [\d.]+s · timeout 10m · "linking" \(80%\)$/m, 20_000);
       await writeFile(path.join(dir, 'release'), '');
       expectExit(await watching.exited, 0);

@@ -9,7 +9,7 @@ describe('result', () => {
   it('says after a few seconds that no worker polls the task queue, with the commands that fix it, and keeps waiting', async () => {
     const s = cli.session();
     const id = await s.startedId(['what is 6 times 7']);
-    const waiting = s.spawn(['result', id]);
+    const waiting = s.background(['result', id]);
     await waiting.waitForStderr(new RegExp(`no worker is polling task queue "${s.taskQueue}": the run waits on the server until one does`), 20_000);
     expect(waiting.stderr).toMatch(new RegExp(`durable-agent worker\\), or go on with a worker in this process \\(durable-agent run --id ${id}\\); still waiting`));
     expect(waiting.child.exitCode).toBeNull(); // still waiting

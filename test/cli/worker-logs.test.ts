@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { temporal } from '@temporalio/proto';
+import { describe, expect, it, vi } from 'vitest';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { redactPayloadBytes } from '../../src/codec/redact-logs.js';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
@@ -43,8 +44,12 @@ describe('worker logs', () => {
       await worker.waitForStderr(/worker polling task queue "worker-logs"/);
       client = new Client({ connection: await Connection.connect({ address: server.address }), dataConverter: agentDataConverter({}) });
       const { workflowId } = await startAgent(client, { task: 'add six sevens', settings: defaultSettings({ tools: ['calculator'] }), taskQueue: 'worker-logs' });
+      // The server goes once the worker holds the model call (started, its 3 s reply on the way), not after a time
+      // guessed enough for that: under load the worker had not even scheduled it yet.
+      const handle = client.workflow.getHandle(workflowId);
+      const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
+      await vi.waitFor(async () => expect((await handle.describe()).raw.pendingActivities?.[0]?.state).toBe(STARTED), { timeout: 30_000, interval: 50 });
       await client.connection.close();
-      await new Promise((r) => setTimeout(r, 1000));
       await server.stop();
       server = undefined;
       // The reply arrives; delivering it fails, and the core says so (with the result it holds).

@@ -165,8 +165,10 @@ function runToEnd(args: string[], env: NodeJS.ProcessEnv, input?: string, timeou
   const run = () => runCliInProcess(args, { env, input, timeoutMs, cwd: ROOT });
   // Loading a config file sets process.exit aside while the file runs (src/config/load.ts): two loads at once in one
   // process would put back each other's. Commands given --config run one at a time here.
-  return args.some((a) => a === '--config' || a.startsWith('--config=')) ? oneConfigAtATime(run) : run();
+  return givesConfig(args) ? oneConfigAtATime(run) : run();
 }
+
+const givesConfig = (args: string[]) => args.some((a) => a === '--config' || a.startsWith('--config='));
 
 let configTail: Promise<unknown> = Promise.resolve();
 function oneConfigAtATime<T>(fn: () => Promise<T>): Promise<T> {
@@ -207,8 +209,13 @@ export interface CliSession {
   cli(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
   /** Runs a command to its end as a process: where the process is what is tested (its exit, its streams). */
   cliProcess(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
-  /** Starts a long-lived command (worker, watch, a run to interrupt); the caller ends it. */
+  /** Starts a long-lived command as a process (a worker to SIGKILL, a run to interrupt with a real signal); the caller
+   * ends it. */
   spawn(args: string[], extra?: EnvOverrides, timeoutMs?: number): SpawnedCli;
+  /** Starts a command the test follows while it runs (its output as it comes, then its end: `watch`, a `result`
+   * waiting for a worker): in the test process when it can be (not given --config, whose loading is one at a time),
+   * else as a process. */
+  background(args: string[], extra?: EnvOverrides): CliProcess;
   /** Starts `worker --scripted` answering from `script` and resolves once it polls its task queue: in the test
    * process (stopWorker and kill('SIGTERM'/'SIGINT') stop it; it has no pid). */
   worker(script: unknown[]): Promise<CliProcess>;
@@ -267,6 +274,10 @@ export function useCli(): CliEnv {
       return env;
     };
     const spawnCli = (args: string[], extra?: EnvOverrides, timeoutMs?: number) => new SpawnedCli(args, envFor(extra), timeoutMs);
+    const background = (args: string[], extra?: EnvOverrides): CliProcess => {
+      const env = envFor(extra);
+      return inProcess(args, env) && !givesConfig(args) ? startCliInProcess(args, { env, timeoutMs: PROCESS_TIMEOUT_MS, cwd: ROOT }) : new SpawnedCli(args, env);
+    };
     const cli = (args: string[], extra?: EnvOverrides, input?: string) => withSlot(() => runToEnd(args, envFor(extra), input));
     const cliProcess = (args: string[], extra?: EnvOverrides, input?: string) =>
       withSlot(() => new SpawnedCli(args, envFor(extra), PROCESS_TIMEOUT_MS, input).exited);
@@ -275,10 +286,9 @@ export function useCli(): CliEnv {
       cli,
       cliProcess,
       spawn: spawnCli,
+      background,
       async worker(script) {
-        const args = ['worker', '--scripted'];
-        const env = envFor({ AGENT_SCRIPT: await scriptFile(script) });
-        const worker = inProcess(args, env) ? startCliInProcess(args, { env, timeoutMs: PROCESS_TIMEOUT_MS, cwd: ROOT }) : new SpawnedCli(args, env);
+        const worker = background(['worker', '--scripted'], { AGENT_SCRIPT: await scriptFile(script) });
         await worker.waitForStderr(new RegExp(`worker polling task queue "${taskQueue}"`));
         return worker;
       },
