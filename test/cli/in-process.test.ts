@@ -50,6 +50,21 @@ describe('a command in the test process', () => {
     }
   });
 
+  it("gives a command its own environment even after a test replaced process.env with a copy of it", async () => {
+    const before = process.env;
+    process.env = { ...before };
+    try {
+      const s = cli.session();
+      // start reaches the test server only with the session's TEMPORAL_ADDRESS (the test process has none).
+      const id = await s.startedId(['after process.env was replaced']);
+      const status = await s.cli(['status', id], { TEMPORAL_NAMESPACE: 'no-such-namespace' });
+      expect(status.stderr).toMatch(/no-such-namespace/);
+      await cli.client().workflow.getHandle(id).terminate('test cleanup');
+    } finally {
+      process.env = before;
+    }
+  });
+
   it("keeps a command's environment, stdout and stderr its own while another runs beside it", async () => {
     const s = cli.session();
     const [a, b] = await Promise.all([s.cli(['status', 'no-such-run-a']), s.cli(['status', 'no-such-run-b'], { TEMPORAL_NAMESPACE: 'no-such-namespace' })]);

@@ -32,15 +32,25 @@ interface Io {
 }
 
 const io = new AsyncLocalStorage<Io>();
-let hooked: Promise<void> | undefined;
+let temporalHooked: Promise<void> | undefined;
 
 type Write = (chunk: unknown, encoding?: unknown, cb?: unknown) => boolean;
 
-async function hookProcess(): Promise<void> {
+// What is the process's own (process.env, the stdout/stderr writes, process.stdin, the signal listeners) is given to
+// each command through `io`. A test file may replace one of them between two commands (one saved process.env and
+// assigned the copy back, which left every later command of its test process reading the test process's own
+// environment: no TEMPORAL_ADDRESS), so each command checks that the hooks are in place and puts back what is not.
+const HOOKED = Symbol('durable-agent in-process CLI hook');
+const isHooked = (f: unknown) => typeof f === 'function' && (f as unknown as Record<symbol, unknown>)[HOOKED] === true;
+const mark = <T extends object>(f: T): T => Object.assign(f, { [HOOKED]: true });
+let envProxy: NodeJS.ProcessEnv | undefined;
+
+function hookProcessState(): void {
   for (const name of ['stdout', 'stderr'] as const) {
     const stream = process[name];
+    if (isHooked(stream.write)) continue;
     const original = stream.write.bind(stream) as Write;
-    stream.write = ((chunk: unknown, encoding?: unknown, cb?: unknown) => {
+    stream.write = mark((chunk: unknown, encoding?: unknown, cb?: unknown) => {
       const store = io.getStore();
       if (!store) return original(chunk, encoding, cb);
       store[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString(typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
@@ -51,39 +61,47 @@ async function hookProcess(): Promise<void> {
     }) as typeof stream.write;
   }
 
-  const real = process.env;
-  const target = () => io.getStore()?.env ?? real;
-  process.env = new Proxy(real, {
-    get: (_t, key) => (typeof key === 'string' ? target()[key] : undefined),
-    set: (_t, key, value) => ((target()[key as string] = String(value)), true),
-    has: (_t, key) => key in target(),
-    deleteProperty: (_t, key) => delete target()[key as string],
-    ownKeys: () => Reflect.ownKeys(target()),
-    getOwnPropertyDescriptor: (_t, key) => {
-      const env = target();
-      return typeof key === 'string' && Object.hasOwn(env, key) ? { value: env[key], writable: true, enumerable: true, configurable: true } : undefined;
-    },
-  });
+  if (!envProxy || process.env !== envProxy) {
+    const real = process.env;
+    const target = () => io.getStore()?.env ?? real;
+    process.env = envProxy = new Proxy(real, {
+      get: (_t, key) => (typeof key === 'string' ? target()[key] : undefined),
+      set: (_t, key, value) => ((target()[key as string] = String(value)), true),
+      has: (_t, key) => key in target(),
+      deleteProperty: (_t, key) => delete target()[key as string],
+      ownKeys: () => Reflect.ownKeys(target()),
+      getOwnPropertyDescriptor: (_t, key) => {
+        const env = target();
+        return typeof key === 'string' && Object.hasOwn(env, key) ? { value: env[key], writable: true, enumerable: true, configurable: true } : undefined;
+      },
+    });
+  }
 
   const stdin = Object.getOwnPropertyDescriptor(process, 'stdin')!;
-  Object.defineProperty(process, 'stdin', {
-    configurable: true,
-    enumerable: stdin.enumerable,
-    get: () => io.getStore()?.stdin ?? (stdin.get ? stdin.get.call(process) : stdin.value),
-  });
+  if (!isHooked(stdin.get)) {
+    Object.defineProperty(process, 'stdin', {
+      configurable: true,
+      enumerable: stdin.enumerable,
+      get: mark(() => io.getStore()?.stdin ?? (stdin.get ? stdin.get.call(process) : stdin.value)),
+    });
+  }
 
   // A command's SIGINT/SIGTERM listeners are its own (kill() calls them), never the process's.
   const SIGNALS = new Set(['SIGINT', 'SIGTERM']);
   for (const method of ['on', 'addListener', 'once', 'removeListener', 'off'] as const) {
+    if (isHooked(process[method])) continue;
     const original = process[method].bind(process) as (event: string, listener: (...a: unknown[]) => void) => NodeJS.Process;
-    (process as unknown as Record<string, unknown>)[method] = (event: string, listener: (...a: unknown[]) => void) => {
+    (process as unknown as Record<string, unknown>)[method] = mark((event: string, listener: (...a: unknown[]) => void) => {
       const store = io.getStore();
       if (!store || !SIGNALS.has(event)) return original(event, listener);
       store.signals[method](event, listener);
       return process;
-    };
+    });
   }
+}
 
+/** Hooks into Temporal's SDK, once per process (its modules are never loaded again). */
+async function hookTemporal(): Promise<void> {
   // The CLI installs its runtime (its logger on stderr) when a command replays a run; the test process has one.
   const { Runtime, Worker } = await import('@temporalio/worker');
   const install = Runtime.install.bind(Runtime);
@@ -186,8 +204,9 @@ export class InProcessCli {
   }
 
   private async run(options: InProcessOptions): Promise<Exit> {
-    hooked ??= hookProcess();
-    await hooked;
+    temporalHooked ??= hookTemporal();
+    await temporalHooked;
+    hookProcessState();
     hookExit();
     const { main } = await import('../../src/cli/main.js');
     const listeners = new Map(PROCESS_EVENTS.map((event) => [event, new Set(listenersOf(event))]));

@@ -24,7 +24,9 @@ describe('auth and bad input', () => {
   });
 
   it('refuses to start without a token, and without auth anywhere but 127.0.0.1', async () => {
-    const saved = { ...process.env };
+    // The variables put back one by one, not process.env replaced by a copy: it is the object the CLI's commands in
+    // this test process read their own environment through (test/helpers/cli-in-process.ts).
+    const saved = { DURABLE_AGENT_API_TOKEN: process.env.DURABLE_AGENT_API_TOKEN, DURABLE_AGENT_API_READ_TOKEN: process.env.DURABLE_AGENT_API_READ_TOKEN };
     delete process.env.DURABLE_AGENT_API_TOKEN;
     delete process.env.DURABLE_AGENT_API_READ_TOKEN;
     try {
@@ -36,7 +38,7 @@ describe('auth and bad input', () => {
       expect((await call(open, 'GET', '/v1/runs?limit=1', undefined, {})).status).toBe(200);
       await open.close();
     } finally {
-      process.env = saved;
+      for (const [key, value] of Object.entries(saved)) if (value !== undefined) process.env[key] = value;
     }
   });
 
