@@ -191,7 +191,11 @@ export class InProcessCli {
       stderr: null,
       kill: (signal: NodeJS.Signals = 'SIGTERM') => (this.kill(signal), true),
     };
-    this.exited = this.run(options).finally(notify);
+    running.add(this);
+    this.exited = this.run(options).finally(() => {
+      running.delete(this);
+      notify();
+    });
     this.exited.catch(() => {}); // reported when awaited
   }
 
@@ -278,6 +282,16 @@ export class InProcessCli {
       check();
     });
   }
+}
+
+const running = new Set<InProcessCli>();
+
+/** Stops the commands still running in this process (SIGTERM: a worker shuts down), as a file's end kills the
+ * processes it spawned: the next file of the test process finds none of them polling or holding its runtime. */
+export async function stopCommandsInProcess(): Promise<void> {
+  const left = [...running];
+  for (const command of left) command.kill('SIGTERM');
+  await Promise.all(left.map((command) => command.exited.catch(() => undefined)));
 }
 
 /** Starts `durable-agent <args>` in this process; `exited` resolves when main() returns. */

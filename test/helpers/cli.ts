@@ -18,7 +18,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { findFreePort } from '../../src/devserver/ports.js';
 import { countCliProcess } from './cli-count.js';
-import { runCliInProcess, startCliInProcess, type InProcessCli } from './cli-in-process.js';
+import { runCliInProcess, startCliInProcess, stopCommandsInProcess, type InProcessCli } from './cli-in-process.js';
 import { testServerAddress } from './test-server.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -251,6 +251,7 @@ export function useCli(): CliEnv {
 
   afterAll(async () => {
     for (const child of live) child.kill('SIGKILL');
+    await stopCommandsInProcess();
     await client?.connection.close();
     if (scriptDir) await rm(scriptDir, { recursive: true, force: true });
   });
