@@ -1,8 +1,10 @@
 // The CLI as a user runs it, for integration tests, against the dev server that global-setup started. A command that
 // runs to its end (`cli(...)`) runs in the test process by default: the CLI's entry point (src/cli/main.ts `main`)
 // with its own environment, standard input, stdout and stderr captured (test/helpers/cli-in-process.ts), the exit
-// code main returns. A process (`node bin/durable-agent.js`, the BUILT output) where a process is what is tested
-// or the command hosts a worker or a server: `spawn(...)`, `cliProcess(...)`, and the commands in SPAWNED_COMMANDS. Every session gets its own task queue
+// code main returns; a command followed while it runs (`watch`, a waiting `result`, a `worker`) runs there too
+// (`background(...)`, `worker(...)`). A process (`node bin/durable-agent.js`, the BUILT output) where a process is
+// what is tested (a real signal, a pid, the CLI runtime's own log lines, a tracer provider from OTEL_*): `spawn(...)`,
+// `cliProcess(...)`, `workerProcess(...)`, and `server` (SPAWNED_COMMANDS). Every session gets its own task queue
 // (AGENT_TASK_QUEUE), so workers in concurrent tests never take each other's runs; ANTHROPIC_* / AGENT_* /
 // TEMPORAL_* variables of the outer environment never leak into a child.
 //
@@ -142,11 +144,12 @@ export class SpawnedCli {
 // `new CliProcess(...)` spawns, as it always did.
 export const CliProcess = SpawnedCli;
 
-/** Commands run as a process even through `cli(...)`: they serve until a signal stops them (a test that expects one
- * to fail at start would otherwise leave it serving in the test process). `run`, `worker` and the rest run to their
- * end in process: a test that needs their process (a signal, the CLI runtime's own log lines) uses spawn() or
- * cliProcess(). */
-const SPAWNED_COMMANDS = new Set(['server', 'serve', 'codec-server']);
+/** Commands run as a process even through `cli(...)`: `server` owns a Temporal server process and installs exit hooks
+ * for it once per process. `serve` and `codec-server` run in process like the rest: a test gives them to cli() only
+ * to see them refuse to start, and one that served instead would be stopped by its time limit or at the file's end
+ * (stopCommandsInProcess). `run`, `worker` and the rest run to their end in process: a test that needs their process
+ * (a signal, the CLI runtime's own log lines) uses spawn() or cliProcess(). */
+const SPAWNED_COMMANDS = new Set(['server']);
 
 /** Whether `cli(args)` with `env` runs in the test process: a command that runs to its end and sets nothing global to
  * a process (OTEL_* installs a tracer provider; DURABLE_AGENT_PROFILE prints a process's timings). */
@@ -204,8 +207,8 @@ type EnvOverrides = Record<string, string | undefined>;
 
 export interface CliSession {
   taskQueue: string;
-  /** Runs a command to its end (`input`: its standard input): in the test process unless it hosts a worker or a
-   * server (SPAWNED_COMMANDS). */
+  /** Runs a command to its end (`input`: its standard input): in the test process unless it must have a process of
+   * its own (inProcess, SPAWNED_COMMANDS). */
   cli(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
   /** Runs a command to its end as a process: where the process is what is tested (its exit, its streams). */
   cliProcess(args: string[], extra?: EnvOverrides, input?: string): Promise<Exit>;
