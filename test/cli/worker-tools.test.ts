@@ -1,7 +1,8 @@
 // `start` runs no worker: it asks the task queue's workers what they offer (the agentToolCatalog workflow), so a
 // worker configured in code (AgentPlugin({ mcpServers })) has its MCP tools checked, suggested and offered by
 // default, and a typo is exit 2 before any run starts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { hasPollers } from '../../src/client/task-queue.js';
 import type { AgentInput } from '../../src/core/types.js';
 import { expectUsageError, useCli } from '../helpers/cli.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
@@ -23,6 +24,9 @@ describe('start checks tool names against what the task queue’s workers offer'
     // The model never answers (its one turn is held): each run is terminated once its input is read.
     const held = { hold: true, content: [{ type: 'text' as const, text: 'never sent' }], stop_reason: 'end_turn' as const };
     await withAgent(env, { script: [held], taskQueue: s.taskQueue, mcpServers: { everything: stdioFixture() } }, async () => {
+      // The server lists the worker as a poller of the queue once its first poll has arrived (under load, after
+      // withAgent returned): until then start would rightly say that no worker polls it.
+      await vi.waitFor(async () => expect(await hasPollers(cli.client(), s.taskQueue)).toBe(true), { timeout: 30_000, interval: 100 });
       const exact = await s.startedId(['--tools', 'everything__echo', 'echo something']);
       expect((await inputOf(exact)).settings.tools).toEqual(['everything__echo']);
 
