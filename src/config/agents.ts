@@ -5,7 +5,7 @@ import { EFFORTS, type SubAgentDefinition } from '../core/types.js';
 import { AGENT_NAME, agentsIn, agentToolName, DEFAULT_MAX_AGENT_DEPTH, delegationDepth, isAgentTool } from '../core/sub-agents.js';
 import { durationMs } from '../tools/policy.js';
 import { validateJsonSchema } from '../tools/validate.js';
-import { priorityProblem } from '../core/priority.js';
+import { priorityProblem } from '../core/settings-check.js';
 import type { SubAgentConfig } from './types.js';
 
 const AGENT_KEYS = ['description', 'system', 'tools', 'model', 'maxSteps', 'maxOutputTokens', 'budgetTokens', 'budgetUsd', 'deadline', 'outputSchema', 'effort', 'inputSchema', 'priority'];
@@ -42,8 +42,8 @@ export function checkAgents(
       throw new Error(`${where}.budgetUsd must be a number > 0`);
     }
     if (agent.deadline !== undefined) durationMs(agent.deadline as string, `${where}.deadline`);
-    const priority = agent.priority === undefined ? null : priorityProblem({ priorityKey: agent.priority as number });
-    if (priority) throw new Error(`${where}.priority: ${priority}`);
+    const priority = agent.priority === undefined ? null : priorityProblem({ priorityKey: agent.priority as number }, { name: (path) => `${where}.${path}` });
+    if (priority) throw new Error(priority);
     if (agent.effort !== undefined && !EFFORTS.includes(agent.effort as never)) throw new Error(`${where}.effort must be one of ${EFFORTS.join(', ')}`);
     if (agent.outputSchema !== undefined) {
       const problem = validateJsonSchema(agent.outputSchema);
