@@ -20,10 +20,10 @@ interface FlagTarget {
   form?: FlagForm;
 }
 
-function flagSpec(schema: SettingSchema, flag: Omit<SettingFlag, 'name'>, byDefault?: string, lead?: string): FlagSpec {
+function flagSpec(schema: SettingSchema, flag: Omit<SettingFlag, 'name'>, byDefault?: string): FlagSpec {
   const choices = schema.enum ?? schema.items?.enum;
   const said = [
-    `${lead ? `${lead}: ` : ''}${schema.description}${choices ? `: ${choices.join(', ')}` : ''}`,
+    `${schema.description}${choices ? `: ${choices.join(', ')}` : ''}`,
     flag.form === 'duration' && !byDefault ? ' (90s, 10m, 2h, 1h30m)' : '',
     byDefault ? ` (default: ${byDefault}${flag.form === 'none' ? '; none for none' : ''})` : '',
   ];
@@ -52,8 +52,7 @@ for (const [setting, spec] of ALL_SETTINGS) {
   const main = Object.keys(spec.schema.properties ?? {}).find((p) => !Object.values(flag.properties ?? {}).includes(p));
   for (const [name, property] of [[flag.name, main], ...Object.entries(flag.properties)] as Array<[string, string]>) {
     const schema = spec.schema.properties![property];
-    SETTING_FLAGS[name] = flagSpec(schema, {}, undefined, name === flag.name ? spec.schema.description : undefined);
-    if (name === flag.name) SETTING_FLAGS[name].help = `${spec.schema.description}: ${schema.items?.enum?.join(', ')}`;
+    SETTING_FLAGS[name] = flagSpec(schema, {});
     TARGETS.push({ flag: name, setting, property });
   }
 }

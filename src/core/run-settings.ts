@@ -238,7 +238,7 @@ export const RUN_SETTINGS = {
       type: 'object',
       description: "Claude's server tools the model may use",
       properties: {
-        tools: { type: 'array', items: { type: 'string', enum: SERVER_TOOL_NAMES }, description: SERVER_TOOL_NAMES.join(', ') },
+        tools: { type: 'array', items: { type: 'string', enum: SERVER_TOOL_NAMES }, description: "Claude's server tools the model may use" },
         webSearchMaxUses: integer('at most this many web searches per request (with web_search)', 1, 1000),
         allowedDomains: names('web_search and web_fetch use only these domains (e.g. insee.fr,wikipedia.org)'),
         blockedDomains: names('web_search and web_fetch never use these domains (not with allowed domains)'),
