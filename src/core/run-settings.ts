@@ -208,7 +208,7 @@ export const RUN_SETTINGS = {
     refine: (v: number, all, ctx) => {
       const model = typeof all.model === 'string' ? all.model : '';
       const window = contextWindowTokens(model);
-      if (v > window) return `${v} is above the context window of ${model} (${window} tokens)`;
+      if (v > window) return `${v} is above the context window of ${model || 'the model'} (${window} tokens)`;
       return all.compaction === false ? `cannot be given with ${ctx.name('compaction', false)}` : null;
     },
   },

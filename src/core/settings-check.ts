@@ -170,13 +170,14 @@ export function priorityProblem(p: RunPriority, options: SettingsCheckOptions = 
 }
 
 /** The first problem with the values a caller gave for some settings and start options (a request body, flags),
- * before defaults fill the rest: only the fields given are checked. */
+ * before defaults fill the rest: only the fields given are checked, against each other (what a default changes is
+ * checked once the defaults are in, by checkAgentSettings). */
 export function givenProblem(values: Record<string, unknown>, options: SettingsCheckOptions = {}): SettingsProblem | null {
   const ctx: CheckContext = { compileSchema: options.compileSchema, name: options.name ?? fieldName };
   const table: Record<string, RunSetting> = { ...RUN_SETTINGS, ...START_OPTIONS };
   for (const [field, value] of Object.entries(values)) {
     const spec = table[field];
-    const problem = spec && value !== undefined ? valueProblem(field, { ...spec, refine: undefined }, value, values, ctx) : null;
+    const problem = spec && value !== undefined ? valueProblem(field, spec, value, values, ctx) : null;
     if (problem) return problem;
   }
   return null;
