@@ -75,166 +75,89 @@ export interface RunSetting {
   refine?: Refine;
 }
 
-const integer = (description: string, minimum: number, maximum?: number) =>
-  ({ type: 'integer', description, minimum, ...(maximum !== undefined ? { maximum } : {}) }) as const;
+const integer = (description: string, minimum: number, maximum?: number): SettingSchema & { description: string } =>
+  ({ type: 'integer', description, minimum, ...(maximum !== undefined ? { maximum } : {}) });
 const names = (description: string) => ({ type: 'array', description, items: { type: 'string' } }) as const;
 const boolean = (description: string) => ({ type: 'boolean', description }) as const;
 const ms = (description: string, min: { minimum: number } | { exclusiveMinimum: number }) => ({ type: 'number', description, ...min }) as const;
+/** An entry: its schema, its flag (a name, or more), the rest. */
+const setting = (schema: RunSetting['schema'], flag?: string | SettingFlag, more: Omit<RunSetting, 'schema' | 'flag'> = {}): RunSetting => ({
+  schema,
+  ...(flag === undefined ? {} : { flag: typeof flag === 'string' ? { name: flag } : flag }),
+  ...more,
+});
+const required = true;
+const PRICE_FIELDS = ['input', 'output', 'cacheWrite', 'cacheRead'];
 
 /** The settings of a run (AgentSettings), in the order `--help` and the docs list them. */
 export const RUN_SETTINGS = {
-  model: {
-    schema: { type: 'string', minLength: 1, description: 'model id' },
-    default: `$AGENT_MODEL or ${DEFAULTS.model}`,
-    required: true,
-    flag: { name: 'model', value: 'ID' },
-  },
-  maxSteps: {
-    schema: integer('step cap: model calls before the run stops; a summary call may follow', 1, 10_000),
-    default: String(DEFAULTS.maxSteps),
-    required: true,
-    flag: { name: 'max-steps' },
-  },
-  maxOutputTokens: {
-    schema: integer('max_tokens of each model call', 1, 128_000),
-    default: String(DEFAULTS.maxOutputTokens),
-    required: true,
-    flag: { name: 'max-output-tokens' },
-  },
-  system: { schema: { type: 'string', description: 'system prompt' }, flag: { name: 'system' }, refine: (v: string, _a, ctx) => systemSize(v, ctx) },
-  tools: {
-    schema: names('tools the model may use'),
-    default: "all: the built-ins, the config's tools, each MCP server's as <server>__*",
-    required: true,
-    flag: { name: 'tools' },
-  },
-  budgetTokens: { schema: integer('stop when input+output+cache tokens, over the whole job, reach this', 1), flag: { name: 'budget-tokens' } },
-  budgetUsd: {
-    schema: { type: 'number', minimum: 0, description: 'stop when the cost reaches this many dollars (the price table, or prices)' },
-    flag: { name: 'budget-usd' },
-  },
-  prices: {
-    schema: {
+  model: setting({ type: 'string', minLength: 1, description: 'model id' }, { name: 'model', value: 'ID' }, { default: `$AGENT_MODEL or ${DEFAULTS.model}`, required }),
+  maxSteps: setting(integer('step cap: model calls before the run stops; a summary call may follow', 1, 10_000), 'max-steps', { default: `${DEFAULTS.maxSteps}`, required }),
+  maxOutputTokens: setting(integer('max_tokens of each model call', 1, 128_000), 'max-output-tokens', { default: `${DEFAULTS.maxOutputTokens}`, required }),
+  system: setting({ type: 'string', description: 'system prompt' }, 'system', { refine: (v: string) => systemSize(v) }),
+  tools: setting(names('tools the model may use'), 'tools', { default: "all: the built-ins, the config's tools, each MCP server's as <server>__*", required }),
+  budgetTokens: setting(integer('stop when input+output+cache tokens, over the whole job, reach this', 1), 'budget-tokens'),
+  budgetUsd: setting({ type: 'number', minimum: 0, description: 'stop when the cost reaches this many dollars (the price table, or prices)' }, 'budget-usd'),
+  prices: setting(
+    {
       type: 'object',
       description: "prices by model id (USD per million tokens: input, output, cacheWrite, cacheRead) over the built-in table's",
-      additionalProperties: {
-        type: 'object',
-        required: ['input', 'output', 'cacheWrite', 'cacheRead'],
-        properties: Object.fromEntries(['input', 'output', 'cacheWrite', 'cacheRead'].map((k) => [k, { type: 'number', minimum: 0 }])),
-      },
+      additionalProperties: { type: 'object', required: PRICE_FIELDS, properties: Object.fromEntries(PRICE_FIELDS.map((k) => [k, { type: 'number', minimum: 0 }])) },
     },
-    flag: { name: 'prices', form: 'json-file' },
-  },
-  deadlineMs: { schema: ms('wall-clock limit of the whole job', { exclusiveMinimum: 0 }), unit: 'ms', flag: { name: 'deadline', form: 'duration' } },
-  summaryOn: {
-    schema: {
-      type: 'array',
-      items: { type: 'string', enum: SUMMARY_GUARDS },
-      description: 'guards followed by a last tool-less summary call',
-    },
-    default: SUMMARY_GUARDS.join(','),
-    required: true,
-    flag: { name: 'summary-on', form: 'none' },
-  },
-  outputSchema: {
-    schema: { type: 'object', description: 'JSON Schema of the final answer: adds a submit_answer tool; the result carries output' },
-    flag: { name: 'output-schema', form: 'json-file' },
-    refine: (v: object, _a, ctx) => {
-      const problem = ctx.compileSchema?.(v);
-      return problem ? `is not a usable JSON Schema: ${problem.replace(/^Invalid JSON Schema: /, '')}` : null;
-    },
-  },
-  effort: { schema: { type: 'string', enum: EFFORTS, description: 'output_config.effort' }, flag: { name: 'effort', value: 'LEVEL' } },
-  thinkingBudget: {
-    schema: integer('extended thinking budget in tokens (less than the max output tokens)', 1024),
-    flag: { name: 'thinking' },
+    { name: 'prices', form: 'json-file' },
+  ),
+  deadlineMs: setting(ms('wall-clock limit of the whole job', { exclusiveMinimum: 0 }), { name: 'deadline', form: 'duration' }, { unit: 'ms' }),
+  summaryOn: setting(
+    { type: 'array', items: { type: 'string', enum: SUMMARY_GUARDS }, description: 'guards followed by a last tool-less summary call' },
+    { name: 'summary-on', form: 'none' },
+    { default: SUMMARY_GUARDS.join(','), required },
+  ),
+  outputSchema: setting(
+    { type: 'object', description: 'JSON Schema of the final answer: adds a submit_answer tool; the result carries output' },
+    { name: 'output-schema', form: 'json-file' },
+    { refine: (v: object, _a, ctx) => ((p) => (p ? `is not a usable JSON Schema: ${p.replace(/^Invalid JSON Schema: /, '')}` : null))(ctx.compileSchema?.(v)) },
+  ),
+  effort: setting({ type: 'string', enum: EFFORTS, description: 'output_config.effort' }, { name: 'effort', value: 'LEVEL' }),
+  thinkingBudget: setting(integer('extended thinking budget in tokens (less than the max output tokens)', 1024), 'thinking', {
     refine: (v: number, all, ctx) =>
       typeof all.maxOutputTokens === 'number' && v >= all.maxOutputTokens ? `must be less than ${ctx.name('maxOutputTokens')} (${all.maxOutputTokens}; got ${v})` : null,
-  },
-  promptCaching: {
-    schema: boolean('mark the conversation prefix for prompt caching'),
-    default: 'true',
-    required: true,
-    flag: { name: 'no-prompt-cache', form: 'off', help: 'do not mark the conversation prefix for prompt caching' },
-  },
-  approve: { schema: names('tools whose every call waits for approve or deny'), flag: { name: 'approve' } },
-  chat: { schema: boolean('keep the run open after its answer for follow-ups (send), until close'), flag: { name: 'chat' } },
-  idleTimeoutMs: {
-    schema: ms('a chat run ends after this long without a message', { exclusiveMinimum: 0 }),
-    default: '1h',
-    unit: 'ms',
-    flag: { name: 'idle-timeout', form: 'duration' },
-  },
-  heartbeatTimeoutMs: {
-    schema: ms('how soon a worker that died mid-call is noticed and the call retried', { minimum: 1000 }),
-    default: '10s',
-    unit: 'ms',
-    flag: { name: 'heartbeat-timeout', form: 'duration' },
-  },
-  toolTimeoutMs: {
-    schema: ms("timeout of a tool call whose tool sets none (a tool's own timeout wins)", { minimum: 1000 }),
-    default: '5m',
-    unit: 'ms',
-    flag: { name: 'tool-timeout', form: 'duration' },
-  },
-  localModelCalls: {
-    schema: boolean('run each model call inside the workflow task (a local activity): faster turns, no live progress of a call'),
-    flag: { name: 'local-model-calls' },
-  },
-  continueAsNewAfterSteps: {
-    schema: integer('continue-as-new after this many model calls in one run', 1),
-    default: 'when the server suggests it',
-    flag: { name: 'continue-as-new-after' },
-  },
-  maxToolOutputChars: {
-    schema: integer('truncate tool output above this many characters, with a note to the model', 100, 1_500_000),
-    default: '100000',
-    flag: { name: 'max-tool-output' },
-  },
-  maxAgentDepth: {
-    schema: integer('how deep sub-agents may nest: a run at this depth delegates no further', 1, 10),
-    default: '2',
-    flag: { name: 'max-agent-depth' },
-  },
-  contextClearAtTokens: {
-    schema: integer('clear old tool results from requests once a prompt reaches this many tokens', 1),
-    default: 'off; 150000 with compaction off',
-    flag: { name: 'context-clear-at' },
-  },
-  compactAt: {
-    schema: integer("compact the conversation (server-side) once a prompt reaches this many tokens (up to the model's window)", MIN_COMPACT_AT_TOKENS),
-    default: String(DEFAULTS.compactAtTokens),
-    flag: { name: 'compact-at' },
+  }),
+  promptCaching: setting(
+    boolean('mark the conversation prefix for prompt caching'),
+    { name: 'no-prompt-cache', form: 'off', help: 'do not mark the conversation prefix for prompt caching' },
+    { default: 'true', required },
+  ),
+  approve: setting(names('tools whose every call waits for approve or deny'), 'approve'),
+  chat: setting(boolean('keep the run open after its answer for follow-ups (send), until close'), 'chat'),
+  idleTimeoutMs: setting(ms('a chat run ends after this long without a message', { exclusiveMinimum: 0 }), { name: 'idle-timeout', form: 'duration' }, { default: '1h', unit: 'ms' }),
+  heartbeatTimeoutMs: setting(ms('how soon a worker that died mid-call is noticed and the call retried', { minimum: 1000 }), { name: 'heartbeat-timeout', form: 'duration' }, { default: '10s', unit: 'ms' }),
+  toolTimeoutMs: setting(ms("timeout of a tool call whose tool sets none (a tool's own timeout wins)", { minimum: 1000 }), { name: 'tool-timeout', form: 'duration' }, { default: '5m', unit: 'ms' }),
+  localModelCalls: setting(boolean('run each model call inside the workflow task (a local activity): faster turns, no live progress of a call'), 'local-model-calls'),
+  continueAsNewAfterSteps: setting(integer('continue-as-new after this many model calls in one run', 1), 'continue-as-new-after', { default: 'when the server suggests it' }),
+  maxToolOutputChars: setting(integer('truncate tool output above this many characters, with a note to the model', 100, 1_500_000), 'max-tool-output', { default: '100000' }),
+  maxAgentDepth: setting(integer('how deep sub-agents may nest: a run at this depth delegates no further', 1, 10), 'max-agent-depth', { default: '2' }),
+  contextClearAtTokens: setting(integer('clear old tool results from requests once a prompt reaches this many tokens', 1), 'context-clear-at', { default: 'off; 150000 with compaction off' }),
+  compactAt: setting(integer("compact the conversation (server-side) once a prompt reaches this many tokens (up to the model's window)", MIN_COMPACT_AT_TOKENS), 'compact-at', {
+    default: `${DEFAULTS.compactAtTokens}`,
     refine: (v: number, all, ctx) => {
-      const model = typeof all.model === 'string' ? all.model : '';
-      const window = contextWindowTokens(model);
-      if (v > window) return `${v} is above the context window of ${model || 'the model'} (${window} tokens)`;
+      // Without a model (a caller's values before the defaults), the window is checked once the model is known.
+      const window = typeof all.model === 'string' ? contextWindowTokens(all.model) : Infinity;
+      if (v > window) return `${v} is above the context window of ${all.model as string} (${window} tokens)`;
       return all.compaction === false ? `cannot be given with ${ctx.name('compaction', false)}` : null;
     },
-  },
-  compaction: {
-    schema: boolean('compaction (off: the run stops when the conversation outgrows the context window)'),
-    default: 'true',
-    flag: { name: 'no-compaction', form: 'off', help: 'no compaction: the run stops when the conversation outgrows the context window' },
-  },
-  webhooks: {
-    schema: {
-      type: 'array',
-      items: { type: 'string' },
-      maxItems: MAX_WEBHOOKS,
-      description: "URLs the run's events (run.completed, approval.needed, ...) are POSTed to, signed with $DURABLE_AGENT_WEBHOOK_SECRET",
-    },
-    flag: { name: 'webhook', value: 'URL', repeatable: true },
-    refine: (v: unknown[]) => {
-      for (const [i, url] of v.entries()) {
-        const problem = webhookUrlProblem(url);
-        if (problem) return { at: `[${i}]`, problem };
-      }
-      return null;
-    },
-  },
-  serverTools: {
-    schema: {
+  }),
+  compaction: setting(
+    boolean('compaction (off: the run stops when the conversation outgrows the context window)'),
+    { name: 'no-compaction', form: 'off', help: 'no compaction: the run stops when the conversation outgrows the context window' },
+    { default: 'true' },
+  ),
+  webhooks: setting(
+    { ...names("URLs the run's events (run.completed, approval.needed, ...) are POSTed to, signed with $DURABLE_AGENT_WEBHOOK_SECRET"), maxItems: MAX_WEBHOOKS },
+    { name: 'webhook', value: 'URL', repeatable: true },
+    { refine: (v: unknown[]) => v.map((url, i) => ({ at: `[${i}]`, problem: webhookUrlProblem(url) })).find((p): p is { at: string; problem: string } => p.problem !== null) ?? null },
+  ),
+  serverTools: setting(
+    {
       type: 'object',
       description: "Claude's server tools the model may use",
       properties: {
@@ -244,47 +167,27 @@ export const RUN_SETTINGS = {
         blockedDomains: names('web_search and web_fetch never use these domains (not with allowed domains)'),
       },
     },
-    flag: {
-      name: 'server-tools',
-      properties: { 'web-search-max-uses': 'webSearchMaxUses', 'allowed-domains': 'allowedDomains', 'blocked-domains': 'blockedDomains' },
-    },
-    refine: serverToolsProblem,
-  },
-  searchAttributes: {
-    schema: boolean('write the Agent* search attributes (registered on the namespace)'),
-    default: 'when the namespace has them',
-    http: false,
-  },
-} as const satisfies Record<keyof AgentSettings, RunSetting>;
+    { name: 'server-tools', properties: { 'web-search-max-uses': 'webSearchMaxUses', 'allowed-domains': 'allowedDomains', 'blocked-domains': 'blockedDomains' } },
+    { refine: serverToolsProblem },
+  ),
+  searchAttributes: setting(boolean('write the Agent* search attributes (registered on the namespace)'), undefined, { default: 'when the namespace has them', http: false }),
+} satisfies Record<keyof AgentSettings, RunSetting>;
 
 /** What a start takes besides AgentSettings, in the same form: its sub-agents (as `agent__<name>` tools) and its
  * Temporal task priority. Checked with the settings, by the same code. */
 export const START_OPTIONS = {
-  agents: {
-    schema: names('sub-agents the model may delegate to, as agent__<name> tools'),
-    default: "all the config's agents",
-    flag: { name: 'agents', form: 'none' },
-  },
-  priority: {
-    schema: integer('Temporal task priority of the run and its calls: 1 (first) to 5 (last)', PRIORITY_MIN, PRIORITY_MAX),
-    default: '3',
-    flag: { name: 'priority' },
-  },
-  fairnessKey: {
-    schema: { type: 'string', minLength: 1, description: "a tenant: runs of different keys share the queues fairly, whatever one key's backlog" },
-    flag: { name: 'fairness-key', value: 'KEY' },
-    refine: (v: string) => {
-      const bytes = new TextEncoder().encode(v).length;
-      return bytes > FAIRNESS_KEY_MAX_BYTES ? `is ${bytes} bytes long: at most ${FAIRNESS_KEY_MAX_BYTES}` : null;
-    },
-  },
-  fairnessWeight: {
-    schema: { type: 'number', minimum: 0.001, maximum: 1000, description: "the fairness key's share relative to others (needs a fairness key)" },
+  agents: setting(names('sub-agents the model may delegate to, as agent__<name> tools'), { name: 'agents', form: 'none' }, { default: "all the config's agents" }),
+  priority: setting(integer('Temporal task priority of the run and its calls: 1 (first) to 5 (last)', PRIORITY_MIN, PRIORITY_MAX), 'priority', { default: '3' }),
+  fairnessKey: setting(
+    { type: 'string', minLength: 1, description: "a tenant: runs of different keys share the queues fairly, whatever one key's backlog" },
+    { name: 'fairness-key', value: 'KEY' },
+    { refine: (v: string) => (utf8Bytes(v) > FAIRNESS_KEY_MAX_BYTES ? `is ${utf8Bytes(v)} bytes long: at most ${FAIRNESS_KEY_MAX_BYTES}` : null) },
+  ),
+  fairnessWeight: setting({ type: 'number', minimum: 0.001, maximum: 1000, description: "the fairness key's share relative to others (needs a fairness key)" }, 'fairness-weight', {
     default: '1',
-    flag: { name: 'fairness-weight' },
     refine: (_v: number, all, ctx) => (all.fairnessKey === undefined ? `needs ${ctx.name('fairnessKey')} (the key it weighs)` : null),
-  },
-} as const satisfies Record<string, RunSetting>;
+  }),
+} satisfies Record<string, RunSetting>;
 
 export type StartOptionName = keyof typeof START_OPTIONS;
 export type SettingName = keyof typeof RUN_SETTINGS | StartOptionName;
@@ -334,7 +237,7 @@ export const tooLargeFix = (what: string) =>
   `a run's input (task and settings) is one Temporal payload, at most 2 MB (${megabytes(MAX_INPUT_BYTES)} MB fit): ` +
   `shorten the ${what}, or let a tool fetch the data`;
 
-function systemSize(v: string, _ctx: CheckContext): string | null {
+function systemSize(v: string): string | null {
   const bytes = utf8Bytes(v);
   return bytes > MAX_INPUT_BYTES ? `is ${megabytes(bytes)} MB: ${tooLargeFix('system prompt')}` : null;
 }
