@@ -11,6 +11,7 @@ import { toolCatalog } from '../../src/config/tool-names.js';
 import { runFromFlags, START_FLAGS } from '../../src/cli/settings.js';
 import { parseRunRequest } from '../../src/serve/run-request.js';
 import { openApiDocument } from '../../src/serve/openapi.js';
+import { compileAlone } from '../../src/tools/validate.js';
 
 const message = (f: () => unknown): string => {
   try {
@@ -84,6 +85,21 @@ describe('one table of run settings for the library, the CLI and POST /v1/runs',
     expect(Object.keys(body).sort()).toEqual(['id', 'task', ...httpFields().map(([name]) => name)].sort());
     expect(body.maxSteps).toEqual(RUN_SETTINGS.maxSteps.schema);
     expect(body).not.toHaveProperty('searchAttributes');
+  });
+
+  it("the OpenAPI request body is a JSON Schema Ajv compiles, and it takes and refuses what the body's check does", () => {
+    const doc = openApiDocument() as { paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: object }> } } }> };
+    const validate = compileAlone(doc.paths['/v1/runs'].post!.requestBody.content['application/json'].schema);
+    const bodies = [
+      { task: 'x', maxSteps: 5, serverTools: { tools: ['web_search'], webSearchMaxUses: 3 }, prices: { m: { input: 1, output: 2, cacheWrite: 1, cacheRead: 0 } } },
+      { task: 'x', maxSteps: 20_000 },
+      { task: 'x', effort: 'extreme' },
+      { task: 'x', prices: { m: { input: 1 } } },
+      { task: 'x', priority: 6 },
+      { task: 'x', maxStep: 3 },
+    ];
+    const verdicts = bodies.map((body) => [validate(body), message(() => parseRunRequest(body)) === 'accepted']);
+    expect(verdicts).toEqual(bodies.map((_, i) => [i === 0, i === 0]));
   });
 
   it('gives the library the InvalidSettingsError naming the field, its path inside it included', () => {
