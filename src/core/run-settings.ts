@@ -2,7 +2,7 @@
 // `description`), its default as the docs say it, its flag of `run`/`start`, and whether `POST /v1/runs` takes it.
 // Everything else is derived from it: the library's check (settings-check.ts), the CLI's flags and how they become
 // settings (cli/settings.ts), the HTTP body's check (serve/run-request.ts), the OpenAPI request body
-// (serve/openapi.ts) and the settings table of docs/cli.md (cli/reference.ts). Adding a setting is one entry here
+// (serve/openapi.ts) and the settings table of docs/cli.md (devtools/cli-reference.ts). Adding a setting is one entry here
 // (and its field in AgentSettings, which `satisfies` below makes the compiler ask for).
 // Pure and free of Node built-ins: the workflow bundle imports it, through the check.
 import type { AgentSettings } from './durable-state.js';
