@@ -74,12 +74,14 @@ export const RUN_FLAGS: typeof START_FLAGS & typeof SCRIPTED_FLAG = { ...START_F
 
 export type StartFlags = Parsed<typeof START_FLAGS>['flags'];
 
-/** A setting (or a part of it) as the CLI names it: its flag, and with a value, the flag given it. */
-export const flagName: SettingNamer = (path, value) => {
+/** A setting (or a part of it) as the CLI names it: its flag, and with a value, the flag given it; a setting read
+ * from a file, with the file the flags named (`--output-schema schema.json`). */
+export const flagName = (path: string, value?: unknown, flags: StartFlags = {}): string => {
   const bare = path.replace(/\[\d+\]$/, '');
   const [setting, property] = bare.split('.');
   const target = TARGETS.find((t) => t.setting === setting && (t.property === undefined || t.property === property)) ?? TARGETS.find((t) => t.setting === setting);
   if (!target) return path;
+  if (value === undefined && target.form === 'json-file' && flags[target.flag] !== undefined) return `--${target.flag} ${String(flags[target.flag])}`;
   if (value === undefined || typeof value === 'boolean') return `--${target.flag}`;
   return `--${target.flag} ${Array.isArray(value) ? value.join(',') : String(value)}`;
 };
@@ -120,13 +122,14 @@ function fromFlag(flag: string, form: FlagForm | undefined, raw: unknown): unkno
 /** The run's settings and priority from the flags; `catalog`: the tools the CLI knows of (the built-ins, and the
  * config file's tools and MCP servers). A UsageError names the flag. */
 export function runFromFlags(flags: StartFlags, catalog: ToolCatalog = toolCatalog({})): RunInput {
-  return runFromValues(valuesFromFlags(flags), catalog);
+  return runFromValues(valuesFromFlags(flags), catalog, flags);
 }
 
-/** `runFromFlags` on values already read from the flags (once: a file is read once). */
-export function runFromValues(values: Record<string, unknown>, catalog: ToolCatalog): RunInput {
+/** `runFromFlags` on values already read from `flags` (once: a file is read once). */
+export function runFromValues(values: Record<string, unknown>, catalog: ToolCatalog, flags: StartFlags): RunInput {
+  const name: SettingNamer = (path, value) => flagName(path, value, flags);
   try {
-    return runInput(values, catalog, { name: flagName, compileSchema: validateJsonSchema });
+    return runInput(values, catalog, { name, compileSchema: validateJsonSchema });
   } catch (err) {
     throw err instanceof SettingsInputError ? new UsageError(err.message) : err;
   }

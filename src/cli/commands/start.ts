@@ -10,7 +10,7 @@ import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
-import { runFromValues, START_FLAGS, valuesFromFlags } from '../settings.js';
+import { runFromValues, START_FLAGS, valuesFromFlags, type StartFlags } from '../settings.js';
 import { readTask } from '../task.js';
 import { TASKS_FLAGS } from '../task-file.js';
 import { startTaskFile } from './start-tasks.js';
@@ -51,9 +51,9 @@ from the batch's name and the line).`,
     // once they have said what they offer.
     const values = valuesFromFlags(flags);
     const askWorkers = needsWorkerCatalog(values.tools as string[] | undefined, local);
-    const checked = runFromValues(askWorkers ? { ...values, tools: undefined, approve: undefined, agents: undefined } : values, local);
+    const checked = runFromValues(askWorkers ? { ...values, tools: undefined, approve: undefined, agents: undefined } : values, local, flags);
     return withTemporal(async (temporal) => {
-      const fromWorkers = askWorkers ? await runFromWorkers(values, temporal, local, config.mcpServers ?? {}) : undefined;
+      const fromWorkers = askWorkers ? await runFromWorkers(flags, values, temporal, local, config.mcpServers ?? {}) : undefined;
       const { settings, priority } = fromWorkers ?? checked;
       const { startAgent } = await agentClient();
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
@@ -70,6 +70,7 @@ from the batch's name and the line).`,
 /** `start`'s settings, its tools checked against what the task queue's workers offer (with no worker to ask, against
  * this process's tools and the listed tools of the config's MCP servers it names). */
 async function runFromWorkers(
+  flags: StartFlags,
   values: Record<string, unknown>,
   temporal: TemporalSession,
   local: ToolCatalog,
@@ -80,7 +81,7 @@ async function runFromWorkers(
   const { hint, noWorker } = answer;
   const catalog = noWorker ? await withListedMcpTools(values.tools as string[] | undefined, answer.catalog, mcpServers) : answer.catalog;
   try {
-    return { ...runFromValues(values, catalog), noWorker };
+    return { ...runFromValues(values, catalog, flags), noWorker };
   } catch (err) {
     throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
   }
