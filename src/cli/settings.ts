@@ -18,6 +18,7 @@ interface FlagTarget {
   setting: string;
   property?: string;
   form?: FlagForm;
+  on?: string;
 }
 
 function flagSpec(schema: SettingSchema, flag: Omit<SettingFlag, 'name'>, byDefault?: string): FlagSpec {
@@ -31,7 +32,7 @@ function flagSpec(schema: SettingSchema, flag: Omit<SettingFlag, 'name'>, byDefa
   const value = flag.value !== undefined ? { value: flag.value } : {};
   if (flag.form === 'duration') return { type: 'string', value: 'D', help };
   if (flag.form === 'json-file') return { type: 'string', value: 'FILE', help };
-  if (flag.form === 'off' || schema.type === 'boolean') return { type: 'boolean', help };
+  if (flag.form === 'off' || flag.form === 'on' || schema.type === 'boolean') return { type: 'boolean', help };
   if (schema.type === 'integer') return { type: 'int', help, ...value };
   if (schema.type === 'number') return { type: 'number', help, ...value };
   if (schema.type === 'array') return { type: 'list', help, ...value, ...(flag.repeatable ? { repeatable: true } : {}) };
@@ -45,7 +46,7 @@ for (const [setting, spec] of ALL_SETTINGS) {
   if (!flag) continue;
   if (!flag.properties) {
     SETTING_FLAGS[flag.name] = flagSpec(spec.schema, flag, spec.default);
-    TARGETS.push({ flag: flag.name, setting, form: flag.form });
+    TARGETS.push({ flag: flag.name, setting, form: flag.form, on: flag.on });
     continue;
   }
   // An object setting: one flag per property, the setting's own flag for its main one.
@@ -82,17 +83,17 @@ export const flagName = (path: string, value?: unknown, flags: StartFlags = {}):
   const target = TARGETS.find((t) => t.setting === setting && (t.property === undefined || t.property === property)) ?? TARGETS.find((t) => t.setting === setting);
   if (!target) return path;
   if (value === undefined && target.form === 'json-file' && flags[target.flag] !== undefined) return `--${target.flag} ${String(flags[target.flag])}`;
-  if (value === undefined || typeof value === 'boolean') return `--${target.flag}`;
+  if (value === undefined || typeof value === 'boolean' || target.form === 'on') return `--${target.flag}`;
   return `--${target.flag} ${Array.isArray(value) ? value.join(',') : String(value)}`;
 };
 
 /** The values the flags give, by setting name (a flag not given: absent). */
 export function valuesFromFlags(flags: StartFlags): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const { flag, setting, property, form } of TARGETS) {
+  for (const { flag, setting, property, form, on } of TARGETS) {
     const raw = flags[flag];
     if (raw === undefined) continue;
-    const value = setting === 'prices' ? readPrices(raw as string) : fromFlag(flag, form, raw);
+    const value = setting === 'prices' ? readPrices(raw as string) : form === 'on' ? (raw ? on : undefined) : fromFlag(flag, form, raw);
     if (value === undefined) continue;
     if (property) values[setting] = { ...(values[setting] as object | undefined), [property]: value };
     else values[setting] = value;
@@ -164,3 +165,6 @@ function readPrices(file: string) {
     throw new UsageError(`--prices: ${(err as Error).message}`);
   }
 }
+
+/** The settings of `flags` (their tools checked against `catalog`): `runFromFlags(...).settings`. */
+export const settingsFromFlags = (flags: StartFlags, catalog: ToolCatalog = toolCatalog({})) => runFromFlags(flags, catalog).settings;

@@ -67,6 +67,9 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
     );
   }
   if (v.idleTimeoutMs !== undefined && !v.chat) fail('idleTimeoutMs', `${name('idleTimeoutMs')} applies to chat runs only: add ${name('chat', true)}`);
+  if (v.batchFallback !== undefined && v.modelCalls !== 'batch') {
+    fail('batchFallback', `${name('batchFallback')} applies to batch runs only: add ${name('modelCalls', 'batch')}`);
+  }
   const price = v.prices && priceFor(model, v.prices as PriceTable);
   const settings = defaultSettings({
     ...v,

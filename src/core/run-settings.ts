@@ -31,7 +31,7 @@ export interface SettingSchema {
 
 /** How the flag's text becomes the setting: `duration` (90s, 10m → ms), `off` (`--no-x` sets false), `json-file`
  * (the JSON of a file), `none` (a list where `none` means []). Default: the flag's value as it is. */
-export type FlagForm = 'duration' | 'off' | 'json-file' | 'none';
+export type FlagForm = 'duration' | 'off' | 'on' | 'json-file' | 'none';
 
 export interface SettingFlag {
   name: string;
@@ -40,6 +40,8 @@ export interface SettingFlag {
   value?: string;
   /** The `--help` line, for an `off` flag only (it says what the flag turns off); others show the doc line. */
   help?: string;
+  /** For an `on` flag (`--batch`): the value it sets. */
+  on?: string;
   /** May be given more than once (a URL may hold a comma). */
   repeatable?: boolean;
   /** Flags of the setting's properties (an object setting): flag name → property. */
@@ -169,6 +171,23 @@ export const RUN_SETTINGS = {
     },
     { name: 'server-tools', properties: { 'web-search-max-uses': 'webSearchMaxUses', 'allowed-domains': 'allowedDomains', 'blocked-domains': 'blockedDomains' } },
     { refine: serverToolsProblem },
+  ),
+  modelCalls: setting(
+    { type: 'string', enum: ['direct', 'batch'], description: 'model calls through the Message Batches API (batch): half the price, answers in minutes to 24h' },
+    { name: 'batch', form: 'on', on: 'batch', help: 'model calls through the Message Batches API: half the price, answers in minutes to 24h (docs/background-agents.md)' },
+    {
+      default: 'direct',
+      // A local call runs inside a workflow task, which cannot wait the minutes to hours a batch takes.
+      refine: (v: string, all, ctx) =>
+        v === 'batch' && all.localModelCalls === true
+          ? `cannot be combined with ${ctx.name('localModelCalls', true)}: a local model call runs inside a workflow task, which cannot wait the minutes to hours a Message Batch takes; drop one of the two settings`
+          : null,
+    },
+  ),
+  batchFallback: setting(
+    { type: 'string', enum: ['retry', 'direct'], description: 'in batch mode: a request that errored or expired goes into a later batch (retry) or is made directly once (direct)' },
+    { name: 'batch-fallback', value: 'HOW' },
+    { default: 'retry' },
   ),
   searchAttributes: setting(boolean('write the Agent* search attributes (registered on the namespace)'), undefined, { default: 'when the namespace has them', http: false }),
 } satisfies Record<keyof AgentSettings, RunSetting>;

@@ -40,6 +40,7 @@ import type { RunInput } from '../config/run-input.js';
 import { SettingsInputError } from '../core/settings-check.js';
 import { forkRequest } from './fork-request.js';
 import { parseRunRequest, RequestError } from './run-request.js';
+import { scheduleRoutes } from './schedules.js';
 
 export interface ApiOptions {
   client: Client;

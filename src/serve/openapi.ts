@@ -2,6 +2,7 @@
 // the two name the same operations (test/serve/openapi.test.ts). The run request's settings are the table's.
 import { RUN_EVENT_TYPES } from '../core/run-events.js';
 import { httpFields } from '../core/run-settings.js';
+import { scheduleOpenApiPaths } from './schedules.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -142,7 +143,7 @@ export function openApiDocument(): Record<string, unknown> {
         ),
       },
       ...scheduleOpenApiPaths(
-        Object.fromEntries(runRequestFields().filter(([f]) => !/^(priority|fairness)/.test(f)).map(([field, spec]) => [field, fieldSchema(spec)])),
+        Object.fromEntries(httpFields().filter(([f]) => !/^(priority|fairness)/.test(f)).map(([field, spec]) => [field, spec.schema])),
         json,
         errors,
       ),

@@ -10,6 +10,7 @@ import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
+import { batchResults } from './batch-results.js';
 import { runFromValues, START_FLAGS, valuesFromFlags, type StartFlags } from '../settings.js';
 import { readTask } from '../task.js';
 import { TASKS_FLAGS } from '../task-file.js';
@@ -69,7 +70,7 @@ from the batch's name and the line).`,
 
 /** `start`'s settings, its tools checked against what the task queue's workers offer (with no worker to ask, against
  * this process's tools and the listed tools of the config's MCP servers it names). */
-async function runFromWorkers(
+export async function runFromWorkers(
   flags: StartFlags,
   values: Record<string, unknown>,
   temporal: TemporalSession,
