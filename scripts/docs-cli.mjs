@@ -1,9 +1,9 @@
-// `npm run docs:cli`: rewrites the generated part of docs/cli.md from the command definitions in src/cli (through
-// the compiled dist/, which the npm script compiles first). test/docs/cli-reference.test.ts fails until it is run
+// `npm run docs:cli`: rewrites the generated part of docs/cli.md from the command definitions in src/cli and the
+// table of run settings (through devtools/cli-reference.ts, which the npm script compiles first). test/docs/cli-reference.test.ts fails until it is run
 // after a change to a command's usage, description, flags or examples.
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { cliReference, withReference } from '../dist/cli/reference.js';
+import { cliReference, withReference } from '../node_modules/.cache/durable-agent/devtools-build/devtools/cli-reference.js';
 
 const page = fileURLToPath(new URL('../docs/cli.md', import.meta.url));
 const before = await readFile(page, 'utf8');

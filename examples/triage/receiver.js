@@ -76,7 +76,7 @@ async function startTriage(/** @type {ReceiverOptions} */ options, /** @type {nu
       task: `Triage issue #${number}`,
       tools: TRIAGE_TOOLS,
       ...(options.approve?.length ? { approve: options.approve } : {}),
-      ...(options.publicUrl ? { webhook: [`${options.publicUrl.replace(/\/+$/, '')}/agent-events`] } : {}),
+      ...(options.publicUrl ? { webhooks: [`${options.publicUrl.replace(/\/+$/, '')}/agent-events`] } : {}),
     }),
   });
   const json = /** @type {any} */ (await response.json());

@@ -21,7 +21,7 @@ export function defineCommand<F extends Record<string, FlagSpec>>(def: CommandDe
 const PROGRAM = 'durable-agent';
 
 /** `<command> --help`: usage, description, flags with their help, examples. The same text is docs/cli.md's
- * (src/cli/reference.ts), there without what differs by machine (`here: false`). */
+ * (devtools/cli-reference.ts), there without what differs by machine (`here: false`). */
 export function commandHelp(def: CommandDef, { here = true }: { here?: boolean } = {}): string {
   const flags = Object.entries(def.flags).map(([name, spec]) => {
     const value = flagValueName(spec);

@@ -9,8 +9,10 @@ import { canonicalJson } from '../core/canonical.js';
 import type { RunPriority } from '../core/priority.js';
 import type { AgentSettings } from '../core/types.js';
 import type { ToolCatalog } from '../config/tool-names.js';
-import { asRequestError, parseRunRequest, RequestError, runPriority, type StartFlags } from '../serve/run-request.js';
-import { settingsFromFlags } from './settings.js';
+import { runInput } from '../config/run-input.js';
+import { SettingsInputError } from '../core/settings-check.js';
+import { validateJsonSchema } from '../tools/validate.js';
+import { parseRunRequest, RequestError } from '../serve/run-request.js';
 
 export const TASKS_FLAGS = {
   tasks: {
@@ -34,8 +36,8 @@ export interface TaskLine {
   line: number;
   task: string;
   id?: string;
-  /** The line's own settings, as the flags they stand for. */
-  flags: StartFlags;
+  /** The line's own settings, by the table's names. */
+  values: Record<string, unknown>;
   /** The line as canonical JSON: what its run's id is derived from. */
   key: string;
 }
@@ -72,9 +74,10 @@ export async function readTaskLines(file: string): Promise<{ lines: TaskLine[]; 
         throw new RequestError(`not a JSON object: ${(err as Error).message.split('\n')[0]}`);
       }
       const request = parseRunRequest(body);
-      lines.push({ line: i + 1, task: request.task, ...(request.id ? { id: request.id } : {}), flags: request.flags, key: canonicalJson(body) });
+      lines.push({ line: i + 1, task: request.task, ...(request.id ? { id: request.id } : {}), values: request.values, key: canonicalJson(body) });
     } catch (err) {
-      problems.push(`line ${i + 1}: ${(asRequestError(err) as Error).message}`);
+      if (!(err instanceof RequestError)) throw err;
+      problems.push(`line ${i + 1}: ${err.message}`);
     }
   }
   if (lines.length === 0 && problems.length === 0) throw new UsageError(`--tasks: ${file} holds no task (one JSON object a line: {"task": "..."})`);
@@ -86,22 +89,19 @@ export async function readTaskLines(file: string): Promise<{ lines: TaskLine[]; 
   return { lines, problems };
 }
 
-/** Each line's settings: the command line's flags, then the line's own, through the CLI's one settings check
- * (settingsFromFlags); a problem names the line and the line's field. Refuses the file, naming every bad line (those
+/** Each line's settings: the command line's values (from its flags), then the line's own, through the one settings
+ * check (runInput); a problem names the line and the line's field. Refuses the file, naming every bad line (those
  * `earlier` names too: the lines that did not parse), in the order of the file. */
-export function checkTaskLines(file: string, lines: readonly TaskLine[], commandFlags: StartFlags, catalog: ToolCatalog, earlier: readonly string[] = []): CheckedTaskLine[] {
+export function checkTaskLines(file: string, lines: readonly TaskLine[], commandValues: Record<string, unknown>, catalog: ToolCatalog, earlier: readonly string[] = []): CheckedTaskLine[] {
   const problems: string[] = [...earlier];
   const checked: CheckedTaskLine[] = [];
   for (const l of lines) {
     try {
-      const flags = { ...commandFlags, ...definedOnly(l.flags) };
-      const settings = settingsFromFlags(flags, catalog);
-      const priority = runPriority(flags);
+      const { settings, priority } = runInput({ ...commandValues, ...l.values }, catalog, { compileSchema: validateJsonSchema });
       checked.push({ ...l, settings, ...(priority ? { priority } : {}) });
     } catch (err) {
-      const problem = asRequestError(err);
-      if (!(problem instanceof RequestError)) throw err;
-      problems.push(`line ${l.line}: ${problem.message}`);
+      if (!(err instanceof SettingsInputError)) throw err;
+      problems.push(`line ${l.line}: ${err.message}`);
     }
   }
   refuse(file, problems);
@@ -109,8 +109,9 @@ export function checkTaskLines(file: string, lines: readonly TaskLine[], command
 }
 
 /** The tool names some line (or the command line) gives: the worker's catalog is needed to check them. */
-export function toolsNamed(lines: readonly TaskLine[], commandFlags: StartFlags): Array<string[] | undefined> {
-  return [commandFlags.tools, ...lines.map((l) => l.flags.tools ?? commandFlags.tools)];
+export function toolsNamed(lines: readonly TaskLine[], commandValues: Record<string, unknown>): Array<string[] | undefined> {
+  const tools = (v: Record<string, unknown>) => v.tools as string[] | undefined;
+  return [tools(commandValues), ...lines.map((l) => tools(l.values) ?? tools(commandValues))];
 }
 
 /** Refuses the file when some line is bad, listing the bad lines in the order of the file. */
@@ -125,5 +126,3 @@ export function refuse(file: string, problems: string[]): void {
   );
 }
 
-const definedOnly = (flags: StartFlags): Partial<StartFlags> =>
-  Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Partial<StartFlags>;

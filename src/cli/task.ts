@@ -3,9 +3,7 @@
 // since the task travels in the workflow input, one Temporal payload.
 import { readFile, stat } from 'node:fs/promises';
 import { UsageError } from '../core/args.js';
-
-/** Temporal refuses a payload over 2 MiB (limit.blobSize.error); the workflow input also carries the settings. */
-export const MAX_TASK_BYTES = 1_800_000;
+import { MAX_INPUT_BYTES, taskSizeProblem, tooLargeFix } from '../core/run-settings.js';
 
 /** The task text, or '' when none was given and `optional` (`run --id ID` reattaching). */
 export async function readTask(
@@ -32,27 +30,18 @@ export async function readTask(
   return task;
 }
 
-/** Pure: a task too large for one payload is refused here, naming the limit, instead of failing the start. */
-export function checkTaskSize(task: string): void {
-  const bytes = Buffer.byteLength(JSON.stringify(task), 'utf8');
-  if (bytes > MAX_TASK_BYTES) throw tooLarge(bytes);
+/** A task too large for one payload is refused here, naming the limit, instead of failing the start. */
+function checkTaskSize(task: string): void {
+  const problem = taskSizeProblem(task);
+  if (problem) throw new UsageError(`the task ${problem}`);
 }
-
-function tooLarge(bytes: number): UsageError {
-  return new UsageError(
-    `the task is ${megabytes(bytes)} MB; a run's input is one Temporal payload, at most 2 MB ` +
-      `(tasks up to ${megabytes(MAX_TASK_BYTES)} MB fit): shorten it, or let a tool fetch the data`,
-  );
-}
-
-const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 
 async function readTaskFile(file: string): Promise<string> {
   try {
     const info = await stat(file);
     if (info.isDirectory()) throw new UsageError(`--task-file ${file} is a directory, not a file`);
     // Refuse before reading gigabytes into memory.
-    if (info.size > 4 * MAX_TASK_BYTES) throw tooLarge(info.size);
+    if (info.size > 4 * MAX_INPUT_BYTES) throw new UsageError(`the task is ${(info.size / 1_000_000).toFixed(1)} MB: ${tooLargeFix('task')}`);
     return await readFile(file, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;

@@ -1,47 +1,8 @@
-// The tool catalog `start` checks a run's tools against. `start` runs no worker, so the tools it can see in its
-// own config are not the whole story: tools a worker configures in code (AgentPlugin({ mcpServers })) and the
-// exact names of its MCP servers' tools are known only to that worker. When --tools is not given, or names a
-// tool this process cannot vouch for, `start` asks the task queue's workers (src/client/task-queue.ts).
-import type { Client } from '@temporalio/client';
-import { isKnownTool, mcpServerOf, mcpServerPattern, offeredCatalog, type ToolCatalog } from '../config/tool-names.js';
+// `start` with no worker to ask what tools it offers (src/client/worker-catalog.ts): the exact tools of the config's
+// MCP servers it names, listed from here.
+import { mcpServerOf, mcpServerPattern, type ToolCatalog } from '../config/tool-names.js';
 import type { McpServerConfig } from '../config/types.js';
-import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
-
-/** Whether the config alone cannot tell which tools the run gets or whether they exist: no --tools (the run
- * gets what the workers offer), a name it does not know, or a name of an MCP server (whose tools it cannot list). */
-export function needsWorkerCatalog(tools: readonly string[] | undefined, local: ToolCatalog): boolean {
-  return tools === undefined || tools.some((name) => !isKnownTool(name, local) || mcpServerOf(name) !== undefined);
-}
-
-/** The catalog to check `start`'s tools against: the answering worker's, or this process's own when no worker
- * answered, with the sentence an unknown-tool error then needs (why a worker's own tools are missing). */
-export async function startCatalog(
-  client: Client,
-  taskQueue: string,
-  local: ToolCatalog,
-): Promise<{ catalog: ToolCatalog; hint?: string; noWorker?: boolean }> {
-  const { askWorkersForTools, TOOL_CATALOG_TIMEOUT_MS } = await import('../client/task-queue.js'); // loaded with Temporal's client, on use
-  // A worker that polled the queue may have stopped since (the server remembers a poller for minutes): its answer
-  // then never comes, and the wait is said rather than silent.
-  const answer = await askWorkersForTools(client, taskQueue, TOOL_CATALOG_TIMEOUT_MS, (at) =>
-    logLine(
-      `waiting up to ${TOOL_CATALOG_TIMEOUT_MS / 1000} s for a worker of task queue "${taskQueue}" to say what tools it offers` +
-        `${at ? ` (one last polled it ${secondsAgo(at)} ago: it may have stopped)` : ''}…`,
-    ),
-  );
-  if (answer.answered) return { catalog: offeredCatalog(answer.offered) };
-  return {
-    noWorker: true,
-    catalog: local,
-    hint:
-      `${answer.why}, so only this process's tools are known here (the built-ins and --config); tools a worker ` +
-      `defines in its code (AgentPlugin({ mcpServers })) are checked once it runs: start it first (${commandLine('worker')}), ` +
-      'or give the same tools and mcpServers in --config',
-  };
-}
-
-const secondsAgo = (at: Date) => `${Math.max(0, Math.round((Date.now() - at.getTime()) / 1000))} s`;
 
 /** How long listing the config's MCP servers' tools may take in `start` before it goes on without them. */
 const MCP_LISTING_TIMEOUT_MS = 15_000;

@@ -10,8 +10,8 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, type SearchAttributePair } from '@temporalio/common';
 import { DEFAULTS, encryptedTaskQueue } from '../core/policies.js';
-import { checkAgentInput, InvalidSettingsError } from '../core/settings-check.js';
-import { compactPriority, priorityProblem, type RunPriority } from '../core/priority.js';
+import { checkAgentInput, InvalidSettingsError, priorityProblem } from '../core/settings-check.js';
+import { compactPriority, type RunPriority } from '../core/priority.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { agentResult } from '../core/result.js';
 import { withRoundedCosts } from '../core/pricing.js';

@@ -1,11 +1,11 @@
 // The `agents` of a config file (or of AgentPlugin): named sub-agents, checked when the config is loaded, and turned
 // into the definitions a worker records for the runs that delegate to them. Every way one can be wrong is a
 // one-line message naming the agent (the CLI turns it into exit code 2).
-import { EFFORTS, type SubAgentDefinition } from '../core/types.js';
+import type { SubAgentDefinition } from '../core/types.js';
 import { AGENT_NAME, agentsIn, agentToolName, DEFAULT_MAX_AGENT_DEPTH, delegationDepth, isAgentTool } from '../core/sub-agents.js';
 import { durationMs } from '../tools/policy.js';
 import { validateJsonSchema } from '../tools/validate.js';
-import { priorityProblem } from '../core/priority.js';
+import { givenProblem } from '../core/settings-check.js';
 import type { SubAgentConfig } from './types.js';
 
 const AGENT_KEYS = ['description', 'system', 'tools', 'model', 'maxSteps', 'maxOutputTokens', 'budgetTokens', 'budgetUsd', 'deadline', 'outputSchema', 'effort', 'inputSchema', 'priority'];
@@ -31,24 +31,11 @@ export function checkAgents(
     if (typeof agent.description !== 'string' || !agent.description.trim()) {
       throw new Error(`${where}.description must be a non-empty string: the model reads it to decide when to delegate`);
     }
-    for (const key of ['system', 'model'] as const) {
-      if (agent[key] !== undefined && typeof agent[key] !== 'string') throw new Error(`${where}.${key} must be a string`);
-    }
-    for (const key of ['maxSteps', 'maxOutputTokens', 'budgetTokens'] as const) {
-      const v = agent[key];
-      if (v !== undefined && !(Number.isInteger(v) && (v as number) >= 1)) throw new Error(`${where}.${key} must be a whole number >= 1 (got ${JSON.stringify(v)})`);
-    }
-    if (agent.budgetUsd !== undefined && !(typeof agent.budgetUsd === 'number' && agent.budgetUsd > 0)) {
-      throw new Error(`${where}.budgetUsd must be a number > 0`);
-    }
-    if (agent.deadline !== undefined) durationMs(agent.deadline as string, `${where}.deadline`);
-    const priority = agent.priority === undefined ? null : priorityProblem({ priorityKey: agent.priority as number });
-    if (priority) throw new Error(`${where}.priority: ${priority}`);
-    if (agent.effort !== undefined && !EFFORTS.includes(agent.effort as never)) throw new Error(`${where}.effort must be one of ${EFFORTS.join(', ')}`);
-    if (agent.outputSchema !== undefined) {
-      const problem = validateJsonSchema(agent.outputSchema);
-      if (problem || !isObject(agent.outputSchema)) throw new Error(`${where}.outputSchema: ${problem ?? 'must be a JSON Schema object'}`);
-    }
+    // The settings a sub-agent may set are run settings: the table's check, in the config's names.
+    const { description: _d, tools: _t, deadline, inputSchema: _i, ...settings } = agent;
+    if (deadline !== undefined) durationMs(deadline as string, `${where}.deadline`);
+    const problem = givenProblem(settings, { compileSchema: validateJsonSchema, name: (path) => `${where}.${path}` });
+    if (problem) throw new Error(`${where}.${problem.path} ${problem.problem}`);
     if (agent.inputSchema !== undefined) {
       const schema = agent.inputSchema;
       const problem = validateJsonSchema(schema);

@@ -92,3 +92,9 @@ export function unknownTools(names: readonly string[], catalog: ToolCatalog): Un
 export function describeUnknown(unknown: readonly UnknownTool[]): string {
   return unknown.map((u) => `"${u.name}"${u.suggestion ? ` (did you mean "${u.suggestion}"?)` : ''}`).join(', ');
 }
+
+/** Whether this catalog alone cannot tell which tools a run gets or whether they exist: no tools given (the run gets
+ * what the workers offer), a name it does not know, or a name of an MCP server (whose tools it cannot list). */
+export function needsWorkerCatalog(tools: readonly string[] | undefined, local: ToolCatalog): boolean {
+  return tools === undefined || tools.some((name) => !isKnownTool(name, local) || mcpServerOf(name) !== undefined);
+}

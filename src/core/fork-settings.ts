@@ -1,48 +1,16 @@
 // The settings a fork's flags (or an HTTP fork request's fields) replace: only those given; the others stay the
 // source run's. `fork` (commands/fork.ts) and `POST /v1/runs/{id}/fork` (src/serve) share it.
+import { RUN_SETTINGS } from './run-settings.js';
 import type { AgentSettings } from './types.js';
 
-/** The settings fields the given flags set (the rest stay the source's). */
-const FIELDS_OF_FLAG: Record<string, Array<keyof AgentSettings>> = {
-  model: ['model'],
-  'max-steps': ['maxSteps'],
-  'max-output-tokens': ['maxOutputTokens'],
-  system: ['system'],
-  tools: ['tools'],
-  agents: ['tools'],
-  'budget-tokens': ['budgetTokens'],
-  'budget-usd': ['budgetUsd'],
-  prices: ['prices'],
-  deadline: ['deadlineMs'],
-  'summary-on': ['summaryOn'],
-  'output-schema': ['outputSchema'],
-  effort: ['effort'],
-  thinking: ['thinkingBudget'],
-  'no-prompt-cache': ['promptCaching'],
-  approve: ['approve'],
-  chat: ['chat'],
-  'idle-timeout': ['idleTimeoutMs'],
-  'heartbeat-timeout': ['heartbeatTimeoutMs'],
-  'tool-timeout': ['toolTimeoutMs'],
-  'local-model-calls': ['localModelCalls'],
-  'continue-as-new-after': ['continueAsNewAfterSteps'],
-  'max-tool-output': ['maxToolOutputChars'],
-  'max-agent-depth': ['maxAgentDepth'],
-  'context-clear-at': ['contextClearAtTokens'],
-  'compact-at': ['compactAt'],
-  'no-compaction': ['compaction'],
-  webhook: ['webhooks'],
-  'server-tools': ['serverTools'],
-  'web-search-max-uses': ['serverTools'],
-  'allowed-domains': ['serverTools'],
-  'blocked-domains': ['serverTools'],
-};
-
-export function settingsGivenBy(flags: Record<string, unknown>, full: AgentSettings): Partial<AgentSettings> {
-  const given: Partial<AgentSettings> = {};
-  for (const [flag, fields] of Object.entries(FIELDS_OF_FLAG)) {
-    if (flags[flag] === undefined) continue;
-    for (const field of fields) (given as Record<string, unknown>)[field] = full[field];
+/** The settings `given` names (by the table's names, as `valuesFromFlags` or a request body has them), as `full` (the
+ * given ones with defaults filled and checked) has them; `agents` are tools. The start's options (priority) are not
+ * settings. */
+export function settingsGivenBy(given: Record<string, unknown>, full: AgentSettings): Partial<AgentSettings> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(given)) {
+    const field = name === 'agents' ? 'tools' : name;
+    if (field in RUN_SETTINGS && given[name] !== undefined) out[field] = full[field as keyof AgentSettings];
   }
-  return given;
+  return out as Partial<AgentSettings>;
 }

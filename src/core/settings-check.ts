@@ -1,62 +1,48 @@
-// The one check of AgentSettings: the CLI (settingsFromFlags), the library (startAgent), `serve` (through the CLI's
-// flags) and the workflow's own input check all ask `settingsProblem`, so a bad value is refused before a run
-// starts, with a message that names the field (a sub-agent's settings are checked when its child run starts). Pure and free of Node built-ins: the workflow bundle imports it.
-// A JSON Schema is compiled by the caller's `compileSchema` (Ajv, outside the workflow sandbox).
+// The one check of run settings, read off the table (run-settings.ts): the library (startAgent), the CLI, `POST
+// /v1/runs` and the workflow's own input check all ask it, so a bad value is refused before a run starts with the
+// same words wherever it came from, only its name said as its caller wrote it (a field, a flag). Pure and free of
+// Node built-ins: the workflow bundle imports it. A JSON Schema is compiled by the caller's `compileSchema` (Ajv,
+// outside the workflow sandbox).
 import type { AgentSettings } from './durable-state.js';
-import { EFFORTS, SERVER_TOOL_NAMES, type GuardName } from './durable-state.js';
-import { contextWindowTokens, MIN_COMPACT_AT_TOKENS, SUMMARY_GUARDS } from './policies.js';
-
-export { SUMMARY_GUARDS };
+import type { RunPriority } from './priority.js';
 import { utf8Bytes } from './run-state.js';
-import { MAX_WEBHOOKS, webhookUrlProblem } from './webhooks.js';
+import { nearestName } from './suggest.js';
+import {
+  MAX_INPUT_BYTES,
+  RUN_SETTINGS,
+  START_OPTIONS,
+  tooLargeFix,
+  type CheckContext,
+  type RunSetting,
+  type SettingNamer,
+  type SettingSchema,
+} from './run-settings.js';
 
-
-/** The bounds of every numeric run setting: the one table the library's check, the CLI's flags (and so the HTTP
- * API's body, which is checked as the flags are) and the OpenAPI document read, so that all three refuse the same
- * values with the same words. */
-export const SETTING_BOUNDS = {
-  maxSteps: { whole: true, min: 1, max: 10_000 },
-  maxOutputTokens: { whole: true, min: 1, max: 128_000 },
-  budgetTokens: { whole: true, min: 1 },
-  budgetUsd: { whole: false, min: 0 },
-  thinkingBudget: { whole: true, min: 1024 },
-  continueAsNewAfterSteps: { whole: true, min: 1 },
-  maxToolOutputChars: { whole: true, min: 100, max: 1_500_000 },
-  contextClearAtTokens: { whole: true, min: 1 },
-  compactAt: { whole: true, min: MIN_COMPACT_AT_TOKENS },
-  maxAgentDepth: { whole: true, min: 1, max: 10 },
-} as const satisfies Partial<Record<keyof AgentSettings, { whole: boolean; min: number; max?: number }>>;
-
-type Bounds = { whole: boolean; min: number; max?: number };
-
-/** What is wrong with `value` for `bounds`, in the words the CLI's flag parser uses too (src/core/args.ts): "must be
- * a whole number", "must be at least N", "must be at most N", each followed by what was given. */
-export function boundsProblem(value: unknown, bounds: Bounds): string | null {
-  if (typeof value !== 'number' || !Number.isFinite(value) || (bounds.whole && !Number.isInteger(value))) {
-    return `must be ${bounds.whole ? 'a whole number' : 'a number'} (got ${typeof value === 'string' ? JSON.stringify(value) : got(value)})`;
-  }
-  if (value < bounds.min) return `must be at least ${bounds.min} (got ${value})`;
-  if (bounds.max !== undefined && value > bounds.max) return `must be at most ${bounds.max} (got ${value})`;
-  return null;
-}
-
-/** A run's input (task and settings) is one Temporal payload: the server refuses one over 2 MiB
- * (limit.blobSize.error), and the rest of the input needs some room. */
-export const MAX_INPUT_BYTES = 1_800_000;
-
-/** The smallest heartbeat or tool timeout: activities heartbeat at a third of the heartbeat timeout. */
-export const MIN_TIMEOUT_MS = 1_000;
+export { MAX_INPUT_BYTES, taskSizeProblem } from './run-settings.js';
 
 /** A setting that would fail, stall or silently misbehave a run: thrown before the run starts. `field` is the
- * AgentSettings key (e.g. `heartbeatTimeoutMs`); the message is one line naming it. */
+ * AgentSettings key (e.g. `heartbeatTimeoutMs`); the message is one line naming it (its path, for a part of it). */
 export class InvalidSettingsError extends Error {
   override name = 'InvalidSettingsError';
   constructor(
     readonly field: string,
-    /** What is wrong with it, without the field's name (the CLI puts its flag's name there). */
+    /** What is wrong with it, without its name (the CLI puts its flag's name there). */
     readonly problem: string,
+    /** Where in it: `serverTools.webSearchMaxUses`; the field itself by default. */
+    readonly path = field,
   ) {
-    super(`invalid settings: ${field} ${problem}`);
+    super(`invalid settings: ${path} ${problem}`);
+  }
+}
+
+/** Settings a caller gave (flags, a request body) refused, in that caller's words: `field` names the setting. */
+export class SettingsInputError extends Error {
+  override name = 'SettingsInputError';
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
   }
 }
 
@@ -64,16 +50,21 @@ export interface SettingsCheckOptions {
   /** Compiles a JSON Schema: why it is unusable, or null (the client and the CLI pass Ajv's; the workflow passes
    * none, and only the schema's shape is checked). */
   compileSchema?: (schema: unknown) => string | null;
+  /** How the caller names a setting (default: its field path, as the library and the HTTP body write it). */
+  name?: SettingNamer;
 }
 
 export interface SettingsProblem {
   field: string;
+  /** Where in the field (`serverTools.tools[1]`). */
+  path: string;
   problem: string;
 }
 
-type Rule = (value: unknown, settings: Record<string, unknown>, options: SettingsCheckOptions) => string | null;
+/** The library's names: the field's path, and with a value, `field: value` as JSON writes it. */
+export const fieldName: SettingNamer = (path, value) => (value === undefined ? path : `${path}: ${JSON.stringify(value)}`);
 
-const got = (value: unknown): string => {
+export const got = (value: unknown): string => {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number') return String(value);
@@ -81,154 +72,118 @@ const got = (value: unknown): string => {
   return typeof value;
 };
 
-const inBounds =
-  (field: keyof typeof SETTING_BOUNDS): Rule =>
-  (v) =>
-    boundsProblem(v, SETTING_BOUNDS[field]);
-const wholeAtLeast =
-  (min: number): Rule =>
-  (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= min ? null : `must be a whole number >= ${min} (got ${got(v)})`;
-const positiveMs: Rule = (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v > 0 ? null : `must be a number of milliseconds > 0 (got ${got(v)})`;
-const timeoutMs: Rule = (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= MIN_TIMEOUT_MS
-    ? null
-    : `must be a number of milliseconds >= ${MIN_TIMEOUT_MS} (got ${got(v)})`;
-const boolean: Rule = (v) => (typeof v === 'boolean' ? null : `must be true or false (got ${got(v)})`);
-const stringList: Rule = (v) =>
-  Array.isArray(v) && v.every((t) => typeof t === 'string') ? null : `must be an array of names (got ${describeList(v)})`;
-
-function describeList(v: unknown): string {
-  if (!Array.isArray(v)) return got(v);
-  const bad = v.find((t) => typeof t !== 'string');
-  return `an array holding ${got(bad)}`;
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const RULES: Record<keyof AgentSettings, Rule> = {
-  model: (v) => (typeof v === 'string' && v.trim() !== '' ? null : `must be a model id (got ${got(v)})`),
-  maxSteps: inBounds('maxSteps'),
-  maxOutputTokens: inBounds('maxOutputTokens'),
-  system: (v) => {
-    if (typeof v !== 'string') return `must be a string (got ${got(v)})`;
-    const bytes = utf8Bytes(v);
-    return bytes > MAX_INPUT_BYTES ? `is ${megabytes(bytes)} MB: ${tooLargeFix('system prompt')}` : null;
-  },
-  tools: stringList,
-  budgetTokens: inBounds('budgetTokens'),
-  budgetUsd: inBounds('budgetUsd'),
-  deadlineMs: positiveMs,
-  summaryOn: (v) => {
-    if (!Array.isArray(v)) return `must be an array of guard names (got ${got(v)})`;
-    const bad = v.filter((g) => !SUMMARY_GUARDS.includes(g as GuardName));
-    if (bad.length === 0) return null;
-    return (
-      `holds ${bad.map((g) => JSON.stringify(g)).join(', ')}, which no summary call can follow (use ${SUMMARY_GUARDS.join(', ')}, ` +
-      'or [] for none; budget and deadline stop because the money or the time ran out)'
-    );
-  },
-  prices: (v) => {
-    if (!isObject(v)) return `must be an object of prices by model id (got ${got(v)})`;
-    for (const [model, price] of Object.entries(v)) {
-      const fields = ['input', 'output', 'cacheWrite', 'cacheRead'];
-      const bad = fields.filter((f) => !isObject(price) || typeof price[f] !== 'number' || !Number.isFinite(price[f]) || (price[f] as number) < 0);
-      if (bad.length > 0) return `.${model} needs ${fields.join(', ')} as numbers >= 0 (USD per million tokens; wrong: ${bad.join(', ')})`;
+/** What is wrong with `v` for `schema` (at `path` under the setting), or null: the schema keywords in words. */
+function schemaProblem(schema: SettingSchema, v: unknown, path: string, unit = ''): { at: string; problem: string } | null {
+  const no = (problem: string) => ({ at: path, problem });
+  const u = unit ? ` ${unit}` : '';
+  switch (schema.type) {
+    case 'integer':
+    case 'number': {
+      if (typeof v !== 'number' || !Number.isFinite(v) || (schema.type === 'integer' && !Number.isInteger(v))) {
+        return no(`must be ${schema.type === 'integer' ? 'a whole number' : 'a number'}${unit ? ` of ${unit === 'ms' ? 'milliseconds' : unit}` : ''} (got ${got(v)})`);
+      }
+      if (schema.minimum !== undefined && v < schema.minimum) return no(`must be at least ${schema.minimum}${u} (got ${v}${u})`);
+      if (schema.exclusiveMinimum !== undefined && v <= schema.exclusiveMinimum) return no(`must be more than ${schema.exclusiveMinimum}${u} (got ${v}${u})`);
+      if (schema.maximum !== undefined && v > schema.maximum) return no(`must be at most ${schema.maximum}${u} (got ${v}${u})`);
+      return null;
     }
-    return null;
-  },
-  promptCaching: boolean,
-  effort: (v) => (EFFORTS.includes(v as never) ? null : `must be one of ${EFFORTS.join(', ')} (got ${got(v)})`),
-  thinkingBudget: (v, s) => {
-    const problem = inBounds('thinkingBudget')(v, s, {});
+    case 'boolean':
+      return typeof v === 'boolean' ? null : no(`must be true or false (got ${got(v)})`);
+    case 'string':
+      if (typeof v !== 'string') return no(`must be ${schema.enum ? `one of ${schema.enum.join(', ')}` : 'a string'} (got ${got(v)})`);
+      if (schema.enum && !schema.enum.includes(v)) {
+        const near = nearestName(v, schema.enum);
+        return no(`must be one of ${schema.enum.join(', ')} (got ${got(v)}${near ? `; did you mean "${near}"?` : ''})`);
+      }
+      return schema.minLength && v.trim().length < schema.minLength ? no('must not be empty') : null;
+    case 'array': {
+      if (!Array.isArray(v)) return no(`must be an array${schema.items?.type === 'string' ? ' of strings' : ''} (got ${got(v)})`);
+      if (schema.maxItems !== undefined && v.length > schema.maxItems) return no(`holds ${v.length} items: at most ${schema.maxItems}`);
+      for (const [i, item] of v.entries()) {
+        const problem = schema.items && schemaProblem(schema.items, item, `${path}[${i}]`);
+        if (problem) return problem;
+      }
+      return null;
+    }
+    case 'object': {
+      if (!isObject(v)) return no(`must be an object (got ${got(v)})`);
+      for (const key of schema.required ?? []) if (v[key] === undefined) return { at: `${path}.${key}`, problem: 'is missing' };
+      for (const [key, value] of Object.entries(v)) {
+        const property = schema.properties?.[key] ?? schema.additionalProperties;
+        const problem = property && value !== undefined && schemaProblem(property, value, `${path}.${key}`);
+        if (problem) return problem;
+      }
+      return null;
+    }
+  }
+}
+
+/** The first problem with one setting's value: its schema, then what the schema cannot say. */
+function valueProblem(field: string, spec: RunSetting, value: unknown, all: Record<string, unknown>, ctx: CheckContext): SettingsProblem | null {
+  const found = schemaProblem(spec.schema, value, '', spec.unit);
+  const refined = found ?? spec.refine?.(value as never, all, ctx) ?? null;
+  if (!refined) return null;
+  const { at = '', problem } = typeof refined === 'string' ? { problem: refined } : refined;
+  return { field, path: `${field}${at}`, problem };
+}
+
+/** The first problem among `values` for `table`'s entries, or null. An absent optional field (undefined) is fine; a
+ * field the table does not know is left alone (a newer client may send it). */
+function tableProblem(table: Record<string, RunSetting>, values: Record<string, unknown>, options: SettingsCheckOptions): SettingsProblem | null {
+  const ctx: CheckContext = { compileSchema: options.compileSchema, name: options.name ?? fieldName };
+  for (const [field, spec] of Object.entries(table)) {
+    const value = values[field];
+    if (value === undefined) {
+      if (spec.required) return { field, path: field, problem: 'is missing (start from defaultSettings())' };
+      continue;
+    }
+    const problem = valueProblem(field, spec, value, values, ctx);
     if (problem) return problem;
-    const max = s.maxOutputTokens;
-    return typeof max === 'number' && (v as number) >= max ? `${v} must be less than maxOutputTokens (${max})` : null;
-  },
-  outputSchema: (v, _s, options) => {
-    if (!isObject(v)) return `must be a JSON Schema object (got ${got(v)})`;
-    const problem = options.compileSchema?.(v);
-    return problem ? `is not a usable JSON Schema: ${problem.replace(/^Invalid JSON Schema: /, '')}` : null;
-  },
-  approve: stringList,
-  chat: boolean,
-  idleTimeoutMs: positiveMs,
-  searchAttributes: boolean,
-  continueAsNewAfterSteps: inBounds('continueAsNewAfterSteps'),
-  maxToolOutputChars: inBounds('maxToolOutputChars'),
-  contextClearAtTokens: inBounds('contextClearAtTokens'),
-  compactAt: (v, s) => {
-    const problem = inBounds('compactAt')(v, s, {});
-    if (problem) return problem;
-    const model = typeof s.model === 'string' ? s.model : '';
-    const window = contextWindowTokens(model);
-    if ((v as number) > window) return `${v} is above the context window of ${model} (${window} tokens)`;
-    return s.compaction === false ? 'cannot be given with compaction: false' : null;
-  },
-  compaction: boolean,
-  heartbeatTimeoutMs: timeoutMs,
-  serverTools: (v) => {
-    if (!isObject(v) || !Array.isArray(v.tools)) return `must be { tools: [${SERVER_TOOL_NAMES.join(', ')}] } (got ${got(v)})`;
-    const bad = v.tools.filter((t) => !SERVER_TOOL_NAMES.includes(t as never));
-    if (bad.length > 0) return `.tools: unknown server tool ${bad.map((t) => JSON.stringify(t)).join(', ')} (use ${SERVER_TOOL_NAMES.join(', ')})`;
-    if (v.webSearchMaxUses !== undefined && wholeAtLeast(1)(v.webSearchMaxUses, {}, {})) {
-      return `.webSearchMaxUses ${wholeAtLeast(1)(v.webSearchMaxUses, {}, {})}`;
-    }
-    for (const key of ['allowedDomains', 'blockedDomains'] as const) {
-      if (v[key] !== undefined && stringList(v[key], {}, {})) return `.${key} ${stringList(v[key], {}, {})}`;
-    }
-    return v.allowedDomains !== undefined && v.blockedDomains !== undefined ? 'takes allowedDomains or blockedDomains, not both' : null;
-  },
-  toolTimeoutMs: timeoutMs,
-  localModelCalls: boolean,
-  modelCalls: (v, s) => {
-    if (v !== 'direct' && v !== 'batch') return `must be "direct" or "batch" (got ${got(v)})`;
-    // A local call runs inside a workflow task, which cannot wait the minutes to hours a batch takes.
-    return v === 'batch' && s.localModelCalls === true ? BATCH_WITH_LOCAL_CALLS : null;
-  },
-  batchFallback: (v) => (v === 'retry' || v === 'direct' ? null : `must be "retry" or "direct" (got ${got(v)})`),
-  maxAgentDepth: inBounds('maxAgentDepth'),
-  webhooks: (v) => {
-    if (!Array.isArray(v)) return `must be an array of URLs (got ${got(v)})`;
-    if (v.length > MAX_WEBHOOKS) return `holds ${v.length} URLs: at most ${MAX_WEBHOOKS}`;
-    for (const url of v) {
-      const problem = webhookUrlProblem(url);
-      if (problem) return problem;
-    }
-    return null;
-  },
-};
-
-const BATCH_WITH_LOCAL_CALLS =
-  '"batch" cannot be combined with localModelCalls: a local model call runs inside a workflow task, which cannot wait ' +
-  'the minutes to hours a Message Batch takes; drop one of the two settings';
-
-const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
-const tooLargeFix = (what: string) =>
-  `a run's input (task and settings) is one Temporal payload, at most 2 MB (${megabytes(MAX_INPUT_BYTES)} MB fit): ` +
-  `shorten the ${what}, or let a tool fetch the data`;
-
-/** The first problem with `settings`, or null. An absent optional field (undefined) is fine; a field this version
- * does not know is left alone (a newer client may send it). */
-export function settingsProblem(settings: unknown, options: SettingsCheckOptions = {}): SettingsProblem | null {
-  if (!isObject(settings)) return { field: 'settings', problem: `must be an object (got ${got(settings)})` };
-  for (const [field, rule] of Object.entries(RULES)) {
-    const value = settings[field];
-    const required = field === 'model' || field === 'maxSteps' || field === 'maxOutputTokens' || field === 'tools' || field === 'summaryOn';
-    if (value === undefined && !required) continue;
-    const problem = value === undefined ? 'is missing (start from defaultSettings())' : rule(value, settings, options);
-    if (problem) return { field, problem };
   }
   return null;
+}
+
+/** The first problem with `settings`, or null. */
+export function settingsProblem(settings: unknown, options: SettingsCheckOptions = {}): SettingsProblem | null {
+  if (!isObject(settings)) return { field: 'settings', path: 'settings', problem: `must be an object (got ${got(settings)})` };
+  return tableProblem(RUN_SETTINGS, settings, options);
 }
 
 /** `settings`, checked: throws InvalidSettingsError naming the first bad field. */
 export function checkAgentSettings<T extends AgentSettings>(settings: T, options?: SettingsCheckOptions): T {
   const found = settingsProblem(settings, options);
-  if (found) throw new InvalidSettingsError(found.field, found.problem);
+  if (found) throw new InvalidSettingsError(found.field, found.problem, found.path);
   return settings;
 }
+
+/** The first problem with a start's options (priority, fairnessKey, fairnessWeight), or null. */
+export function startOptionsProblem(values: Record<string, unknown>, options: SettingsCheckOptions = {}): SettingsProblem | null {
+  return tableProblem(START_OPTIONS, values, options);
+}
+
+/** What is wrong with a start's priority (one line, naming the field as the table does), or null. */
+export function priorityProblem(p: RunPriority, options: SettingsCheckOptions = {}): string | null {
+  const found = startOptionsProblem({ priority: p.priorityKey, fairnessKey: p.fairnessKey, fairnessWeight: p.fairnessWeight }, options);
+  return found ? `${(options.name ?? fieldName)(found.path)} ${found.problem}` : null;
+}
+
+/** The first problem with the values a caller gave for some settings and start options (a request body, flags),
+ * before defaults fill the rest: only the fields given are checked, against each other (what a default changes is
+ * checked once the defaults are in, by checkAgentSettings). */
+export function givenProblem(values: Record<string, unknown>, options: SettingsCheckOptions = {}): SettingsProblem | null {
+  const ctx: CheckContext = { compileSchema: options.compileSchema, name: options.name ?? fieldName };
+  const table: Record<string, RunSetting> = { ...RUN_SETTINGS, ...START_OPTIONS };
+  for (const [field, value] of Object.entries(values)) {
+    const spec = table[field];
+    const problem = spec && value !== undefined ? valueProblem(field, spec, value, values, ctx) : null;
+    if (problem) return problem;
+  }
+  return null;
+}
+
+const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 
 /** A run's whole input: a task (a non-empty string) and checked settings that fit in one payload together. */
 export function checkAgentInput(task: unknown, settings: AgentSettings, options?: SettingsCheckOptions): void {

@@ -29,21 +29,23 @@ import {
 import { parseDuration } from '../core/duration.js';
 import { EncryptionKeyError } from '../codec/keys.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
-import type { AgentSettings, ElicitationReply } from '../core/types.js';
+import type { ElicitationReply } from '../core/types.js';
 import { parseEventId } from '../core/run-events.js';
 import { authorize, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
 import { consoleHtml } from './console-page.js';
 import { CONSOLE_JS } from './console-script.js';
-import { asRequestError, parseRunRequest, RequestError, runPriority, type StartFlags } from './run-request.js';
+import type { RunInput } from '../config/run-input.js';
+import { SettingsInputError } from '../core/settings-check.js';
 import { forkRequest } from './fork-request.js';
+import { parseRunRequest, RequestError } from './run-request.js';
 import { scheduleRoutes } from './schedules.js';
 
 export interface ApiOptions {
   client: Client;
-  /** Turns a run request's flags into the run's settings (the CLI's checks, with the tool catalog). */
-  settings(flags: StartFlags): Promise<AgentSettings>;
+  /** Turns a run request's settings into the run's (defaults filled, its tools checked against the tool catalog). */
+  settings(values: Record<string, unknown>): Promise<RunInput>;
   taskQueue: string;
   /** Undefined: no auth (only allowed on 127.0.0.1, checked by `serve`). */
   tokens?: ApiTokens;
@@ -118,10 +120,8 @@ export function createApi(options: ApiOptions): Hono {
     if (keyed && request.id && request.id !== keyed) {
       throw new RequestError('give either an Idempotency-Key header or an id, not both', 'id');
     }
-    const settings = await options.settings(request.flags).catch((err: unknown) => {
-      throw asRequestError(err);
-    });
-    const started = await startAgent(client, { task: request.task, settings, workflowId: request.id ?? keyed, taskQueue: options.taskQueue, priority: runPriority(request.flags) });
+    const { settings, priority } = await options.settings(request.values);
+    const started = await startAgent(client, { task: request.task, settings, workflowId: request.id ?? keyed, taskQueue: options.taskQueue, priority });
     return c.json(started, started.attached ? 200 : 201);
   });
 
@@ -351,7 +351,8 @@ function fail(c: Context, status: number, type: string, message: string, field?:
 
 function answerError(c: Context, err: unknown, log: (line: string) => void): Response {
   if (err instanceof RequestError) return fail(c, err.status, err.type, err.message, err.field);
-  // The library's settings check, should one reach it past the CLI's (its field is the AgentSettings key).
+  if (err instanceof SettingsInputError) return fail(c, 400, 'invalid_request', err.message, err.field);
+  // The library's settings check, should one reach it past the request's (its field is the AgentSettings key).
   if (err instanceof InvalidSettingsError) return fail(c, 400, 'invalid_request', err.message, err.field);
   if (err instanceof WorkflowNotFoundError) return fail(c, 404, 'not_found', `no run with id "${c.req.param('id') ?? ''}"`);
   if (err instanceof WorkflowUpdateFailedError) return fail(c, 409, 'conflict', err.cause?.message ?? err.message);

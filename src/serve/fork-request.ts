@@ -1,17 +1,17 @@
 // The body of `POST /v1/runs/{id}/fork`: `{ fromStep, message?, ...settings }`, the settings fields those of `POST /v1/runs`
-// (the flags of `start` in camelCase), replacing the source's; the others stay the source's. Answers 201 with the
+// (the table of run settings), replacing the source's; the others stay the source's. Answers 201 with the
 // fork's id and where it came from, 400 for a step out of range (the message says how many steps the run has).
 import type { Client } from '@temporalio/client';
 import { forkRun, type ForkedRun } from '../client/index.js';
 import { settingsGivenBy } from '../core/fork-settings.js';
-import type { AgentSettings } from '../core/types.js';
-import { asRequestError, parseRunRequest, RequestError, type StartFlags } from './run-request.js';
+import type { RunInput } from '../config/run-input.js';
+import { parseRunRequest, RequestError } from './run-request.js';
 
 export async function forkRequest(
   body: unknown,
   sourceId: string,
   client: Client,
-  options: { settings(flags: StartFlags): Promise<AgentSettings>; taskQueue: string },
+  options: { settings(values: Record<string, unknown>): Promise<RunInput>; taskQueue: string },
 ): Promise<ForkedRun> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new RequestError('the body must be a JSON object: { "fromStep": N }');
   const { fromStep, message, task, id, ...fields } = body as Record<string, unknown>;
@@ -23,14 +23,12 @@ export async function forkRequest(
     throw new RequestError(`${task !== undefined ? 'task' : 'id'}: a fork's task is its source's transcript, and its id is new`, task !== undefined ? 'task' : 'id');
   }
   // The settings fields, checked as `POST /v1/runs` checks them (the task here stands in for the source's).
-  const { flags } = parseRunRequest({ task: 'fork', ...fields });
-  const full = await options.settings(flags).catch((err: unknown) => {
-    throw asRequestError(err);
-  });
+  const { values } = parseRunRequest({ task: 'fork', ...fields });
+  const { settings: full } = await options.settings(values);
   return forkRun(client, sourceId, {
     fromStep,
     ...(message !== undefined ? { message: message as string } : {}),
-    settings: settingsGivenBy(flags, full),
+    settings: settingsGivenBy(values, full),
     taskQueue: options.taskQueue,
   });
 }

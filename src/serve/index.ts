@@ -3,17 +3,17 @@
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { createAdaptorServer } from '@hono/node-server';
-import { toolCatalog, type ToolCatalog } from '../config/tool-names.js';
+import { needsWorkerCatalog, toolCatalog, type ToolCatalog } from '../config/tool-names.js';
+import { runInput, type RunInput } from '../config/run-input.js';
+import { startCatalog } from '../client/worker-catalog.js';
 import { DEFAULTS } from '../core/policies.js';
-import type { AgentSettings } from '../core/types.js';
-import { settingsFromFlags } from '../cli/settings.js';
-import { needsWorkerCatalog, startCatalog } from '../cli/worker-tools.js';
+import { SettingsInputError } from '../core/settings-check.js';
+import { validateJsonSchema } from '../tools/validate.js';
 import { UsageError } from '../core/args.js';
 import { webhookUrlProblem } from '../core/webhooks.js';
 import { createApi } from './app.js';
 import { tokensFromEnv, TOKEN_VARIABLES, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
-import type { StartFlags } from './run-request.js';
 
 export type { ApiTokens } from './auth.js';
 
@@ -70,7 +70,7 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
     hub,
     temporalUi: options.temporalUi ?? (process.env.TEMPORAL_UI_URL || undefined),
     log: options.log,
-    settings: (flags) => runSettings(options.client, taskQueue, local, withWebhooks(flags, webhooks)),
+    settings: (values) => runSettings(options.client, taskQueue, local, withWebhooks(values, webhooks), options.log),
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 });
   await new Promise<void>((resolve, reject) => {
@@ -120,19 +120,26 @@ export function checkWebhooks(urls: string[] = []): string[] {
 }
 
 /** The request's webhooks after the server's (each URL once). */
-function withWebhooks(flags: StartFlags, webhooks: string[]): StartFlags {
-  if (webhooks.length === 0) return flags;
-  return { ...flags, webhook: [...new Set([...webhooks, ...(flags.webhook ?? [])])] };
+function withWebhooks(values: Record<string, unknown>, webhooks: string[]): Record<string, unknown> {
+  if (webhooks.length === 0) return values;
+  return { ...values, webhooks: [...new Set([...webhooks, ...((values.webhooks as string[] | undefined) ?? [])])] };
 }
 
 /** `start`'s checks: this process's catalog when it can vouch for the tools, else the workers' answer. */
-async function runSettings(client: Client, taskQueue: string, local: ToolCatalog, flags: StartFlags): Promise<AgentSettings> {
-  if (!needsWorkerCatalog(flags.tools, local)) return settingsFromFlags(flags, local);
-  settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
-  const { catalog, hint } = await startCatalog(client, taskQueue, local);
+async function runSettings(
+  client: Client,
+  taskQueue: string,
+  local: ToolCatalog,
+  values: Record<string, unknown>,
+  log: (line: string) => void = () => undefined,
+): Promise<RunInput> {
+  const check = { compileSchema: validateJsonSchema };
+  if (!needsWorkerCatalog(values.tools as string[] | undefined, local)) return runInput(values, local, check);
+  runInput({ ...values, tools: undefined, approve: undefined, agents: undefined }, local, check);
+  const { catalog, hint } = await startCatalog(client, taskQueue, local, { log, workerCommand: 'durable-agent worker' });
   try {
-    return settingsFromFlags(flags, catalog);
+    return runInput(values, catalog, check);
   } catch (err) {
-    throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
+    throw err instanceof SettingsInputError && hint ? new SettingsInputError(`${err.message}. ${hint}`, err.field) : err;
   }
 }

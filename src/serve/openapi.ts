@@ -1,8 +1,7 @@
 // The OpenAPI 3.1 document served at /v1/openapi.json. Written here, next to the routes; a test checks that
-// the two name the same operations (test/serve/openapi.test.ts).
-import type { FlagSpec } from '../core/args.js';
+// the two name the same operations (test/serve/openapi.test.ts). The run request's settings are the table's.
 import { RUN_EVENT_TYPES } from '../core/run-events.js';
-import { runRequestFields } from './run-request.js';
+import { httpFields } from '../core/run-settings.js';
 import { scheduleOpenApiPaths } from './schedules.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
@@ -20,28 +19,13 @@ const ERROR_TEXT: Record<number, string> = {
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'the workflow id' };
 const obj = (properties: Record<string, object>, required: string[] = []) => ({ type: 'object', additionalProperties: false, properties, required });
 
-function fieldSchema(spec: FlagSpec): object {
-  const base = { description: spec.help };
-  switch (spec.type) {
-    case 'boolean':
-      return { ...base, type: 'boolean' };
-    case 'int':
-      return { ...base, type: 'integer', ...(spec.min !== undefined ? { minimum: spec.min } : {}), ...(spec.max !== undefined ? { maximum: spec.max } : {}) };
-    case 'number':
-      return { ...base, type: 'number', ...(spec.min !== undefined ? { minimum: spec.min } : {}) };
-    case 'list':
-      return { ...base, type: 'array', items: { type: 'string' }, minItems: 1 };
-    case 'string':
-      return { ...base, type: 'string', ...(spec.choices ? { enum: [...spec.choices] } : {}) };
-  }
-}
-
 export function openApiDocument(): Record<string, unknown> {
   const runRequest = obj(
     {
       task: { type: 'string', minLength: 1 },
       id: { type: 'string', description: 'workflow id: a run with it already started is answered instead of starting another' },
-      ...Object.fromEntries(runRequestFields().map(([field, spec]) => [field, fieldSchema(spec)])),
+      // Each setting's own JSON Schema, from the table of run settings (src/core/run-settings.ts).
+      ...Object.fromEntries(httpFields().map(([field, spec]) => [field, spec.schema])),
     },
     ['task'],
   );
@@ -159,7 +143,7 @@ export function openApiDocument(): Record<string, unknown> {
         ),
       },
       ...scheduleOpenApiPaths(
-        Object.fromEntries(runRequestFields().filter(([f]) => !/^(priority|fairness)/.test(f)).map(([field, spec]) => [field, fieldSchema(spec)])),
+        Object.fromEntries(httpFields().filter(([f]) => !/^(priority|fairness)/.test(f)).map(([field, spec]) => [field, spec.schema])),
         json,
         errors,
       ),

@@ -17,8 +17,8 @@ import {
   unpauseAgentSchedule,
   type OverlapPolicy,
 } from '../client/schedules.js';
-import type { AgentSettings } from '../core/types.js';
-import { asRequestError, parseRunRequest, RequestError, type StartFlags } from './run-request.js';
+import type { RunInput } from '../config/run-input.js';
+import { parseRunRequest, RequestError } from './run-request.js';
 
 /** The fields of a schedule's body that are not the run's: the schedule's name and timing. */
 export const SCHEDULE_FIELDS = {
@@ -35,7 +35,7 @@ export const SCHEDULE_FIELDS = {
 
 export interface ScheduleRoutesOptions {
   client: Client;
-  settings(flags: StartFlags): Promise<AgentSettings>;
+  settings(values: Record<string, unknown>): Promise<RunInput>;
   taskQueue: string;
 }
 
@@ -62,9 +62,7 @@ export function scheduleRoutes(app: Hono, options: ScheduleRoutesOptions, jsonBo
     if (request.id !== undefined) throw new RequestError("id: a schedule's runs are named by the schedule: <name>-<time of the firing>", 'id');
     const priorityField = (['priority', 'fairnessKey', 'fairnessWeight'] as const).find((f) => run[f] !== undefined);
     if (priorityField) throw new RequestError(`${priorityField}: a schedule's runs take no priority (Temporal 1.24's schedules do not set one)`, priorityField);
-    const settings = await options.settings(request.flags).catch((err: unknown) => {
-      throw asRequestError(err);
-    });
+    const { settings } = await options.settings(request.values);
     await asRequest(() =>
       createAgentSchedule(client, {
         name: own.name as string,

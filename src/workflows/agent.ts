@@ -58,7 +58,7 @@ function refuseInvalidSettings(input: AgentInput): void {
   if (input.carried) return;
   const found = settingsProblem(input.settings);
   if (!found) return;
-  const error = new InvalidSettingsError(found.field, found.problem);
+  const error = new InvalidSettingsError(found.field, found.problem, found.path);
   throw ApplicationFailure.create({ message: error.message, type: error.name, nonRetryable: true });
 }
 

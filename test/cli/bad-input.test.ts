@@ -129,7 +129,7 @@ describe('bad input: one line, exit 2', () => {
       cli(['run', '--scripted', '--task-file', file]),
     ]);
     for (const exit of [fromFile, fromStdin, run]) {
-      expectUsageError(exit, /the task is 5\.0 MB; a run's input is one Temporal payload, at most 2 MB/);
+      expectUsageError(exit, /the task is 5\.0 MB: a run's input \(task and settings\) is one Temporal payload, at most 2 MB/);
     }
     expect(await runsOn(taskQueue)).toEqual([]);
   });

@@ -279,7 +279,7 @@ describe.concurrent('durable-agent CLI, run from the build as child processes', 
       const cases: Array<[string[], RegExp]> = [
         [['start', '--tools', 'nope', FRANCE], /unknown tool "nope"/],
         [['start', '--scripted', FRANCE], /unknown option --scripted/],
-        [['start', '--summary-on', 'budget', FRANCE], /--summary-on holds "budget", which no summary call can follow/],
+        [['start', '--summary-on', 'budget', FRANCE], /--summary-on must be one of max_steps, repetition, error_streak \(got "budget"\)/],
         [['start', '--deadline', '10 minutes', FRANCE], /--deadline: invalid duration/],
         [['start', '--budget-usd', '1', '--model', 'no-such-model', FRANCE], /--budget-usd needs the price of model "no-such-model"/],
         [['result'], /missing workflowId/],

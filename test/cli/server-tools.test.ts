@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../src/core/args.js';
 import { formatTranscript } from '../../src/cli/commands/inspect.js';
 import { formatResult } from '../../src/cli/output.js';
-import { settingsFromFlags, START_FLAGS } from '../../src/cli/settings.js';
+import { runFromFlags, START_FLAGS } from '../../src/cli/settings.js';
 import type { MessageParam } from '../../src/core/types.js';
 
-const settings = (...argv: string[]) => settingsFromFlags(parseArgs(argv, START_FLAGS).flags);
+const settings = (...argv: string[]) => runFromFlags(parseArgs(argv, START_FLAGS).flags).settings;
 const usageError = (...argv: string[]): string => {
   try {
     settings(...argv);
@@ -30,14 +30,14 @@ describe('--server-tools', () => {
 
   it('an unknown name is a usage error that suggests the nearest and lists the valid ones', () => {
     expect(usageError('--server-tools', 'web_serch')).toBe(
-      'unknown server tool "web_serch" (did you mean "web_search"?) in --server-tools (valid: web_search, web_fetch, code_execution)',
+      '--server-tools must be one of web_search, web_fetch, code_execution (got "web_serch"; did you mean "web_search"?)',
     );
   });
 
   it('refuses combinations the API rejects or that would do nothing', () => {
     expect(usageError('--server-tools', 'web_search', '--tools', 'web_search,calculator')).toMatch(/web_search is in both --tools and --server-tools/);
-    expect(usageError('--server-tools', 'web_search', '--allowed-domains', 'a.com', '--blocked-domains', 'b.com')).toMatch(/cannot be combined/);
-    expect(usageError('--web-search-max-uses', '3')).toMatch(/add --server-tools web_search/);
+    expect(usageError('--server-tools', 'web_search', '--allowed-domains', 'a.com', '--blocked-domains', 'b.com')).toBe('--blocked-domains cannot be combined with --allowed-domains (the API takes one or the other)');
+    expect(usageError('--web-search-max-uses', '3')).toBe('--web-search-max-uses applies to the web_search server tool: add --server-tools web_search');
     expect(usageError('--server-tools', 'code_execution', '--blocked-domains', 'b.com')).toMatch(/applies to the web_search and web_fetch server tools/);
     expect(usageError('--server-tools', 'web_search', '--allowed-domains', 'https://insee.fr')).toMatch(/has a scheme; give the domain alone \(e\.g\. insee\.fr\)/);
     expect(usageError('--server-tools', 'web_search', '--web-search-max-uses', '0')).toMatch(/at least 1/);

@@ -1,9 +1,11 @@
-// Batch mode from the CLI and the HTTP API: `--batch` / `"batch": true` become `modelCalls: 'batch'` in the workflow
+// Batch mode from the CLI and the HTTP API: `--batch` / `"modelCalls": "batch"` become `modelCalls: 'batch'` in the workflow
 // input, and what cannot go with it is refused before anything starts (exit 2 from the CLI), naming the flag.
 import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../src/core/args.js';
 import { settingsFromFlags, START_FLAGS } from '../../src/cli/settings.js';
 import { parseRunRequest, RequestError } from '../../src/serve/run-request.js';
+import { runInput } from '../../src/config/run-input.js';
+import { toolCatalog } from '../../src/config/tool-names.js';
 import { cliCommand, expectExit, jsonOf, useCli } from '../helpers/cli.js';
 import { scheduledActivities } from '../helpers/harness.js';
 
@@ -17,17 +19,17 @@ describe('batch mode settings from the CLI and POST /v1/runs', () => {
     expect(settingsFromFlags(flags()).modelCalls).toBeUndefined();
   });
 
-  it('"batch": true in a POST /v1/runs body is --batch', () => {
-    const request = parseRunRequest({ task: 'triage', batch: true, batchFallback: 'retry' });
-    expect(settingsFromFlags(request.flags)).toMatchObject({ modelCalls: 'batch', batchFallback: 'retry' });
-    expect(() => parseRunRequest({ task: 'triage', batch: 'yes' })).toThrow(RequestError);
+  it('"modelCalls": "batch" in a POST /v1/runs body is --batch', () => {
+    const request = parseRunRequest({ task: 'triage', modelCalls: 'batch', batchFallback: 'retry' });
+    expect(runInput(request.values, toolCatalog({})).settings).toMatchObject({ modelCalls: 'batch', batchFallback: 'retry' });
+    expect(() => parseRunRequest({ task: 'triage', modelCalls: 'yes' })).toThrow(RequestError);
   });
 
   it('refuses --batch with --local-model-calls and --batch-fallback without --batch, naming the flags', () => {
     expect(() => settingsFromFlags(flags('--batch', '--local-model-calls'))).toThrow(UsageError);
     expect(() => settingsFromFlags(flags('--batch', '--local-model-calls'))).toThrow(/--batch cannot be combined with --local-model-calls/);
     expect(() => settingsFromFlags(flags('--batch-fallback', 'direct'))).toThrow(/--batch-fallback applies to batch runs only: add --batch/);
-    expect(() => flags('--batch', '--batch-fallback', 'later')).toThrow(/--batch-fallback must be one of retry, direct/);
+    expect(() => settingsFromFlags(flags('--batch', '--batch-fallback', 'later'))).toThrow(/--batch-fallback must be one of retry, direct/);
   });
 
   it('the CLI exits 2 on --batch with --local-model-calls, before starting anything', async () => {

@@ -32,7 +32,8 @@ describe('checkAgents', () => {
     expect(refused({ r: {} })).toMatch(/agents\.r\.description must be a non-empty string/);
     expect(refused({ r: { description: 'd', tool: [] } })).toMatch(/agents\.r: unknown key "tool"/);
     expect(refused({ r: { description: 'd', deadline: 'soon' } })).toMatch(/agents\.r\.deadline/);
-    expect(refused({ r: { description: 'd', maxSteps: 0 } })).toMatch(/agents\.r\.maxSteps must be a whole number >= 1/);
+    expect(refused({ r: { description: 'd', maxSteps: 0 } })).toBe('agents.r.maxSteps must be at least 1 (got 0)');
+    expect(refused({ r: { description: 'd', effort: 'hgh' } })).toBe('agents.r.effort must be one of low, medium, high, xhigh, max (got "hgh"; did you mean "high"?)');
     expect(refused({ r: { description: 'd', tools: ['agent__r'] } })).toMatch(/agents: r → r is a cycle/);
     expect(refused({ r: { description: 'd', inputSchema: { type: 'object', properties: { task: { type: 'number' } } } } })).toMatch(/agents\.r\.inputSchema must not define "task"/);
     expect(refused({ r: { description: 'd', inputSchema: { type: 'string' } } })).toMatch(/agents\.r\.inputSchema must be an object schema/);

@@ -88,7 +88,7 @@ describe('batch prices', () => {
 describe('batch settings', () => {
   it('takes modelCalls direct|batch and batchFallback retry|direct, and refuses batch with localModelCalls', () => {
     expect(settingsProblem(defaultSettings({ modelCalls: 'batch', batchFallback: 'direct' }))).toBeNull();
-    expect(settingsProblem(defaultSettings({ modelCalls: 'later' as never }))).toEqual({ field: 'modelCalls', problem: 'must be "direct" or "batch" (got "later")' });
+    expect(settingsProblem(defaultSettings({ modelCalls: 'later' as never }))).toEqual({ field: 'modelCalls', path: 'modelCalls', problem: 'must be one of direct, batch (got "later")' });
     expect(settingsProblem(defaultSettings({ modelCalls: 'batch', batchFallback: 'never' as never }))?.field).toBe('batchFallback');
     const both = settingsProblem(defaultSettings({ modelCalls: 'batch', localModelCalls: true }));
     expect(both?.field).toBe('modelCalls');

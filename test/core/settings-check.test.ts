@@ -1,4 +1,4 @@
-// The one check of AgentSettings (what startAgent, the CLI and the workflow ask): every value that would fail, stall
+// The one check of AgentSettings, read off the table of run settings (what startAgent, the CLI, serve and the workflow ask): every value that would fail, stall
 // or silently misbehave a run is refused with one line naming the field; the defaults and every valid value pass.
 import { describe, expect, it } from 'vitest';
 import {
@@ -63,7 +63,7 @@ describe('settingsProblem', () => {
   });
 
   it.each([
-    [{ heartbeatTimeoutMs: -1 }, 'heartbeatTimeoutMs', /must be a number of milliseconds >= 1000 \(got -1\)/],
+    [{ heartbeatTimeoutMs: -1 }, 'heartbeatTimeoutMs', /must be at least 1000 ms \(got -1 ms\)/],
     [{ heartbeatTimeoutMs: 0 }, 'heartbeatTimeoutMs', /got 0/],
     [{ maxSteps: 0 }, 'maxSteps', /must be at least 1 \(got 0\)/],
     [{ maxSteps: 20_000 }, 'maxSteps', /must be at most 10000 \(got 20000\)/],
@@ -75,36 +75,42 @@ describe('settingsProblem', () => {
     [{ budgetTokens: -5 }, 'budgetTokens', /must be at least 1 \(got -5\)/],
     [{ budgetUsd: -0.01 }, 'budgetUsd', /must be at least 0 \(got -0.01\)/],
     [{ budgetUsd: Infinity }, 'budgetUsd', /got Infinity/],
-    [{ deadlineMs: 0 }, 'deadlineMs', /milliseconds > 0 \(got 0\)/],
+    [{ deadlineMs: 0 }, 'deadlineMs', /must be more than 0 ms \(got 0 ms\)/],
     [{ deadlineMs: -1000 }, 'deadlineMs', /got -1000/],
     [{ maxToolOutputChars: -1 }, 'maxToolOutputChars', /must be at least 100 \(got -1\)/],
-    [{ summaryOn: ['bogus'] }, 'summaryOn', /holds "bogus", which no summary call can follow \(use max_steps, repetition, error_streak/],
+    [{ summaryOn: ['bogus'] }, 'summaryOn', /^invalid settings: summaryOn\[0\] must be one of max_steps, repetition, error_streak \(got "bogus"\)/],
     [{ summaryOn: ['budget'] }, 'summaryOn', /"budget"/],
-    [{ summaryOn: 'max_steps' }, 'summaryOn', /must be an array of guard names/],
-    [{ tools: null }, 'tools', /must be an array of names \(got null\)/],
-    [{ tools: ['calculator', 3] }, 'tools', /an array holding 3/],
+    [{ summaryOn: 'max_steps' }, 'summaryOn', /must be an array of strings \(got "max_steps"\)/],
+    [{ tools: null }, 'tools', /must be an array of strings \(got null\)/],
+    [{ tools: ['calculator', 3] }, 'tools', /tools\[1\] must be a string \(got 3\)/],
     [{ outputSchema: { type: 'nope' } }, 'outputSchema', /is not a usable JSON Schema: .*type/],
-    [{ outputSchema: [1] }, 'outputSchema', /must be a JSON Schema object \(got an array\)/],
-    [{ model: '' }, 'model', /must be a model id/],
+    [{ outputSchema: [1] }, 'outputSchema', /must be an object \(got an array\)/],
+    [{ model: '' }, 'model', /must not be empty/],
     [{ effort: 'extreme' }, 'effort', /must be one of low, medium, high, xhigh, max/],
-    [{ thinkingBudget: 4096 }, 'thinkingBudget', /4096 must be less than maxOutputTokens \(4096\)/],
+    [{ thinkingBudget: 4096 }, 'thinkingBudget', /must be less than maxOutputTokens \(4096; got 4096\)/],
     [{ thinkingBudget: 500 }, 'thinkingBudget', /must be at least 1024/],
     [{ compactAt: 4999 }, 'compactAt', /must be at least 5000/],
     [{ compactAt: 250_000 }, 'compactAt', /above the context window of claude-sonnet-5-5 \(200000 tokens\)/],
     [{ compactAt: 50_000, compaction: false }, 'compactAt', /cannot be given with compaction: false/],
-    [{ toolTimeoutMs: 10 }, 'toolTimeoutMs', />= 1000/],
-    [{ idleTimeoutMs: -1 }, 'idleTimeoutMs', /> 0/],
+    [{ toolTimeoutMs: 10 }, 'toolTimeoutMs', /at least 1000 ms/],
+    [{ idleTimeoutMs: -1 }, 'idleTimeoutMs', /more than 0 ms/],
     [{ continueAsNewAfterSteps: 0 }, 'continueAsNewAfterSteps', /at least 1/],
     [{ maxAgentDepth: 0 }, 'maxAgentDepth', /at least 1/],
     [{ promptCaching: 'yes' }, 'promptCaching', /true or false/],
-    [{ prices: { m: { input: 1 } } }, 'prices', /\.m needs input, output, cacheWrite, cacheRead .*wrong: output, cacheWrite, cacheRead/],
-    [{ serverTools: { tools: ['web_surf'] } }, 'serverTools', /unknown server tool "web_surf"/],
-    [{ serverTools: { tools: ['web_fetch'], allowedDomains: ['a'], blockedDomains: ['b'] } }, 'serverTools', /not both/],
+    [{ prices: { m: { input: 1 } } }, 'prices', /^invalid settings: prices\.m\.output is missing/],
+    [{ prices: { m: { input: 1, output: -1, cacheWrite: 1, cacheRead: 1 } } }, 'prices', /prices\.m\.output must be at least 0 \(got -1\)/],
+    [{ serverTools: { tools: ['web_surf'] } }, 'serverTools', /serverTools\.tools\[0\] must be one of web_search, web_fetch, code_execution \(got "web_surf"\)/],
+    [{ serverTools: { tools: ['web_fetch'], webSearchMaxUses: 3 } }, 'serverTools', /serverTools\.webSearchMaxUses applies to the web_search server tool: add serverTools\.tools: \["web_search"\]/],
+    [{ serverTools: { tools: ['web_search'], webSearchMaxUses: 1001 } }, 'serverTools', /must be at most 1000/],
+    [{ serverTools: { tools: ['web_search'], allowedDomains: ['https://a.org'] } }, 'serverTools', /has a scheme/],
+    [{ idleTimeoutMs: 0 }, 'idleTimeoutMs', /more than 0 ms/],
+    [{ webhooks: ['https://a.org/h', 'ftp://b'] }, 'webhooks', /^invalid settings: webhooks\[1\] "ftp:\/\/b" is not an http/],
+    [{ serverTools: { tools: ['web_fetch'], allowedDomains: ['a.org'], blockedDomains: ['b.org'] } }, 'serverTools', /blockedDomains cannot be combined with serverTools\.allowedDomains/],
     [{ maxSteps: undefined }, 'maxSteps', /is missing \(start from defaultSettings\(\)\)/],
   ])('refuses %j, naming %s', (overrides, field, message) => {
     const err = refusal(overrides);
     expect(err.field).toBe(field);
-    expect(err.message).toMatch(new RegExp(`^invalid settings: ${field} `));
+    expect(err.message).toMatch(new RegExp(`^invalid settings: ${field}[ .[]`));
     expect(err.message).toMatch(message);
   });
 
@@ -121,7 +127,7 @@ describe('settingsProblem', () => {
   });
 
   it('refuses something other than an object as the settings', () => {
-    expect(settingsProblem(null)).toEqual({ field: 'settings', problem: 'must be an object (got null)' });
+    expect(settingsProblem(null)).toEqual({ field: 'settings', path: 'settings', problem: 'must be an object (got null)' });
   });
 });
 

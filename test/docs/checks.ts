@@ -4,7 +4,7 @@
 // checks.test.ts shows each one failing on a broken page.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { withReference } from '../../src/cli/reference.js';
+import { withReference } from '../../devtools/cli-reference.js';
 
 export interface Page {
   /** Relative to the repository root, with `/`: `README.md`, `docs/cli.md`. */

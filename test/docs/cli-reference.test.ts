@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandHelp } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/main.js';
-import { BEGIN, cliReference, END, withReference } from '../../src/cli/reference.js';
+import { BEGIN, cliReference, END, withReference } from '../../devtools/cli-reference.js';
 import { staleReference } from './checks.js';
 import { ROOT } from './sources.js';
 

@@ -2,7 +2,10 @@
 // them (400 naming the field).
 import { describe, expect, it } from 'vitest';
 import { reply, text } from '../../src/scripted/index.js';
-import { parseRunRequest, RequestError, runPriority } from '../../src/serve/run-request.js';
+import { runInput } from '../../src/config/run-input.js';
+import { toolCatalog } from '../../src/config/tool-names.js';
+import { SettingsInputError } from '../../src/core/settings-check.js';
+import { parseRunRequest, RequestError } from '../../src/serve/run-request.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
 import { call, openApi } from './api-helpers.js';
 
@@ -10,9 +13,9 @@ const env = useTestEnv();
 
 const refusal = (body: Record<string, unknown>) => {
   try {
-    runPriority(parseRunRequest({ task: 'x', ...body }).flags);
+    runInput(parseRunRequest({ task: 'x', ...body }).values, toolCatalog({}));
   } catch (err) {
-    if (err instanceof RequestError) return { field: err.field, message: err.message };
+    if (err instanceof RequestError || err instanceof SettingsInputError) return { field: err.field, message: err.message };
     throw err;
   }
   throw new Error('accepted');
@@ -23,7 +26,7 @@ describe('priority over HTTP', () => {
     expect(refusal({ priority: 0 })).toEqual({ field: 'priority', message: 'priority must be at least 1 (got 0)' });
     expect(refusal({ priority: 6 })).toEqual({ field: 'priority', message: 'priority must be at most 5 (got 6)' });
     expect(refusal({ priority: 'high' })).toMatchObject({ field: 'priority', message: expect.stringMatching(/^priority must be a whole number/) });
-    expect(refusal({ fairnessWeight: 2 })).toMatchObject({ field: 'fairnessWeight', message: 'fairnessWeight: a fairness weight needs a fairness key (the key it weighs)' });
+    expect(refusal({ fairnessWeight: 2 })).toMatchObject({ field: 'fairnessWeight', message: 'fairnessWeight needs fairnessKey (the key it weighs)' });
   });
 
   it('a run started with priority and fairnessKey has them on its start', async () => {

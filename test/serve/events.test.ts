@@ -98,7 +98,7 @@ describe('the event stream', () => {
     await withAgent(env, { script: [calc('toolu_g'), reply([text('never reached')])] }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
-        const id = (await call(api, 'POST', '/v1/runs', { task: 'two plus two', tools: ['calculator'], maxSteps: 1, summaryOn: ['none'] })).json!.workflowId as string;
+        const id = (await call(api, 'POST', '/v1/runs', { task: 'two plus two', tools: ['calculator'], maxSteps: 1, summaryOn: [] })).json!.workflowId as string;
         const events = await readEvents(`${api.url}/v1/runs/${id}/events`, auth());
         expect(events.filter((e) => e.event === 'guard' || e.event === 'end').map((e) => [e.event, e.data.guard])).toEqual([
           ['guard', 'max_steps'],

@@ -13,17 +13,17 @@ const SECRET = 'serve-webhook-secret';
 useWebhookSecret(SECRET);
 
 describe('webhooks over HTTP', () => {
-  it("a run's webhook field and the server's webhooks both get its run.completed; a bad URL is 400 naming webhook", async () => {
+  it("a run's webhooks field and the server's webhooks both get its run.completed; a bad URL is 400 naming webhooks", async () => {
     const perRun = await startWebhookReceiver();
     const server = await startWebhookReceiver();
     try {
       await withAgent(env, { script: [reply([text('It is done.')])] }, async (h) => {
         const api = await serve({ client: env.client, port: 0, tokens: { operate: [OPERATE], read: [] }, taskQueue: h.taskQueue, webhooks: [server.url], log: () => {} });
         try {
-          const bad = await call(api, 'POST', '/v1/runs', { task: 'x', tools: ['calculator'], webhook: 'ftp://example.com/h' });
-          expect(bad).toMatchObject({ status: 400, json: { error: { field: 'webhook' } } });
-          expect((bad.json!.error as { message: string }).message).toMatch(/not an http:\/\/ or https:\/\/ URL/);
-          const started = await call(api, 'POST', '/v1/runs', { task: 'finish', tools: ['calculator'], webhook: perRun.url });
+          const bad = await call(api, 'POST', '/v1/runs', { task: 'x', tools: ['calculator'], webhooks: ['ftp://example.com/h'] });
+          expect(bad).toMatchObject({ status: 400, json: { error: { field: 'webhooks' } } });
+          expect((bad.json!.error as { message: string }).message).toBe('webhooks[0] "ftp://example.com/h" is not an http:// or https:// URL');
+          const started = await call(api, 'POST', '/v1/runs', { task: 'finish', tools: ['calculator'], webhooks: [perRun.url] });
           expect(started.status).toBe(201);
           const id = started.json!.workflowId as string;
           expect((await call(api, 'GET', `/v1/runs/${id}/result?wait=30s`)).json).toMatchObject({ status: 'completed' });

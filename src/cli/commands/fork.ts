@@ -8,7 +8,7 @@ import { loadCliConfig } from '../config.js';
 import { commandLine } from '../invocation.js';
 import { agentClient } from '../lazy-client.js';
 import { logLine } from '../log.js';
-import { RUN_FLAGS, settingsFromFlags } from '../settings.js';
+import { RUN_FLAGS, runFromValues, valuesFromFlags } from '../settings.js';
 import { settingsGivenBy } from '../../core/fork-settings.js';
 import { taskQueue } from '../task-queue.js';
 import { useScriptedModel } from './run.js';
@@ -47,7 +47,8 @@ async function forkCommand({ flags, positionals }: Parsed<typeof FORK_FLAGS>): P
   if (fromStep === undefined) throw new UsageError(`--from-step N is required: the first step the fork makes live (${USAGE})`);
   if (flags.message !== undefined && !flags.message.trim()) throw new UsageError('--message is empty: give the text to add, or leave it out');
   const { config } = await loadCliConfig(flags.config);
-  const overrides = settingsGivenBy(flags, settingsFromFlags(flags, toolCatalog(config)));
+  const values = valuesFromFlags(flags);
+  const overrides = settingsGivenBy(values, runFromValues(values, toolCatalog(config), flags).settings);
   const scripted = useScriptedModel(flags.scripted, config);
   const { runWithWorker } = await import('../hosted-worker.js');
   return runWithWorker({

@@ -10,7 +10,7 @@ import { commandLine } from '../invocation.js';
 import { agentClient } from '../lazy-client.js';
 import { logLine } from '../log.js';
 import { readTask } from '../task.js';
-import { priorityFromFlags, RUN_FLAGS, settingsFromFlags } from '../settings.js';
+import { RUN_FLAGS, runFromFlags } from '../settings.js';
 import { taskQueue } from '../task-queue.js';
 
 const RUN_USAGE = 'run "<task>" [options]  (or: run --task-file FILE, run - < task.txt, run --id ID to reattach)';
@@ -36,8 +36,7 @@ so. Ctrl-C detaches: the run goes on durably, and the command that reattaches is
 
 async function runTask(flags: Parsed<typeof RUN_FLAGS>['flags'], task: string): Promise<number> {
   const { config } = await loadCliConfig(flags.config);
-  const settings = settingsFromFlags(flags, toolCatalog(config));
-  const priority = priorityFromFlags(flags);
+  const { settings, priority } = runFromFlags(flags, toolCatalog(config));
   const scripted = useScriptedModel(flags.scripted, config);
   const { runWithWorker } = await import('../hosted-worker.js');
   return runWithWorker({
@@ -105,7 +104,7 @@ Claude; without, it says so and uses the offline scripted model (as with --scrip
       logLine('ANTHROPIC_API_KEY is not set: running the demo on the offline SCRIPTED model, not on Claude.');
       logLine('Set ANTHROPIC_API_KEY to run the same task against Claude.');
     }
-    if (!scripted && !flags['server-tools']?.includes('web_search')) {
+    if (!scripted && !(flags['server-tools'] as string[] | undefined)?.includes('web_search')) {
       logLine("The demo's web_search tool is an offline stub; add --server-tools web_search for Claude's real web search.");
     }
     return runTask({ ...flags, scripted }, DEMO_TASK);

@@ -10,12 +10,12 @@ import { loadCliConfig } from '../config.js';
 import { timeText } from '../format.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
-import { settingsFromFlags, START_FLAGS } from '../settings.js';
+import { runFromValues, START_FLAGS, valuesFromFlags } from '../settings.js';
 import { readTask } from '../task.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal } from '../temporal.js';
-import { needsWorkerCatalog } from '../worker-tools.js';
-import { settingsFromWorkers } from './start.js';
+import { needsWorkerCatalog } from '../../config/tool-names.js';
+import { runFromWorkers } from './start.js';
 
 const OVERLAPS = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
 
@@ -140,11 +140,11 @@ async function create(flags: Flags, rest: string[]): Promise<number> {
   }
   const { config } = await loadCliConfig(flags.config);
   const local = toolCatalog(config);
-  const askWorkers = needsWorkerCatalog(flags.tools, local);
-  if (askWorkers) settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
-  const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
+  const values = valuesFromFlags(flags);
+  const askWorkers = needsWorkerCatalog(values.tools as string[] | undefined, local);
+  const checked = runFromValues(askWorkers ? { ...values, tools: undefined, approve: undefined, agents: undefined } : values, local, flags).settings;
   return withTemporal(async (temporal) => {
-    const settings = checked ?? (await settingsFromWorkers(flags, temporal, local, config.mcpServers ?? {})).settings;
+    const settings = askWorkers ? (await runFromWorkers(flags, values, temporal, local, config.mcpServers ?? {})).settings : checked;
     try {
       await s.createAgentSchedule(temporal.client, {
         name,

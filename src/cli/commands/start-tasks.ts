@@ -6,14 +6,15 @@ import { UsageError, type Parsed } from '../../core/args.js';
 import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
-import { priorityFromFlags, settingsFromFlags, START_FLAGS } from '../settings.js';
+import { runFromValues, START_FLAGS, valuesFromFlags } from '../settings.js';
 import { batchNameOf, checkTaskLines, readTaskLines, refuse, TASKS_FLAGS, toolsNamed } from '../task-file.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal } from '../temporal.js';
 import { agentClient } from '../lazy-client.js';
 import { warnWhenNoWorker } from '../worker-presence.js';
-import { needsWorkerCatalog, startCatalog, withListedMcpTools } from '../worker-tools.js';
-import { toolCatalog } from '../../config/tool-names.js';
+import { withListedMcpTools } from '../worker-tools.js';
+import { needsWorkerCatalog, toolCatalog } from '../../config/tool-names.js';
+import { commandLine } from '../invocation.js';
 
 type Flags = Parsed<typeof START_FLAGS & typeof TASKS_FLAGS>['flags'];
 
@@ -35,22 +36,23 @@ export async function startTaskFile(flags: Flags, positionals: string[]): Promis
   const { config } = await loadCliConfig(flags.config);
   const local = toolCatalog(config);
   const commandFlags = withoutTaskFlags(flags);
-  const askWorkers = toolsNamed(lines, commandFlags).some((tools) => needsWorkerCatalog(tools, local));
+  const commandValues = valuesFromFlags(commandFlags);
+  const askWorkers = toolsNamed(lines, commandValues).some((tools) => needsWorkerCatalog(tools, local));
   // The command line's own flags first, in their own words (--max-steps, not a line's field).
-  settingsFromFlags({ ...commandFlags, tools: undefined, approve: undefined, agents: undefined }, local);
-  priorityFromFlags(commandFlags);
+  runFromValues({ ...commandValues, tools: undefined, approve: undefined, agents: undefined }, local, commandFlags);
   // The lines' settings are checked with the parse problems, so one answer names every bad line; when the tools
   // need the workers' catalog, a file that does not even parse is refused before connecting.
   if (askWorkers) refuse(file, problems);
-  let checked = askWorkers ? undefined : checkTaskLines(file, lines, commandFlags, local, problems);
+  let checked = askWorkers ? undefined : checkTaskLines(file, lines, commandValues, local, problems);
   return withTemporal(async (temporal) => {
     let noWorker: boolean | undefined;
     if (!checked) {
-      const answer = await startCatalog(temporal.client, taskQueue(), local);
+      const { startCatalog } = await import('../../client/worker-catalog.js');
+      const answer = await startCatalog(temporal.client, taskQueue(), local, { log: logLine, workerCommand: commandLine('worker') });
       noWorker = answer.noWorker;
       let catalog: ToolCatalog = answer.catalog;
-      if (noWorker) for (const tools of toolsNamed(lines, commandFlags)) catalog = await withListedMcpTools(tools, catalog, config.mcpServers ?? {});
-      checked = checkTaskLines(file, lines, commandFlags, catalog);
+      if (noWorker) for (const tools of toolsNamed(lines, commandValues)) catalog = await withListedMcpTools(tools, catalog, config.mcpServers ?? {});
+      checked = checkTaskLines(file, lines, commandValues, catalog);
     }
     const { startTasks } = await agentClient();
     let attached = 0;

@@ -2,16 +2,16 @@
 // its result. Neither hosts a worker, so this module imports nothing of the worker's (Temporal's worker package,
 // the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them. Temporal's
 // client loads once the flags and the task are checked (src/cli/lazy-client.ts).
-import { toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
+import { needsWorkerCatalog, toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
 import type { McpServerConfig } from '../../config/types.js';
-import { expectPositionals, UsageError, type Parsed } from '../../core/args.js';
+import { expectPositionals, UsageError } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
 import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
 import { batchResults } from './batch-results.js';
-import { priorityFromFlags, settingsFromFlags, START_FLAGS } from '../settings.js';
+import { runFromValues, START_FLAGS, valuesFromFlags, type StartFlags } from '../settings.js';
 import { readTask } from '../task.js';
 import { TASKS_FLAGS } from '../task-file.js';
 import { startTaskFile } from './start-tasks.js';
@@ -20,7 +20,8 @@ import { withTemporal, type TemporalSession } from '../temporal.js';
 import { agentClient } from '../lazy-client.js';
 import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { sayWhenNoWorker, warnWhenNoWorker } from '../worker-presence.js';
-import { needsWorkerCatalog, startCatalog, withListedMcpTools } from '../worker-tools.js';
+import { withListedMcpTools } from '../worker-tools.js';
+import { commandLine } from '../invocation.js';
 
 export { taskQueue };
 
@@ -49,13 +50,12 @@ from the batch's name and the line).`,
     const local = toolCatalog(config);
     // Bad flags are exit 2 before any connection; tool names that only the workers can vouch for are checked
     // once they have said what they offer.
-    const askWorkers = needsWorkerCatalog(flags.tools, local);
-    if (askWorkers) settingsFromFlags({ ...flags, tools: undefined, approve: undefined, agents: undefined }, local);
-    const checked = askWorkers ? undefined : settingsFromFlags(flags, local);
-    const priority = priorityFromFlags(flags);
+    const values = valuesFromFlags(flags);
+    const askWorkers = needsWorkerCatalog(values.tools as string[] | undefined, local);
+    const checked = runFromValues(askWorkers ? { ...values, tools: undefined, approve: undefined, agents: undefined } : values, local, flags);
     return withTemporal(async (temporal) => {
-      const fromWorkers = checked ? undefined : await settingsFromWorkers(flags, temporal, local, config.mcpServers ?? {});
-      const settings = checked ?? fromWorkers!.settings;
+      const fromWorkers = askWorkers ? await runFromWorkers(flags, values, temporal, local, config.mcpServers ?? {}) : undefined;
+      const { settings, priority } = fromWorkers ?? checked;
       const { startAgent } = await agentClient();
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
       if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
@@ -70,17 +70,19 @@ from the batch's name and the line).`,
 
 /** `start`'s settings, its tools checked against what the task queue's workers offer (with no worker to ask, against
  * this process's tools and the listed tools of the config's MCP servers it names). */
-export async function settingsFromWorkers(
-  flags: Parsed<typeof START_FLAGS>['flags'],
+export async function runFromWorkers(
+  flags: StartFlags,
+  values: Record<string, unknown>,
   temporal: TemporalSession,
   local: ToolCatalog,
   mcpServers: Record<string, McpServerConfig>,
 ) {
-  const answer = await startCatalog(temporal.client, taskQueue(), local);
+  const { startCatalog } = await import('../../client/worker-catalog.js');
+  const answer = await startCatalog(temporal.client, taskQueue(), local, { log: logLine, workerCommand: commandLine('worker') });
   const { hint, noWorker } = answer;
-  const catalog = noWorker ? await withListedMcpTools(flags.tools, answer.catalog, mcpServers) : answer.catalog;
+  const catalog = noWorker ? await withListedMcpTools(values.tools as string[] | undefined, answer.catalog, mcpServers) : answer.catalog;
   try {
-    return { settings: settingsFromFlags(flags, catalog), noWorker };
+    return { ...runFromValues(values, catalog, flags), noWorker };
   } catch (err) {
     throw err instanceof UsageError && hint ? new UsageError(`${err.message}. ${hint}`) : err;
   }

@@ -1,0 +1,125 @@
+// How the values a caller gave for a run (the flags of `run`/`start`, the body of `POST /v1/runs`) become its
+// AgentSettings and priority: the table's defaults filled in, its tool names checked against what this process (or
+// the task queue's workers) offers, then the library's one check. Shared by the CLI and `serve`; every refusal is a
+// SettingsInputError in the caller's names (`--approve`, `approve`), which its `name` says.
+import { DEFAULTS } from '../core/policies.js';
+import { priceFor, type PriceTable } from '../core/pricing.js';
+import { compactPriority, type RunPriority } from '../core/priority.js';
+import { agentToolName } from '../core/sub-agents.js';
+import { nearestName } from '../core/suggest.js';
+import { defaultSettings } from '../core/settings.js';
+import type { SettingNamer } from '../core/run-settings.js';
+import {
+  checkAgentSettings,
+  fieldName,
+  givenProblem,
+  InvalidSettingsError,
+  SettingsInputError,
+  startOptionsProblem,
+  type SettingsCheckOptions,
+} from '../core/settings-check.js';
+import type { AgentSettings } from '../core/types.js';
+import { allToolNames, describeUnknown, isAllowedBy, unknownTools, type ToolCatalog } from './tool-names.js';
+
+/** Settings and start options by name, as the table names them (absent or undefined: the default). */
+export type RunValues = Partial<AgentSettings> & { agents?: string[]; priority?: number; fairnessKey?: string; fairnessWeight?: number };
+
+export interface RunInput {
+  settings: AgentSettings;
+  priority?: RunPriority;
+}
+
+export interface RunInputOptions {
+  name?: SettingNamer;
+  compileSchema?: SettingsCheckOptions['compileSchema'];
+}
+
+/** `values` as a run's settings and priority; a SettingsInputError naming the first problem. `catalog`: the tools
+ * the run may be given (a run without `tools` gets all of them). */
+export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, options: RunInputOptions = {}): RunInput {
+  const name = options.name ?? fieldName;
+  const check = { name, compileSchema: options.compileSchema };
+  const given = givenProblem(values, check);
+  if (given) throw new SettingsInputError(`${name(given.path)} ${given.problem}`, given.field);
+  const { agents, priority, fairnessKey, fairnessWeight, ...v } = values as RunValues;
+  const fail = (field: string, message: string): never => {
+    throw new SettingsInputError(message, field);
+  };
+  const known = allToolNames(catalog);
+  const serverNames: readonly string[] = v.serverTools?.tools ?? [];
+  // A server tool replaces a tool of the same name (the built-in web_search stub) when `tools` is not given.
+  const tools = v.tools ?? known.filter((t) => !serverNames.includes(t));
+  const unknown = unknownTools(tools, catalog);
+  if (unknown.length > 0) fail('tools', `unknown tool ${describeUnknown(unknown)} in ${name('tools')} (available: ${known.join(', ')})`);
+  const clash = tools.filter((t) => serverNames.includes(t));
+  if (clash.length > 0) {
+    fail(
+      'tools',
+      `${clash.join(', ')} is in both ${name('tools')} and ${name('serverTools.tools')}; tool names must be unique: leave it out of ${name('tools')} to use Claude's server tool`,
+    );
+  }
+  const model = v.model ?? (process.env.AGENT_MODEL || DEFAULTS.model);
+  if (v.budgetUsd !== undefined && !((v.prices && priceFor(model, v.prices as PriceTable)) || priceFor(model))) {
+    fail(
+      'budgetUsd',
+      `${name('budgetUsd')} needs the price of model "${model}", which is not in the price table; give its prices with ${name('prices')} ` +
+        `(USD per million tokens: {"<model>": {"input", "output", "cacheWrite", "cacheRead"}}), or use ${name('budgetTokens')}`,
+    );
+  }
+  if (v.idleTimeoutMs !== undefined && !v.chat) fail('idleTimeoutMs', `${name('idleTimeoutMs')} applies to chat runs only: add ${name('chat', true)}`);
+  if (v.batchFallback !== undefined && v.modelCalls !== 'batch') {
+    fail('batchFallback', `${name('batchFallback')} applies to batch runs only: add ${name('modelCalls', 'batch')}`);
+  }
+  const price = v.prices && priceFor(model, v.prices as PriceTable);
+  const settings = defaultSettings({
+    ...v,
+    model,
+    tools: [...tools, ...agentTools(agents, catalog, name)],
+    approve: v.approve && approveList(v.approve, tools, catalog, name),
+    // Only the run's model goes into the workflow input: the table itself can be long.
+    prices: price ? { [model]: price } : undefined,
+    serverTools: v.serverTools && { ...v.serverTools, tools: [...new Set(v.serverTools.tools)] },
+  });
+  try {
+    checkAgentSettings(settings, check);
+  } catch (err) {
+    if (!(err instanceof InvalidSettingsError)) throw err;
+    fail(err.field, `${name(err.path)} ${err.problem}`);
+  }
+  const runPriority = compactPriority({ priorityKey: priority, fairnessKey, fairnessWeight });
+  const problem = runPriority ? startOptionsProblem({ priority, fairnessKey, fairnessWeight }, check) : null;
+  if (problem) fail(problem.field, `${name(problem.path)} ${problem.problem}`);
+  return { settings, ...(runPriority ? { priority: runPriority } : {}) };
+}
+
+/** `agents` (default: every agent of the catalog; [] none) as the run's `agent__<name>` tools. */
+function agentTools(names: string[] | undefined, catalog: ToolCatalog, name: SettingNamer): string[] {
+  const known = catalog.agents ?? [];
+  if (names === undefined) return known.map(agentToolName);
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length > 0) {
+    const near = (n: string) => nearestName(n, known);
+    const listed = unknown.map((n) => `"${n}"${near(n) ? ` (did you mean "${near(n)}"?)` : ''}`).join(', ');
+    throw new SettingsInputError(`unknown agent ${listed} in ${name('agents')} (the config defines: ${known.join(', ') || 'none'})`, 'agents');
+  }
+  return [...new Set(names)].map(agentToolName);
+}
+
+/** Tools that wait for a human decision before each call. A name the worker does not know, or one the run may not
+ * use, would make the setting silently do nothing: both are refused. */
+function approveList(names: string[], tools: string[], catalog: ToolCatalog, name: SettingNamer): string[] {
+  const fail = (message: string): never => {
+    throw new SettingsInputError(message, 'approve');
+  };
+  if (names.length === 0) fail(`${name('approve')} needs at least one tool name (e.g. ${name('approve', ['calculator'])})`);
+  // The workflow matches approvals by exact name: a pattern would silently approve nothing.
+  const patterns = names.filter((t) => t.endsWith('__*'));
+  if (patterns.length > 0) fail(`${name('approve')} takes tool names, not ${patterns.map((t) => `"${t}"`).join(', ')}: name each MCP tool (<server>__<tool>)`);
+  const unknown = unknownTools(names, catalog);
+  if (unknown.length > 0) fail(`unknown tool ${describeUnknown(unknown)} in ${name('approve')} (available: ${allToolNames(catalog).join(', ')})`);
+  const unused = names.filter((t) => !isAllowedBy(t, tools));
+  if (unused.length > 0) {
+    fail(`${name('approve')} names ${unused.map((t) => `"${t}"`).join(', ')}, which the run may not use (${name('tools', tools)})`);
+  }
+  return [...new Set(names)];
+}
