@@ -117,7 +117,7 @@ export interface AgentSettings {
   /** URLs that receive the run's events (`--webhook`, `webhook` of `POST /v1/runs`): each event is POSTed, signed, by
    * the `deliverWebhook` activity (runs from the `webhooks` patch on). Not inherited by sub-agents. */
   webhooks?: string[];
-  /** `'batch'` (`--batch`, `"batch": true` of `POST /v1/runs`): each model call is a request of a Message Batch, at
+  /** `'batch'` (`--batch`, `"modelCalls": "batch"` in `POST /v1/runs`): each model call is a request of a Message Batch, at
    * half the price, answered within minutes to 24 hours; the run waits with durable timers (docs/background-agents.md).
    * Default `'direct'`: one Messages API request per call. */
   modelCalls?: ModelCallRoute;
