@@ -21,8 +21,8 @@ describe('worker --deployment, start --priority (the built CLI)', { timeout: 120
       [['start', 'a task', '--priority', '6'], /--priority must be at most 5 \(got 6\)/],
       [['start', 'a task', '--priority', 'high'], /--priority must be a whole number \(got "high"\)/],
       [['run', 'a task', '--priority', 'high'], /--priority must be a whole number/],
-      [['start', 'a task', '--fairness-weight', '2'], /--fairness-weight: a fairness weight needs a fairness key/],
-      [['start', 'a task', '--fairness-key', 'k'.repeat(65)], /--fairness-key: the fairness key is 65 bytes long: at most 64/],
+      [['start', 'a task', '--fairness-weight', '2'], /--fairness-weight needs --fairness-key \(the key it weighs\)/],
+      [['start', 'a task', '--fairness-key', 'k'.repeat(65)], /--fairness-key is 65 bytes long: at most 64/],
     ];
     const exits = await Promise.all(cases.map(([args]) => s.cli(args)));
     exits.forEach((exit, i) => {
