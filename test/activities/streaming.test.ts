@@ -36,9 +36,11 @@ async function modelCallAttempts(client: Client, workflowId: string): Promise<Ar
 describe('streamed model calls', () => {
   it("shows a slow stream's words in status (heartbeat details of the pending call) while it runs", async () => {
     const answer = words(80);
-    const slow: ReplyTurn = { ...reply([text(answer)]), eventDelayMs: 300 };
+    // About 28 events 200 ms apart (5.6 s); a 2 s heartbeat timeout records the details every 1.6 s at most, so the
+    // server shows several beats while the reply streams.
+    const slow: ReplyTurn = { ...reply([text(answer)]), eventDelayMs: 200 };
     await withAgent(env, { script: [slow] }, async (h) => {
-      const workflowId = await startRun(h, 'say many words', { heartbeatTimeoutMs: 3000 });
+      const workflowId = await startRun(h, 'say many words', { heartbeatTimeoutMs: 2000 });
       const first = await eventually(
         () => getStatus(env.client, workflowId),
         (r) => (r.modelCalls[0]?.progress?.lastWords ?? '') !== '',
@@ -101,15 +103,17 @@ describe('streamed model calls', () => {
   }, 60_000);
 
   it('a "20-minute call": a stream longer than the SDK timeout and many heartbeat timeouts completes in one attempt', async () => {
-    // Scaled down: a 3 s heartbeat timeout, a 1 s SDK timeout, and a reply that streams for about 13 s.
+    // Scaled down: a 2 s heartbeat timeout, a 1 s SDK timeout, and a reply that streams for about 10 s (68 events
+    // 150 ms apart).
+    const HEARTBEAT_TIMEOUT_MS = 2000;
     const answer = words(200);
-    const slow: ReplyTurn = { ...reply([text(answer)]), eventDelayMs: 220 };
+    const slow: ReplyTurn = { ...reply([text(answer)]), eventDelayMs: 150 };
     await withAgent(env, { script: [slow], modelConnection: { timeoutMs: 1000 } }, async (h) => {
       const started = Date.now();
-      const result = await h.run('a very long answer', { heartbeatTimeoutMs: 3000 });
+      const result = await h.run('a very long answer', { heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS });
       const took = Date.now() - started;
       expect(result).toMatchObject({ status: 'completed', text: answer, steps: 1 });
-      expect(took).toBeGreaterThan(4 * 3000);
+      expect(took).toBeGreaterThan(4 * HEARTBEAT_TIMEOUT_MS);
       expect(h.model.requests.map((r) => [r.status, r.cutAfterEvents])).toEqual([[200, undefined]]);
       expect(await modelCallAttempts(env.client, result.workflowId)).toEqual([{ attempt: 1, lastFailure: undefined }]);
     });

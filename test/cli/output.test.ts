@@ -13,14 +13,15 @@ import { expectExit, jsonOf, stopWorker, useCli, type CliProcess, type Exit } fr
 
 const { client, session } = useCli();
 
-/** Reads the child's stdout slowly (a burst every 40 ms), as a pager or a slow network pipe would. */
+/** Reads the child's stdout slowly (a burst every 10 ms), as a pager or a slow network pipe would: far slower than
+ * the CLI writes, so its pipe is full long before it has written everything (a bare exit would cut it there). */
 function readSlowly(proc: CliProcess): Promise<Exit> {
   const stdout = proc.child.stdout!;
   stdout.pause();
   const timer = setInterval(() => {
     stdout.resume();
     setImmediate(() => stdout.pause());
-  }, 40);
+  }, 10);
   return proc.exited.finally(() => clearInterval(timer));
 }
 

@@ -12,11 +12,20 @@ import { calculator } from '../../src/tools/calculator.js';
 import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
 
 let env: TestEnv;
+// The last test's own server (a lowered history-length threshold), started with the file so that it is ready when
+// that test comes, instead of the test waiting for it to start; stopped with the file.
+let suggestingServer: Promise<DevServer> | undefined;
 beforeAll(async () => {
+  suggestingServer = startDevServer({
+    uiPort: false,
+    extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=30'],
+  });
+  suggestingServer.catch(() => {}); // reported by the test that awaits it
   env = await openTestEnv();
 });
 afterAll(async () => {
   await env?.close();
+  await (await suggestingServer?.catch(() => undefined))?.stop();
 });
 
 /** `turns` tool turns, each with `bytes` of model text, then an answer. */
@@ -177,13 +186,9 @@ describe('continue-as-new', () => {
   });
 
   it('when the server suggests it (history-length threshold lowered), without any configured step count', async () => {
-    let server: DevServer | undefined;
     let own: TestEnv | undefined;
     try {
-      server = await startDevServer({
-        uiPort: false,
-        extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=30'],
-      });
+      const server = await suggestingServer!;
       const connection = await NativeConnection.connect({ address: server.address });
       const client = new Client({ connection: await Connection.connect({ address: server.address }) });
       own = { client, connection, close: async () => (await client.connection.close(), await connection.close()) };
@@ -200,7 +205,6 @@ describe('continue-as-new', () => {
       });
     } finally {
       await own?.close();
-      await server?.stop();
     }
   });
 });

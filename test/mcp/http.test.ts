@@ -136,9 +136,11 @@ describe('MCP tools over streamable HTTP', () => {
     const state = stateDir();
     try {
       const server = await fixture({ env: { MCP_STATE_DIR: state.dir } });
-      const script: Script = [reply([toolUse('web__progress', { steps: 4, ms: 4000 })]), reply([text('finished')])];
+      // The steps are sent at once, then the call lasts 2.5 s: a short heartbeat timeout (beats every third of it, sent at
+      // most every 80 % of it) has the server record the last step's progress well within that, not at the 3 s cap.
+      const script: Script = [reply([toolUse('web__progress', { steps: 4, ms: 2500 })]), reply([text('finished')])];
       await withAgent(env, { script, mcpServers: { web: { url: server.url } } }, async (h) => {
-        const id = await startRun(h, 'report progress', { tools: ['web__*'] });
+        const id = await startRun(h, 'report progress', { tools: ['web__*'], heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS });
         const status = await eventually(
           () => getStatus(env.client, id),
           (s) => s.toolCalls[0]?.progress?.message === 'step 4 of 4',

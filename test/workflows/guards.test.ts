@@ -248,6 +248,10 @@ describe('budget guard', () => {
 });
 
 describe('deadline guard', () => {
+  // A cancelled call acknowledges with its next heartbeat: a short heartbeat timeout (beats every third of it, sent at
+  // most every 80 % of it) brings that acknowledgement within about 1.6 s instead of the worker's 3 s beat.
+  const ACK_HEARTBEAT_TIMEOUT_MS = 2_000;
+
   it('fires on time while a model call is held, cancels it, and stops the run without a summary call', async () => {
     const script = [
       reply([text('found part of it'), toolUse('lookup', { query: 'a' })]),
@@ -256,7 +260,7 @@ describe('deadline guard', () => {
     await withAgent(env, { script, tools: [spyTool('lookup')] }, async ({ run, model, env }) => {
       const deadlineMs = 1500;
       const started = Date.now();
-      const result = await run('slow model', { deadlineMs });
+      const result = await run('slow model', { deadlineMs, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       const elapsed = Date.now() - started;
       expect(result).toMatchObject({ status: 'stopped', guard: 'deadline', partial: true, text: 'found part of it', steps: 1, toolCalls: 1 });
       expect(result.error).toMatch(/deadline reached \(1500 ms/);
@@ -289,7 +293,7 @@ describe('deadline guard', () => {
     });
     const script = [reply([text('starting the slow job'), toolUse('slow', {})]), reply([text('never reached')])];
     await withAgent(env, { script, tools: [slow] }, async ({ run, model, env }) => {
-      const result = await run('slow tool', { deadlineMs: 1500 });
+      const result = await run('slow tool', { deadlineMs: 1500, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       // The tool saw its abort signal; the run closed once the cancelled tool call acknowledged, not after the 20 s
       // the tool would otherwise take nor the run's own bound on that wait (the history's only fired timer is the
       // deadline's).
@@ -314,7 +318,7 @@ describe('deadline guard', () => {
     ];
     await withAgent(env, { script, tools: [spyTool('lookup')] }, async ({ run, model, env }) => {
       const deadlineMs = 4_000;
-      const result = await run('slow job', { deadlineMs, continueAsNewAfterSteps: 1 });
+      const result = await run('slow job', { deadlineMs, continueAsNewAfterSteps: 1, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       model.release();
       // Three runs when the machine is quiet; a loaded one may reach the deadline in the second. Either way the timer
       // that fired is in a run that began well after the job did.

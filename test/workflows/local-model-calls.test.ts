@@ -53,8 +53,8 @@ describe('local model calls', () => {
           requests: model.requests.length,
         };
       });
-    const local = await run(true);
-    const plain = await run(false);
+    // Two workers of their own (each its task queue and scripted model), so the two runs go side by side.
+    const [local, plain] = await Promise.all([run(true), run(false)]);
 
     expect(local.result).toMatchObject({ status: 'completed', text: 'done', steps: TURNS + 1, toolCalls: TURNS });
     expect(local.result.usage).toEqual(plain.result.usage);
