@@ -100,6 +100,8 @@ function hookProcessState(): void {
   }
 }
 
+const TEST_PROCESS_HOLDS_THE_RUNTIME = Symbol('the test process holds the Temporal runtime');
+
 /** Hooks into Temporal's SDK, once per process (its modules are never loaded again). */
 async function hookTemporal(): Promise<void> {
   // The CLI installs its runtime (its logger on stderr) when a command replays a run; the test process has one.
@@ -113,6 +115,12 @@ async function hookTemporal(): Promise<void> {
   // was shutdown": the runs of the next files waited for a worker that never took them).
   const instance = Runtime.instance.bind(Runtime);
   Runtime.instance = (() => io.exit(instance)) as typeof Runtime.instance;
+  // And it is never shut down while the test process lives. The SDK (1.24, runtime.js) shuts a runtime down the moment
+  // its last worker or connection is gone: one command's worker stopping could do that while another command was
+  // between Runtime.instance() and creating its replay worker on it, which then failed ("failed to downcast any to
+  // JsBox<…Runtime>": `transcript`, `fork`). A separate process per command never shares its runtime, so this is the
+  // test process's alone: it holds one reference of its own, which nothing releases.
+  (instance() as unknown as { backRefs: Set<unknown> }).backRefs.add(TEST_PROCESS_HOLDS_THE_RUNTIME);
   const create = Worker.create.bind(Worker);
   Worker.create = (async (options: Parameters<typeof Worker.create>[0]) => {
     const worker = await create(options);
