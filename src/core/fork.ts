@@ -2,7 +2,8 @@
 // assistant message, followed by what the run sent back: tool results, follow-ups), and the state the fork carries.
 // Pure: the client reads the source (src/client/fork.ts), this decides what the fork gets.
 import type { ForkOrigin, RunState } from './durable-state.js';
-import { toolUseBlocks, ZERO_USAGE } from './transcript.js';
+import { freshLoop } from './run-state.js';
+import { toolUseBlocks } from './transcript.js';
 import type { AgentSettings, ContentBlock, MessageParam } from './types.js';
 
 /** A --from-step the source cannot be forked at (out of its recorded steps). */
@@ -77,16 +78,7 @@ export function forkedRunState(
   const summary = source.clientSummary && source.clientSummary.messageIndex <= messages.length ? source.clientSummary : undefined;
   return {
     messages,
-    loop: {
-      steps: fromStep - 1,
-      toolCalls: 0,
-      usage: { ...ZERO_USAGE },
-      lastCallUsage: null,
-      costUsd: null,
-      toolCallCounts: {},
-      toolCallHashes: {},
-      errorStreak: 0,
-    },
+    loop: freshLoop(fromStep - 1),
     stopReason: null,
     deadlineAt: deadlineMs !== undefined ? now + deadlineMs : null,
     // initialRunState adds this run.

@@ -6,21 +6,17 @@ import { RECENT_MESSAGES_KEPT_WHOLE } from './policies.js';
 import { toolUseBlocks, ZERO_USAGE } from './transcript.js';
 import type { ContentBlock, MessageParam, ToolResultBlockParam } from './types.js';
 
+/** A run's loop counters before its first live step: `steps` already taken (a fork's reused ones), nothing spent. */
+export function freshLoop(steps: number): RunState['loop'] {
+  return { steps, toolCalls: 0, usage: { ...ZERO_USAGE }, lastCallUsage: null, costUsd: null, toolCallCounts: {}, toolCallHashes: {}, errorStreak: 0 };
+}
+
 /** The state of a new run: the carried one (continue-as-new, resume) or a fresh one. */
 export function initialRunState(input: AgentInput, now: number): RunState {
   if (input.carried) return { ...input.carried, runsUsed: input.carried.runsUsed + 1 };
   return {
     messages: [{ role: 'user', content: input.task }],
-    loop: {
-      steps: 0,
-      toolCalls: 0,
-      usage: { ...ZERO_USAGE },
-      lastCallUsage: null,
-      costUsd: null,
-      toolCallCounts: {},
-      toolCallHashes: {},
-      errorStreak: 0,
-    },
+    loop: freshLoop(0),
     stopReason: null,
     deadlineAt: input.settings.deadlineMs !== undefined ? now + input.settings.deadlineMs : null,
     runsUsed: 1,
