@@ -1,15 +1,7 @@
-// One agent run inside the workflow: its state, the live view of it (query, UI details, search attributes),
-// and the steps the loop is made of (a model call, a turn's tool calls, a follow-up, a final summary).
+// One agent run inside the workflow: its state and the steps the loop is made of (a model call, a turn's tool
+// calls, a follow-up, a final summary); what the run shows meanwhile is its view (run-view.ts).
 // The loop itself (agent.ts) decides what happens next; this class does each step and keeps its state private.
-import { agentResult } from '../core/result.js';
-import {
-  ActivityFailure,
-  condition,
-  isCancellation,
-  log,
-  setCurrentDetails,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ActivityFailure, condition, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import type { RunState } from '../core/durable-state.js';
 import { SUBMIT_ANSWER } from '../core/finish-tool.js';
 import { guardNextCallFits, nextClearIndex, recordModelCall, type GuardTripped } from '../core/guards.js';
@@ -17,40 +9,22 @@ import { contextClearThreshold } from '../core/compaction.js';
 import { DEFAULTS } from '../core/policies.js';
 import { taskBudgetFor } from '../core/task-budget.js';
 import { isAgentTool } from '../core/sub-agents.js';
-import { progressDetails } from '../core/progress.js';
 import { initialRunState, notRunResults, summaryRequest, withFollowUps, type TurnProgress } from '../core/run-state.js';
 import { splitMcpName } from '../core/tool-names.js';
-import { LastAssistantText, textOf, toolResultMessage } from '../core/transcript.js';
-import type {
-  AgentInput,
-  AgentResult,
-  AgentSettings,
-  AgentStatusView,
-  BatchSubmission,
-  GuardName,
-  MessageParam,
-  ModelReply,
-  RunStatus,
-  ToolCallView,
-  ToolOutcome,
-  ToolUseBlock,
-} from '../core/types.js';
+import { textOf, toolResultMessage } from '../core/transcript.js';
+import type { AgentInput, AgentResult, AgentSettings, AgentStatusView, MessageParam, ModelReply, ToolOutcome, ToolUseBlock } from '../core/types.js';
 import { Approvals, deniedOutcome } from './approvals.js';
 import { Elicitations } from './elicitations.js';
 import { modelCallSummary, scheduleModelCall } from './proxies.js';
 import { callModelInBatch } from './batch-calls.js';
 import type { ModelCallRequest, RunContext } from './run-context.js';
-import { compactionView, noteCompaction } from './compaction.js';
+import { noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
-import { SearchAttributeUpserts } from './search-attribute-upserts.js';
 import { SubAgents } from './sub-agents.js';
 import { callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
 import { Webhooks } from './webhooks.js';
-import { runEndEventType, WEBHOOK_TEXT_CHARS } from '../core/webhooks.js';
-import { ApprovalsGauge, reportRunEnded } from './telemetry.js';
-
-export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
+import { RunView, type Outcome } from './run-view.js';
 
 export class AgentRun implements RunContext {
   readonly settings: AgentSettings;
@@ -59,29 +33,18 @@ export class AgentRun implements RunContext {
   readonly runId: string;
   readonly approvals = new Approvals();
   readonly elicitations = new Elicitations();
-  /** Set when the run ends; until then the status is running or awaiting_approval. */
-  #endedAs: RunStatus | null = null;
-  #guard: GuardName | null = null;
-  #waitingForMessage = false;
   #finishing = false;
   #stepsThisRun = 0;
-  #waitingForBatch: AgentStatusView['waitingForBatch'] | null = null;
-  /** The live view's last text, kept as the transcript grows (the view is built at every step). */
-  readonly #lastText = new LastAssistantText();
-  /** While a turn's tool calls are being started (runTools), their start is published once, after the last. */
-  #startingTools = false;
-  #startsUnpublished = false;
-  readonly #inFlight = new Map<string, ToolCallView>();
   /** The current turn's tool calls: which finished (and how) and which are running, for closing the turn
    * truthfully when a deadline or a cancel cuts it short. */
   #progress: TurnProgress = {};
-  readonly #searchAttributes = new SearchAttributeUpserts();
-  readonly #approvalsGauge = new ApprovalsGauge();
   readonly #transcriptSharing = new TranscriptSharing();
   /** The settings every model call names by digest (the `modelSettings` query answers from it). */
   readonly modelSettings = new ModelSettingsSharing();
   readonly subAgents = new SubAgents(this);
   readonly webhooks: Webhooks;
+  /** What the run shows (the status query, the UI's details, the search attributes); the steps tell it what changed. */
+  readonly #view = new RunView(this);
 
   constructor(readonly input: AgentInput) {
     this.settings = input.settings;
@@ -106,90 +69,23 @@ export class AgentRun implements RunContext {
     return this.#stepsThisRun;
   }
 
+  /** The run's live view, as the `agentStatus` query answers it. */
   view(): AgentStatusView {
-    const { loop } = this.state;
-    const pendingApprovals = this.approvals.pending();
-    const pendingQuestions = this.elicitations.pending();
-    const waiting = pendingApprovals.length > 0 ? 'awaiting_approval' : pendingQuestions.length > 0 ? 'awaiting_input' : 'running';
-    return {
-      workflowId: this.workflowId,
-      runId: this.runId,
-      status: this.#endedAs ?? waiting,
-      steps: loop.steps,
-      toolCalls: loop.toolCalls,
-      usage: loop.usage,
-      costUsd: loop.costUsd,
-      stopReason: this.state.stopReason,
-      guard: this.#guard,
-      inFlight: [...this.#inFlight.values()],
-      pendingApprovals,
-      ...(pendingQuestions.length > 0 ? { pendingQuestions } : {}),
-      lastText: this.#lastText.of(this.messages),
-      messages: this.messages.length,
-      deadlineAt: this.state.deadlineAt,
-      runsUsed: this.state.runsUsed,
-      waitingForMessage: this.#waitingForMessage,
-      clearedUpTo: this.state.clearedUpTo,
-      model: this.settings.model,
-      ...compactionView(this.state),
-      ...(this.state.children ? { children: this.subAgents.view() } : {}),
-      ...(this.input.forkedFrom ? { forkedFrom: this.input.forkedFrom } : {}),
-      ...(this.#waitingForBatch ? { waitingForBatch: this.#waitingForBatch } : {}),
-    };
+    return this.#view.current();
   }
 
   /** Shows progress in the UI (current details) and, where registered, in the search attributes. */
   publish(): void {
-    const view = this.view();
-    setCurrentDetails(progressDetails(view, Date.now()));
-    this.#approvalsGauge.report(view.pendingApprovals.length);
-    if (this.settings.searchAttributes) this.#searchAttributes.write(view);
+    this.#view.publish();
   }
 
   /** Ends the run with this outcome and returns its result. */
   end(o: Outcome): AgentResult {
     this.#finishing = true;
-    this.#endedAs = o.status;
-    this.#guard = o.guard;
-    // Nothing is waiting or running once the run has ended (a deadline or a cancel can end it mid-turn).
+    // Nothing is waiting once the run has ended (a deadline or a cancel can end it mid-turn).
     this.approvals.clear();
     this.elicitations.clear();
-    this.#inFlight.clear();
-    this.publish();
-    reportRunEnded(o.status, o.guard);
-    const { loop } = this.state;
-    const result = agentResult({
-      workflowId: this.workflowId,
-      runId: this.runId,
-      status: o.status,
-      stopReason: this.state.stopReason,
-      guard: o.guard,
-      text: o.text ?? this.#lastText.of(this.messages),
-      output: o.output,
-      steps: loop.steps,
-      toolCalls: loop.toolCalls,
-      usage: loop.usage,
-      costUsd: loop.costUsd,
-      error: o.error,
-      runsUsed: this.state.runsUsed,
-      resumedFrom: this.input.resumedFrom,
-      forkedFrom: this.input.forkedFrom,
-    });
-    this.#notifyEnd(result);
-    return result;
-  }
-
-  /** The webhooks of the run's end: guard.fired (unless sent when the guard fired) and run.<status>. */
-  #notifyEnd(result: AgentResult): void {
-    if (result.guard) this.webhooks.notify('guard.fired', { guard: result.guard, reason: result.error });
-    const type = runEndEventType(result.status);
-    if (!type) return;
-    const { text, ...rest } = result;
-    this.webhooks.notify(type, {
-      ...rest,
-      text: text.slice(0, WEBHOOK_TEXT_CHARS),
-      ...(text.length > WEBHOOK_TEXT_CHARS ? { textTruncated: true } : {}),
-    });
+    return this.#view.end(o);
   }
 
   /** Ends the run as stopped without a guard (max_tokens, refusal, context window), the transcript closed. */
@@ -219,7 +115,7 @@ export class AgentRun implements RunContext {
       callModelInBatch(input, step, {
         summary: modelCallSummary(input, step, options),
         fallback: s.batchFallback ?? 'retry',
-        waiting: (batch) => this.#waitForBatch(batch),
+        waiting: (batch) => this.#view.waitForBatch(batch),
         direct,
       });
     const reply = s.modelCalls === 'batch' ? await batched() : await direct();
@@ -227,12 +123,6 @@ export class AgentRun implements RunContext {
     this.#stepsThisRun++;
     this.state.stopReason = reply.stopReason;
     return reply;
-  }
-
-  /** Batch mode: the batch the current call waits for (shown by `status`), then null. */
-  #waitForBatch(batch: BatchSubmission | null): void {
-    this.#waitingForBatch = batch ? { batchId: batch.batchId, submittedAt: batch.submittedAt } : null;
-    this.publish();
   }
 
   /** The run is over in this workflow instance: the worker's transcript cache can drop its messages. */
@@ -270,7 +160,7 @@ export class AgentRun implements RunContext {
     this.#progress = {};
     this.subAgents.reportToParent(); // a sub-agent's totals, before it goes on
     const delegations = calls.filter((c) => isAgentTool(c.name)).length;
-    this.#startingTools = true;
+    this.#view.startingTools();
     const outcomes = calls.map(async (call): Promise<ToolOutcome> => {
       const view = { toolUseId: call.id, name: call.name, input: call.input };
       if (approvalNeeded.has(call.name)) {
@@ -279,11 +169,8 @@ export class AgentRun implements RunContext {
         if (!decision.approve) return deniedOutcome(call.name, decision);
       }
       const schedule = scheduleFor(call.name, this.state.toolPolicies, this.settings);
-      this.#inFlight.set(call.id, schedule ? { ...view, timeoutMs: schedule.timeoutMs, ...(schedule.completesLater ? { completesLater: true } : {}) } : view);
       this.#progress[call.id] = 'in_flight';
-      // The calls that start at once (no approval to wait for) are published together, after the last of them.
-      if (this.#startingTools) this.#startsUnpublished = true;
-      else this.publish();
+      this.#view.toolStarted(call.id, schedule ? { ...view, timeoutMs: schedule.timeoutMs, ...(schedule.completesLater ? { completesLater: true } : {}) } : view);
       try {
         const delegated = this.state.agents && isAgentTool(call.name);
         const outcome = delegated ? await this.subAgents.delegate(call, delegations) : await callTool({
@@ -300,15 +187,10 @@ export class AgentRun implements RunContext {
         return outcome;
       } finally {
         this.state.loop.toolCalls++;
-        this.#inFlight.delete(call.id);
-        this.publish();
+        this.#view.toolSettled(call.id);
       }
     });
-    this.#startingTools = false;
-    if (this.#startsUnpublished) {
-      this.#startsUnpublished = false;
-      this.publish();
-    }
+    this.#view.toolsStarted();
     // A cancel rejects a wait for approval at once, but a running call only once it has acknowledged: the turn
     // ends when every call has settled, so the run never closes with a call still pending.
     return Promise.allSettled(outcomes).then(() => Promise.all(outcomes));
@@ -335,10 +217,10 @@ export class AgentRun implements RunContext {
   async nextMessage(): Promise<MessageParam | null> {
     const { state, settings } = this;
     if (state.pendingMessages.length === 0 && settings.chat && !state.chatClosed) {
-      this.#waitingForMessage = true;
+      this.#view.waitingForMessage = true;
       this.publish();
       await condition(() => state.pendingMessages.length > 0 || state.chatClosed, settings.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs);
-      this.#waitingForMessage = false;
+      this.#view.waitingForMessage = false;
     }
     return withFollowUps(null, state.pendingMessages.splice(0));
   }
@@ -348,7 +230,7 @@ export class AgentRun implements RunContext {
   async stopByGuard(tripped: GuardTripped): Promise<AgentResult> {
     this.#finishing = true;
     log.warn(`Guard ${tripped.guard} stopped the run: ${tripped.reason}`);
-    this.#guard = tripped.guard;
+    this.#view.guard = tripped.guard;
     this.webhooks.notify('guard.fired', { guard: tripped.guard, reason: tripped.reason });
     const { loop } = this.state;
     const wantSummary = this.settings.summaryOn.includes(tripped.guard) && guardNextCallFits(loop, this.settings) === null;
