@@ -81,9 +81,6 @@ export function subAgentDefinitions(agents: Record<string, SubAgentConfig> | und
   );
 }
 
-/** The `agent__<name>` tool names of every agent a config defines. */
-export const agentToolNames = (agents: Record<string, unknown> | undefined) => Object.keys(agents ?? {}).map(agentToolName);
-
 export { agentsIn };
 
 function isObject(value: unknown): value is Record<string, unknown> {

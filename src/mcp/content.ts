@@ -19,11 +19,6 @@ export function toolResultContent(result: Pick<CallToolResult, 'content' | 'stru
   return blocks;
 }
 
-/** The text of an MCP result, for an error message. */
-export function textOfResult(result: Pick<CallToolResult, 'content'>): string {
-  return (result.content ?? []).flatMap((c) => (c.type === 'text' && c.text ? [c.text] : [])).join('\n');
-}
-
 function blockOf(content: McpContent): ToolResultContentBlock[] {
   switch (content.type) {
     case 'text':
