@@ -5,6 +5,7 @@
 // (thinking, text before a tool call) is broken even where the real API would let it pass.
 
 import { summarizedTurns } from './compaction.js';
+import { SERVER_TOOL_RESULT_TYPES } from './script.js';
 import { sortedKeyJson } from '../core/canonical.js';
 
 type Json = Record<string, unknown>;
@@ -15,7 +16,6 @@ function blocksOf(content: unknown): Json[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return Array.isArray(content) ? content.filter(isObject) : [];
 }
-
 
 /** A block reduced to what the model produced: drops what a client may legitimately add or strip when it sends a
  * response back as a param (cache_control, `citations: null`, `caller`, null fields). */
@@ -115,13 +115,7 @@ function checkTopLevel(body: Json): string | null {
 /** The server tools whose definitions are checked (their `type` is `<name>_<YYYYMMDD>`), and the blocks that carry
  * their results inside an assistant message. */
 const SERVER_TOOL_FAMILIES = ['web_search', 'web_fetch', 'code_execution'];
-const SERVER_RESULT_BLOCKS = new Set([
-  'web_search_tool_result',
-  'web_fetch_tool_result',
-  'code_execution_tool_result',
-  'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result',
-]);
+const SERVER_RESULT_BLOCKS = new Set<string>(SERVER_TOOL_RESULT_TYPES);
 
 /** A web_search / web_fetch / code_execution definition the real API would reject. */
 function serverToolProblem(tool: Json, i: number): string | null {
