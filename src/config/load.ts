@@ -218,11 +218,7 @@ export function checkConfig(value: unknown, shown: string): AgentConfig {
     const catalog = toolsWithConfig(config).map((tool) => tool.name);
     const servers = Object.keys(config.mcpServers ?? {});
     const known = (name: string) => catalog.includes(name) || servers.some((server) => name.startsWith(`${server}__`));
-    try {
-      config.agents = checkAgents(value.agents, known, config.maxAgentDepth);
-    } catch (err) {
-      throw new ConfigError(`${shown}: ${(err as Error).message}`);
-    }
+    config.agents = inFile(shown, () => checkAgents(value.agents, known, config.maxAgentDepth));
   }
   return config;
 }
@@ -267,12 +263,8 @@ function checkTools(tools: unknown, shown: string): AnyAgentTool[] {
       );
     }
   });
-  try {
-    // The registry's own checks (API name rule, unique names, a valid JSON Schema), reported at load time.
-    createToolRegistry(tools as AnyAgentTool[]);
-  } catch (err) {
-    throw new ConfigError(`${shown}: ${(err as Error).message}`);
-  }
+  // The registry's own checks (API name rule, unique names, a valid JSON Schema), reported at load time.
+  inFile(shown, () => createToolRegistry(tools as AnyAgentTool[]));
   return tools as AnyAgentTool[];
 }
 
@@ -300,11 +292,7 @@ function checkMcpServers(servers: unknown, shown: string): Record<string, McpSer
         }`,
       );
     }
-    try {
-      mcpServerPolicy(name, server as McpServerConfig);
-    } catch (err) {
-      throw new ConfigError(`${shown}: ${(err as Error).message}`);
-    }
+    inFile(shown, () => mcpServerPolicy(name, server as McpServerConfig));
   }
   return servers as Record<string, McpServerConfig>;
 }
@@ -315,6 +303,15 @@ export function toolsWithConfig(config: AgentConfig, base: AnyAgentTool[] = buil
   const own = config.tools ?? [];
   const replaced = new Set(own.map((tool) => tool.name));
   return [...base.filter((tool) => !replaced.has(tool.name)), ...own];
+}
+
+/** A check made elsewhere (the agents, the tool registry, an MCP server's policy): what it throws is a problem of the file. */
+function inFile<T>(shown: string, check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    throw new ConfigError(`${shown}: ${(err as Error).message}`);
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
