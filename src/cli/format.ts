@@ -43,7 +43,6 @@ export function indent(text: string): string {
     .join('\n');
 }
 
-
 /** A model call in flight, in one line: `attempt 2 · text · ~312 output tokens · 1m4s`, and what it has said so
  * far (the last words its heartbeat carried), when there is something to show. */
 export function modelCallText(call: ModelCallInFlight): { line: string; words?: string } {

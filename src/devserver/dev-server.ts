@@ -129,7 +129,6 @@ function installExitHooks(): void {
 const hostFor = (ip: string) => (ip === '0.0.0.0' || ip === '::' ? '127.0.0.1' : ip);
 const joinHostPort = (host: string, port: number) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
 
-
 /** The value of `--flag N` or `--flag=N` in args, if there. */
 function flagValue(args: string[], flag: string): number | undefined {
   const i = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));

@@ -69,7 +69,6 @@ export interface McpCallOptions {
   elicitation?: { answers: ElicitationAnswer[] };
 }
 
-
 /** The first wait before a call is made again on a new session, doubled each time up to RECONNECT_MAX_WAIT_MS,
  * for as long as the server's `reconnectFor` allows. */
 const RECONNECT_FIRST_WAIT_MS = 500;

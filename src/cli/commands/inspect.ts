@@ -270,18 +270,6 @@ function blockText(block: ContentBlockParam, names: Map<string, string>, childre
   }
 }
 
-
-
-/** The run's status as the workflow last published it, unless the server closed the run without the workflow
- * saying so (terminated, timed out) or the run went on in another (continue-as-new). */
-function statusCell(r: RunSummary): string {
-  const byServer: Record<string, string> = { TERMINATED: 'terminated', TIMED_OUT: 'timed_out', CONTINUED_AS_NEW: 'continued as new' };
-  if (byServer[r.executionStatus]) return byServer[r.executionStatus];
-  const a = r.attributes;
-  const closedUnsaid = r.executionStatus !== 'RUNNING' && (!a.status || !TERMINAL.includes(a.status));
-  return (a.status ?? '—') + (closedUnsaid ? ` (${r.executionStatus})` : '');
-}
-
 /** tool_use id → tool name, so a result can say which tool it answers. */
 function toolNames(messages: readonly MessageParam[]): Map<string, string> {
   const names = new Map<string, string>();
@@ -372,3 +360,12 @@ export function formatList(runs: readonly RunSummary[]): string {
   return [header, ...rows].map(line).join('\n') + '\n';
 }
 
+/** The run's status as the workflow last published it, unless the server closed the run without the workflow
+ * saying so (terminated, timed out) or the run went on in another (continue-as-new). */
+function statusCell(r: RunSummary): string {
+  const byServer: Record<string, string> = { TERMINATED: 'terminated', TIMED_OUT: 'timed_out', CONTINUED_AS_NEW: 'continued as new' };
+  if (byServer[r.executionStatus]) return byServer[r.executionStatus];
+  const a = r.attributes;
+  const closedUnsaid = r.executionStatus !== 'RUNNING' && (!a.status || !TERMINAL.includes(a.status));
+  return (a.status ?? '—') + (closedUnsaid ? ` (${r.executionStatus})` : '');
+}
