@@ -1,6 +1,7 @@
 // A local stand-in for the Anthropic Messages API: node:http only, answers from a Script, speaks the real wire
 // format (JSON and SSE, real error shapes and statuses) so agents run through the real SDK without an API key.
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest, ReturnedContent, turnIndexOf } from './conformance.js';
@@ -330,13 +331,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening'); // rejects with the server's 'error' (a port in use)
   const port = (server.address() as AddressInfo).port;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 

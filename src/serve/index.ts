@@ -1,5 +1,6 @@
 // `serve()`: the HTTP API (src/serve/app.ts) on a port, over a client of the caller's. It runs no worker: runs
 // it starts are taken by the workers of its task queue, and any run, started by any path, can be read.
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { createAdaptorServer } from '@hono/node-server';
@@ -73,13 +74,8 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
     settings: (values) => runSettings(options.client, taskQueue, local, withWebhooks(values, webhooks), options.log),
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 8787, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(options.port ?? 8787, host);
+  await once(server, 'listening'); // rejects with the server's 'error' (a port in use)
   const port = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
