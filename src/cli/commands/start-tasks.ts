@@ -10,7 +10,6 @@ import { runFromValues, START_FLAGS, valuesFromFlags } from '../settings.js';
 import { batchNameOf, checkTaskLines, readTaskLines, refuse, TASKS_FLAGS, toolsNamed } from '../task-file.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal } from '../temporal.js';
-import { agentClient } from '../lazy-client.js';
 import { warnWhenNoWorker } from '../worker-presence.js';
 import { withListedMcpTools } from '../worker-tools.js';
 import { needsWorkerCatalog, toolCatalog } from '../../config/tool-names.js';
@@ -26,7 +25,7 @@ export async function startTaskFile(flags: Flags, positionals: string[]): Promis
   if (positionals.length > 0) throw new UsageError('with --tasks, the tasks are the lines of the file: give no task argument');
   for (const f of ONE_RUN_FLAGS) if (flags[f] !== undefined) throw new UsageError(`--${f} names one run: with --tasks, give each line its own "id"`);
   const batch = batchNameOf(file, flags['tasks-name']);
-  const { checkBatchName } = await import('../../client/task-file.js');
+  const { checkBatchName, startTasks } = await import('../../client/task-file.js');
   try {
     checkBatchName(batch);
   } catch (err) {
@@ -54,7 +53,6 @@ export async function startTaskFile(flags: Flags, positionals: string[]): Promis
       if (noWorker) for (const tools of toolsNamed(lines, commandValues)) catalog = await withListedMcpTools(tools, catalog, config.mcpServers ?? {});
       checked = checkTaskLines(file, lines, commandValues, catalog);
     }
-    const { startTasks } = await agentClient();
     let attached = 0;
     const started = await startTasks(temporal.client, {
       batch,
