@@ -1,12 +1,8 @@
 // The scripted model: a local Messages API stand-in that answers from a script (tests, offline demos).
-export { startScriptedModel } from './server.js';
-export type { RecordedRequest, ScriptedModel, ScriptedModelOptions } from './server.js';
-export type { RecordedBatch, RecordedBatchRequest } from './batches.js';
+export { startScriptedModel, type RecordedRequest, type ScriptedModel, type ScriptedModelOptions } from './server.js';
 export {
   apiError,
   failTimes,
-  isErrorTurn,
-  isFailTimesTurn,
   isScriptsByAgent,
   reply,
   scriptTurnProblem,
@@ -14,21 +10,12 @@ export {
   text,
   thinking,
   toolUse,
-  validateScriptTurns,
   webSearchResult,
-} from './script.js';
-export type {
-  AgentScript,
-  ErrorTurn,
-  FailTimesTurn,
-  MessagesRequestBody,
-  ReplyTurn,
-  Script,
-  ScriptBlock,
-  ScriptFunction,
-  ScriptTurn,
-  ScriptsByAgent,
-  ScriptUsage,
+  type AgentScript,
+  type MessagesRequestBody,
+  type ReplyTurn,
+  type Script,
+  type ScriptFunction,
+  type ScriptTurn,
 } from './script.js';
 export { firstLargeNumber, franceDemoScript, loadScriptFile } from './demo.js';
-export { checkRequest, ReturnedContent, turnIndexOf } from './conformance.js';
