@@ -1,7 +1,8 @@
 // `--config FILE` (or durable-agent.config.js / .mjs in the working directory) for the commands that host a
 // worker or check tool names. A broken file is a usage error: exit 2 with the loader's one-line message.
 import path from 'node:path';
-import { ConfigError, loadConfig, type LoadedConfig } from '../config/load.js';
+import { ConfigError } from '../config/check.js';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { AgentConfig } from '../config/types.js';
 import { resolveMcpServers } from '../mcp/config.js';
 import { UsageError, type FlagSpec } from '../core/args.js';

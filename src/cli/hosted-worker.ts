@@ -3,7 +3,7 @@
 // flags and values are checked.
 import { getAgentResult } from '../client/index.js';
 import type { AgentConfig } from '../config/types.js';
-import { toolsWithConfig } from '../config/load.js';
+import { toolsWithConfig } from '../config/check.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../worker/worker.js';
 import { requireMcpEnvironment } from './config.js';
 import { logLine } from './log.js';

@@ -1,28 +1,17 @@
 // Loading a tool-module config file: `--config FILE`, else `durable-agent.config.js` / `.mjs` in the working
-// directory. Every way the file can be wrong is a ConfigError whose one-line message names the file, what is wrong
-// and how to fix it (the CLI turns it into exit code 2).
+// directory, imported so that a file that hangs, exits or throws is named with what went wrong; its default export
+// is then checked (check.ts). Every way the file can be wrong is a ConfigError whose one-line message names the
+// file, what is wrong and how to fix it (the CLI turns it into exit code 2).
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseDuration } from '../core/duration.js';
-import { mcpServerPolicy } from '../mcp/config.js';
-import { checkAgents } from './agents.js';
-import { isScriptsByAgent, validateScriptTurns, type Script, type ScriptsByAgent } from '../scripted/script.js';
-import { builtinTools, createToolRegistry } from '../tools/registry.js';
-import type { AnyAgentTool } from '../tools/types.js';
-import type { AgentConfig, McpServerConfig } from './types.js';
+import { checkConfig, ConfigError } from './check.js';
+import type { AgentConfig } from './types.js';
 
 /** Looked for, in this order, in the working directory when no `--config` is given. */
 export const CONFIG_FILE_NAMES = ['durable-agent.config.js', 'durable-agent.config.mjs'] as const;
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  /** `cause`: what the file (or a module it imports) threw while loading, with its stack, when that is the problem. */
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
 
 export interface LoadedConfig {
   /** The absolute path of the file read, or undefined when there was none (then `config` is empty). */
@@ -186,147 +175,6 @@ function syntaxErrorIn(file: string): { line: string; message: string } | undefi
     const message = stderr.match(/^SyntaxError: (.*)$/m)?.[1];
     return line && message ? { line, message } : undefined;
   }
-}
-
-/** The default export, checked: a plain object with `tools` (AnyAgentTool[]) and `mcpServers` (by name). */
-export function checkConfig(value: unknown, shown: string): AgentConfig {
-  if (!isObject(value)) {
-    throw new ConfigError(`the default export of ${shown} must be an object, defineConfig({ tools, mcpServers }) (got ${describe(value)})`);
-  }
-  const unknownKeys = Object.keys(value).filter((key) => !CONFIG_KEYS.includes(key));
-  if (unknownKeys.length > 0) {
-    throw new ConfigError(`${shown}: unknown config key ${unknownKeys.map((k) => `"${k}"`).join(', ')} (expected ${CONFIG_KEYS.join(', ')})`);
-  }
-  const config: AgentConfig = {};
-  if (value.tools !== undefined) config.tools = checkTools(value.tools, shown);
-  if (value.mcpServers !== undefined) config.mcpServers = checkMcpServers(value.mcpServers, shown);
-  const servers = Object.keys(config.mcpServers ?? {});
-  const clash = (config.tools ?? []).find((tool) => servers.some((server) => tool.name.startsWith(`${server}__`)));
-  if (clash) {
-    throw new ConfigError(
-      `${shown}: the tool "${clash.name}" takes a name of the MCP server "${clash.name.split('__')[0]}" (<server>__<tool> are its tools): rename the tool`,
-    );
-  }
-  if (value.scriptedModel !== undefined) config.scriptedModel = checkScript(value.scriptedModel, shown);
-  if (value.maxAgentDepth !== undefined) {
-    if (!Number.isInteger(value.maxAgentDepth) || (value.maxAgentDepth as number) < 1) {
-      throw new ConfigError(`${shown}: maxAgentDepth must be a whole number >= 1 (got ${describe(value.maxAgentDepth)})`);
-    }
-    config.maxAgentDepth = value.maxAgentDepth as number;
-  }
-  if (value.agents !== undefined) {
-    const catalog = toolsWithConfig(config).map((tool) => tool.name);
-    const servers = Object.keys(config.mcpServers ?? {});
-    const known = (name: string) => catalog.includes(name) || servers.some((server) => name.startsWith(`${server}__`));
-    config.agents = inFile(shown, () => checkAgents(value.agents, known, config.maxAgentDepth));
-  }
-  return config;
-}
-
-const CONFIG_KEYS = ['tools', 'mcpServers', 'scriptedModel', 'agents', 'maxAgentDepth'];
-
-/** A script for the scripted model: a function of the request, or an array of turns (checked as a script file is);
- * or `{ script, agents: { <name>: script } }`, one script per agent. */
-function checkScript(script: unknown, shown: string, where = 'scriptedModel'): Script | ScriptsByAgent {
-  if (where === 'scriptedModel' && isScriptsByAgent(script)) {
-    const extra = Object.keys(script).filter((key) => key !== 'script' && key !== 'agents');
-    if (extra.length > 0) throw new ConfigError(`${shown}: scriptedModel: unknown key "${extra[0]}" (expected script, agents)`);
-    if (!isObject(script.agents)) throw new ConfigError(`${shown}: scriptedModel.agents must map agent names to scripts (got ${describe(script.agents)})`);
-    const agents = Object.fromEntries(Object.entries(script.agents).map(([name, s]) => [name, checkScript(s, shown, `scriptedModel.agents.${name}`) as Script]));
-    return { script: checkScript(script.script, shown, 'scriptedModel.script') as Script, agents };
-  }
-  if (typeof script === 'function') return script as Script;
-  try {
-    return validateScriptTurns(script, `${shown}: ${where}`);
-  } catch (err) {
-    const problem = (err as Error).message;
-    const also = where === 'scriptedModel' ? ', or { script, agents: { <name>: script } }' : '';
-    throw new ConfigError(Array.isArray(script) ? problem : `${shown}: ${where} must be a function (request, turn) => turn, or an array of turns${also} (got ${describe(script)})`);
-  }
-}
-
-function checkTools(tools: unknown, shown: string): AnyAgentTool[] {
-  if (!Array.isArray(tools)) throw new ConfigError(`${shown}: tools must be an array of tools (got ${describe(tools)})`);
-  tools.forEach((tool, i) => {
-    const missing = !isObject(tool)
-      ? ['name', 'description', 'inputSchema', 'execute']
-      : [
-          typeof tool.name === 'string' ? undefined : 'name',
-          typeof tool.description === 'string' ? undefined : 'description',
-          isObject(tool.inputSchema) ? undefined : 'inputSchema',
-          typeof tool.execute === 'function' ? undefined : 'execute',
-        ].filter((k): k is string => k !== undefined);
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `${shown}: tools[${i}] is not a tool (${describe(tool)}, missing ${missing.join(', ')}): ` +
-          'write it with defineTool({ name, description, inputSchema, execute })',
-      );
-    }
-  });
-  // The registry's own checks (API name rule, unique names, a valid JSON Schema), reported at load time.
-  inFile(shown, () => createToolRegistry(tools as AnyAgentTool[]));
-  return tools as AnyAgentTool[];
-}
-
-// A server name becomes the prefix of its tools' names (`<server>__<tool>`), which the API limits to these
-// characters; `__` is the separator, so it may not appear in the name itself.
-const SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
-
-function checkMcpServers(servers: unknown, shown: string): Record<string, McpServerConfig> {
-  if (!isObject(servers)) {
-    throw new ConfigError(`${shown}: mcpServers must be an object of servers by name (got ${describe(servers)})`);
-  }
-  for (const [name, server] of Object.entries(servers)) {
-    if (name === 'agent') {
-      throw new ConfigError(`${shown}: MCP server name "agent" is reserved: agent__<name> are the sub-agents' tools; rename the server`);
-    }
-    if (!SERVER_NAME.test(name) || name.includes('__')) {
-      throw new ConfigError(`${shown}: MCP server name "${name}" must be letters, digits, "_" or "-" without "__" (it prefixes its tools' names)`);
-    }
-    const isStdio = isObject(server) && typeof server.command === 'string';
-    const isHttp = isObject(server) && typeof server.url === 'string';
-    if (isStdio === isHttp) {
-      throw new ConfigError(
-        `${shown}: mcpServers.${name} needs either command (a server spawned over stdio) or url (streamable HTTP), not ${
-          isStdio ? 'both' : describe(server)
-        }`,
-      );
-    }
-    inFile(shown, () => mcpServerPolicy(name, server as McpServerConfig));
-  }
-  return servers as Record<string, McpServerConfig>;
-}
-
-/** The tools a worker registers with this config: the built-ins, then the config's. A config tool with a
- * built-in's name replaces it (e.g. a real `web_search` for the stub). */
-export function toolsWithConfig(config: AgentConfig, base: AnyAgentTool[] = builtinTools): AnyAgentTool[] {
-  const own = config.tools ?? [];
-  const replaced = new Set(own.map((tool) => tool.name));
-  return [...base.filter((tool) => !replaced.has(tool.name)), ...own];
-}
-
-/** A check made elsewhere (the agents, the tool registry, an MCP server's policy): what it throws is a problem of the file. */
-function inFile<T>(shown: string, check: () => T): T {
-  try {
-    return check();
-  } catch (err) {
-    throw new ConfigError(`${shown}: ${(err as Error).message}`);
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') {
-    const name = (value as { name?: unknown }).name;
-    return typeof name === 'string' ? `an object named "${name}"` : 'an object';
-  }
-  if (typeof value === 'function') return `a function${value.name ? ` ${value.name}` : ''}`;
-  return `${typeof value} ${JSON.stringify(value)}`;
 }
 
 const firstLine = (text: string) => text.split('\n')[0];

@@ -6,7 +6,7 @@
 // at once naming a tool it does not have).
 import { nearestName } from '../core/suggest.js';
 import { MCP_SEPARATOR, splitMcpName, toolAllowed } from '../core/tool-names.js';
-import { toolsWithConfig } from './load.js';
+import { toolsWithConfig } from './check.js';
 import type { OfferedTools } from '../core/types.js';
 import type { AgentConfig } from './types.js';
 

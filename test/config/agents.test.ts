@@ -2,7 +2,7 @@
 // worker records (durations in ms); AgentPlugin checks them the same way.
 import { describe, expect, it } from 'vitest';
 import { checkAgents, subAgentDefinitions } from '../../src/config/agents.js';
-import { checkConfig, ConfigError } from '../../src/config/load.js';
+import { checkConfig, ConfigError } from '../../src/config/check.js';
 import { AgentPlugin } from '../../src/worker/plugin.js';
 
 const known = (name: string) => ['calculator', 'web_search'].includes(name) || name.startsWith('files__');

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, toolsWithConfig } from '../../src/config/load.js';
+import { ConfigError, toolsWithConfig } from '../../src/config/check.js';
+import { loadConfig } from '../../src/config/load.js';
 import { builtinTools } from '../../src/tools/registry.js';
 
 let dir: string;

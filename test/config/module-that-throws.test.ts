@@ -5,7 +5,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { ConfigError } from '../../src/config/check.js';
+import { loadConfig } from '../../src/config/load.js';
 
 let dir: string;
 beforeAll(async () => {

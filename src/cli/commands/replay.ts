@@ -1,7 +1,7 @@
 // `replay <workflowId>… | --query Q`: recorded runs as a regression suite. Each recorded tool call is made again with
 // the current tools (built-ins, --config's, its MCP servers') and its result compared with the recorded one; with
 // --live-model, the model is asked again at every step. Exit 0 when nothing diverges, 1 when something does.
-import { toolsWithConfig } from '../../config/load.js';
+import { toolsWithConfig } from '../../config/check.js';
 import { UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';

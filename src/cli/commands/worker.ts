@@ -4,7 +4,7 @@ import { keyRingFromEnv } from '../../codec/keys.js';
 import { encryptedTaskQueue } from '../../core/policies.js';
 import { batchOptions, BATCH_DEFAULTS, type ModelBatchOptions } from '../../core/batch.js';
 import { durationFlag } from '../settings.js';
-import { toolsWithConfig } from '../../config/load.js';
+import { toolsWithConfig } from '../../config/check.js';
 import { modelConnectionFromEnv } from '../../worker/model-connection.js';
 import { taskQueue as taskQueueFromEnv } from '../task-queue.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
