@@ -1,6 +1,6 @@
 // A local stand-in for the Anthropic Messages API: node:http only, answers from a Script, speaks the real wire
 // format (JSON and SSE, real error shapes and statuses) so agents run through the real SDK without an API key.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +16,9 @@ import {
   type ReplyTurn,
   type Script,
   type ScriptTurn,
-  type ScriptUsage,
 } from './script.js';
-import { clientSummaryReply, compactionFor, compactionIterations, compactionRequestProblem } from './compaction.js';
+import { clientSummaryReply, compactionRequestProblem } from './compaction.js';
+import { buildMessage } from './message.js';
 import { PromptCache } from './prompt-cache.js';
 import { isAuthenticated, readBody, sendError, sendJson } from './http.js';
 import { ScriptedBatches, type BatchAnswer, type RecordedBatch } from './batches.js';
@@ -83,74 +83,6 @@ export interface ScriptedModel {
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
 const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The reply's blocks as the API returns them: ids filled in (deterministic, so a retry sees the same), server
- * tool blocks with their `caller`, and each server tool result tied to the server_tool_use before it. */
-function replyContent(reply: ReplyTurn, turn: number): Array<Record<string, unknown>> {
-  let lastServerToolUseId: string | undefined;
-  return reply.content.map((block, index) => {
-    switch (block.type) {
-      case 'tool_use':
-        return { type: 'tool_use', id: block.id ?? `toolu_${turn}_${index}`, name: block.name, input: block.input };
-      case 'server_tool_use':
-        lastServerToolUseId = block.id ?? `srvtoolu_${turn}_${index}`;
-        return { type: 'server_tool_use', id: lastServerToolUseId, name: block.name, input: block.input, caller: { type: 'direct' } };
-      case 'text':
-      case 'thinking':
-      case 'redacted_thinking':
-        return { ...block };
-      default:
-        return { type: block.type, tool_use_id: block.tool_use_id ?? lastServerToolUseId, content: block.content, caller: { type: 'direct' } };
-    }
-  });
-}
-
-/** `usage.server_tool_use`: the script's figures, else the reply's server_tool_use blocks counted by name. */
-function serverToolUsage(content: Array<Record<string, unknown>>, u: ScriptUsage): Record<string, number> | null {
-  const count = (name: string) => content.filter((b) => b.type === 'server_tool_use' && b.name === name).length;
-  const hasServerTools = content.some((b) => b.type === 'server_tool_use');
-  if (!u.server_tool_use && !hasServerTools) return null;
-  return {
-    web_search_requests: u.server_tool_use?.web_search_requests ?? count('web_search'),
-    web_fetch_requests: u.server_tool_use?.web_fetch_requests ?? count('web_fetch'),
-  };
-}
-
-/** The JSON Message for a reply turn: deterministic ids, estimated usage unless the script gives it. */
-function buildMessage(body: MessagesRequestBody, turn: number, reply: ReplyTurn, cache: PromptCache): Record<string, unknown> {
-  const compacted = compactionFor(body, turn);
-  const content = compacted ? [compacted.block, ...replyContent(reply, turn)] : replyContent(reply, turn);
-  // Same request + same reply → same id, so a retried call returns an identical message.
-  const digest = createHash('sha256')
-    .update(JSON.stringify([body.model, body.system ?? null, body.tools ?? null, body.messages, turn, content]))
-    .digest('hex');
-  const u = reply.usage ?? {};
-  // After a compaction the reply is sampled from the summary: no cache, a small prompt.
-  const estimated = compacted
-    ? { input_tokens: compacted.promptAfter, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
-    : cache.account(body);
-  const outputTokens = u.output_tokens ?? Math.max(1, Math.ceil(JSON.stringify(content).length / 4));
-  return {
-    id: `msg_${digest.slice(0, 24)}`,
-    type: 'message',
-    role: 'assistant',
-    model: body.model,
-    content,
-    stop_reason: reply.stop_reason,
-    stop_sequence: reply.stop_sequence ?? null,
-    stop_details: null,
-    container: null,
-    usage: {
-      input_tokens: u.input_tokens ?? estimated.input_tokens,
-      output_tokens: outputTokens,
-      cache_creation_input_tokens: u.cache_creation_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_creation_input_tokens : 0),
-      cache_read_input_tokens: u.cache_read_input_tokens ?? (u.input_tokens === undefined ? estimated.cache_read_input_tokens : 0),
-      server_tool_use: serverToolUsage(content, u),
-      service_tier: 'standard',
-      ...(compacted ? { iterations: compactionIterations(compacted, outputTokens) } : {}),
-    },
-  };
-}
 
 /** The most common scripting mistake: a script whose last reply is a tool_use (the run then asks for one more). */
 function outOfTurns(name: string, length: number, turn: number): string {
