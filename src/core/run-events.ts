@@ -7,7 +7,7 @@
 // approval, a sub-agent's child run started, a guard); phase 1 the events of message `L` itself (`step` and `tool_call` for an assistant message,
 // `tool_result` for a user one), numbered by block, so they get the same ids whenever the transcript is read
 // again (after a server restart); phase 2 the `end` of a run whose transcript has `L` messages.
-import type { AgentStatusView, ContentBlockParam, MessageParam } from './types.js';
+import { TERMINAL_STATUSES, type AgentStatusView, type ContentBlockParam, type MessageParam } from './types.js';
 
 export type RunEventType = 'step' | 'model_text' | 'tool_call' | 'tool_result' | 'approval_needed' | 'child_started' | 'guard' | 'end';
 
@@ -20,8 +20,6 @@ export interface RunEvent {
 }
 
 export type EventPosition = readonly [number, number, number];
-
-export const TERMINAL_STATUSES: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
 export function eventId([l, p, n]: EventPosition): string {
   return `${l}.${p}.${n}`;

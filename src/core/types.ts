@@ -73,6 +73,11 @@ export const STOP_REASONS = [
 /** The live state of a run, answered by the `agentStatus` query. */
 export type AgentStatusValue = 'running' | 'awaiting_approval' | 'awaiting_input' | RunStatus;
 
+/** Every RunStatus: a run that shows one of these has ended. */
+export const TERMINAL_STATUSES: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'] satisfies RunStatus[];
+/** Every AgentStatusValue: what `list --status` and `GET /v1/runs?status=` filter by. */
+export const AGENT_STATUSES: readonly string[] = ['running', 'awaiting_approval', 'awaiting_input', ...TERMINAL_STATUSES];
+
 export interface ToolCallView {
   toolUseId: string;
   name: string;

@@ -29,7 +29,7 @@ import {
 import { parseDuration } from '../core/duration.js';
 import { EncryptionKeyError } from '../codec/keys.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
-import type { ElicitationReply } from '../core/types.js';
+import { AGENT_STATUSES, type ElicitationReply } from '../core/types.js';
 import { parseEventId } from '../core/run-events.js';
 import { authorize, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
@@ -63,7 +63,6 @@ const PUBLIC_PATHS = new Set(['/', '/console.js', '/v1/openapi.json']);
 const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const MAX_WAIT_MS = 5 * 60_000;
 const MAX_LIST = 1000;
-const LIST_STATUSES = ['running', 'awaiting_approval', 'awaiting_input', 'completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
 export function createApi(options: ApiOptions): Hono {
   const { client, hub } = options;
@@ -127,8 +126,8 @@ export function createApi(options: ApiOptions): Hono {
 
   app.get('/v1/runs', async (c) => {
     const status = c.req.query('status');
-    if (status !== undefined && !LIST_STATUSES.includes(status)) {
-      throw new RequestError(`status must be one of ${LIST_STATUSES.join(', ')} (got "${status}")`, 'status');
+    if (status !== undefined && !AGENT_STATUSES.includes(status)) {
+      throw new RequestError(`status must be one of ${AGENT_STATUSES.join(', ')} (got "${status}")`, 'status');
     }
     const limit = intQuery(c, 'limit', 20, 1, MAX_LIST);
     // A schedule's runs (TemporalScheduledById) or a task batch's (start --tasks: AgentTaskBatch).

@@ -1,17 +1,16 @@
 // The web console's script (served at /console.js): the runs table at `#/` (filters in the address:
 // `#/?status=running&limit=50`), a run's page at `#/runs/<id>` (console-run-page.ts). It calls the same API as
 // everyone else, with the token the user types (kept in sessionStorage, for this tab).
+import { AGENT_STATUSES } from '../core/types.js';
 import { TOKEN_VARIABLES } from './auth.js';
 import { CONSOLE_RUN_PAGE_JS } from './console-run-page.js';
-
-const LIST_STATUSES = ['running', 'awaiting_approval', 'awaiting_input', 'completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'];
 
 const COMMON_JS = String.raw`'use strict';
 const main = document.getElementById('main');
 const errorBox = document.getElementById('error');
 const TOKEN_VARIABLES = ${JSON.stringify(TOKEN_VARIABLES)};
 const meta = (name) => (document.querySelector('meta[name="' + name + '"]') || {}).content || '';
-const STATUSES = ${JSON.stringify(LIST_STATUSES)};
+const STATUSES = ${JSON.stringify(AGENT_STATUSES)};
 let token = sessionStorage.getItem('durable-agent-token') || '';
 let stop = () => {};
 

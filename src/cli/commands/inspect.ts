@@ -8,7 +8,7 @@ import { waitingForBatchText } from '../../core/batch.js';
 import { oneLine } from '../../core/transcript.js';
 import { forkedFromLine, lastForkableStep, transcriptBeforeStep } from '../../core/fork.js';
 import { childRows, childRuns } from '../sub-agents-view.js';
-import type { AgentStatusView, CompactionRecord, ForkOrigin, ContentBlockParam, MessageParam, RunStatus, ToolCallView } from '../../core/types.js';
+import { AGENT_STATUSES, TERMINAL_STATUSES, type AgentStatusView, type CompactionRecord, type ForkOrigin, type ContentBlockParam, type MessageParam, type ToolCallView } from '../../core/types.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import {
@@ -27,9 +27,6 @@ import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
 import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { withTemporal } from '../temporal.js';
-
-export const TERMINAL: readonly string[] = ['completed', 'stopped', 'failed', 'cancelled', 'terminated', 'timed_out'] satisfies RunStatus[];
-const AGENT_STATUSES = ['running', 'awaiting_approval', 'awaiting_input', ...TERMINAL] as const;
 
 // ---------------------------------------------------------------------------------------------------------------
 // status
@@ -177,7 +174,7 @@ function timeLeft(v: AgentStatusView, now: number): string {
   if (v.deadlineAt === null) return 'no deadline';
   const left = v.deadlineAt - now;
   const at = timeText(new Date(v.deadlineAt));
-  if (TERMINAL.includes(v.status)) return `— (the run has ended; deadline was ${at})`;
+  if (TERMINAL_STATUSES.includes(v.status)) return `— (the run has ended; deadline was ${at})`;
   return left > 0 ? `${formatDuration(left)} (deadline ${at})` : `none: the deadline ${at} has passed`;
 }
 
@@ -366,6 +363,6 @@ function statusCell(r: RunSummary): string {
   const byServer: Record<string, string> = { TERMINATED: 'terminated', TIMED_OUT: 'timed_out', CONTINUED_AS_NEW: 'continued as new' };
   if (byServer[r.executionStatus]) return byServer[r.executionStatus];
   const a = r.attributes;
-  const closedUnsaid = r.executionStatus !== 'RUNNING' && (!a.status || !TERMINAL.includes(a.status));
+  const closedUnsaid = r.executionStatus !== 'RUNNING' && (!a.status || !TERMINAL_STATUSES.includes(a.status));
   return (a.status ?? '—') + (closedUnsaid ? ` (${r.executionStatus})` : '');
 }

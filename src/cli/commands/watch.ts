@@ -4,7 +4,7 @@ import type { StatusReport } from '../../client/index.js';
 import { agentClient } from '../lazy-client.js';
 import { oneLine, totalTokens } from '../../core/transcript.js';
 import { isAgentTool } from '../../core/sub-agents.js';
-import type { AgentStatusView, ChildRunRecord, MessageParam } from '../../core/types.js';
+import { TERMINAL_STATUSES, type AgentStatusView, type ChildRunRecord, type MessageParam } from '../../core/types.js';
 import { expectPositionals, type Parsed } from '../../core/args.js';
 import type { ModelCallInFlight } from '../../client/model-progress.js';
 import type { ToolCallInFlight } from '../../client/tool-progress.js';
@@ -17,7 +17,6 @@ import { throughOutage } from '../outage.js';
 import { exitCodeFor, printResult, printText } from '../output.js';
 import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { withTemporal } from '../temporal.js';
-import { TERMINAL } from './inspect.js';
 
 const WATCH_INTERVAL_MS = 500;
 
@@ -67,7 +66,7 @@ async function watchRun(workflowId: string): Promise<number> {
       children.known(report.children);
       await watcher.follow(temporal.client, report, view);
       await children.followAll();
-      if (TERMINAL.includes(view.status) || !running) break;
+      if (TERMINAL_STATUSES.includes(view.status) || !running) break;
       // Replaying the history costs more than a query: poll it less often.
       await sleep(report.live ? WATCH_INTERVAL_MS : WATCH_INTERVAL_MS * 4);
     }
@@ -273,7 +272,7 @@ class ChildRuns {
       if (!report.view) return;
       await child.watcher.follow(this.client, report, report.view);
       const running = report.live || report.executionStatus === 'RUNNING';
-      if (TERMINAL.includes(report.view.status) || !running) {
+      if (TERMINAL_STATUSES.includes(report.view.status) || !running) {
         child.done = true;
         child.watcher.out(`ended: ${report.view.status}`);
       }
