@@ -9,6 +9,7 @@ import {
   type ScheduleDescription,
   type ScheduleOverlapPolicy,
   type ScheduleSpec,
+  type ScheduleSummary,
 } from '@temporalio/client';
 import { parseDuration } from '../core/duration.js';
 import { checkAgentInput, InvalidSettingsError } from '../core/settings-check.js';
@@ -140,15 +141,7 @@ export async function createAgentSchedule(client: Client, options: CreateSchedul
 export async function listAgentSchedules(client: Client): Promise<AgentScheduleSummary[]> {
   const found: AgentScheduleSummary[] = [];
   for await (const s of client.schedule.list()) {
-    if (s.action?.workflowType !== AGENT_WORKFLOW) continue;
-    found.push({
-      name: s.scheduleId,
-      spec: memoSpec(s.memo) ?? specText(s.spec),
-      paused: s.state.paused,
-      ...(s.state.note ? { note: s.state.note } : {}),
-      nextRuns: s.info.nextActionTimes,
-      recentRuns: s.info.recentActions.map(scheduledRun),
-    });
+    if (s.action?.workflowType === AGENT_WORKFLOW) found.push(summaryOf(s));
   }
   return found;
 }
@@ -159,12 +152,7 @@ export async function describeAgentSchedule(client: Client, name: string): Promi
   const d = await agentSchedule(client, name);
   const [input] = (d.action.args ?? []) as [AgentInput | undefined];
   return {
-    name: d.scheduleId,
-    spec: memoSpec(d.memo) ?? specText(d.spec),
-    paused: d.state.paused,
-    ...(d.state.note ? { note: d.state.note } : {}),
-    nextRuns: d.info.nextActionTimes,
-    recentRuns: d.info.recentActions.map(scheduledRun),
+    ...summaryOf(d),
     task: input?.task ?? '',
     settings: input?.settings as AgentSettings,
     taskQueue: d.action.taskQueue,
@@ -277,6 +265,18 @@ function msText(ms: number): string {
     if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;
+}
+
+/** What a schedule's listing and its description both show. */
+function summaryOf(s: ScheduleSummary | ScheduleDescription): AgentScheduleSummary {
+  return {
+    name: s.scheduleId,
+    spec: memoSpec(s.memo) ?? specText(s.spec),
+    paused: s.state.paused,
+    ...(s.state.note ? { note: s.state.note } : {}),
+    nextRuns: s.info.nextActionTimes,
+    recentRuns: s.info.recentActions.map(scheduledRun),
+  };
 }
 
 const scheduledRun = (a: { scheduledAt: Date; takenAt: Date; action: { workflow: { workflowId: string } } }): ScheduledRun => ({
