@@ -2,6 +2,7 @@
 // into the definitions a worker records for the runs that delegate to them. Every way one can be wrong is a
 // one-line message naming the agent (the CLI turns it into exit code 2).
 import type { SubAgentDefinition } from '../core/types.js';
+import { isObject } from '../core/is-object.js';
 import { AGENT_NAME, agentsIn, agentToolName, DEFAULT_MAX_AGENT_DEPTH, delegationDepth, isAgentTool } from '../core/sub-agents.js';
 import { durationMs } from '../tools/policy.js';
 import { validateJsonSchema } from '../tools/validate.js';
@@ -82,7 +83,3 @@ export function subAgentDefinitions(agents: Record<string, SubAgentConfig> | und
 }
 
 export { agentsIn };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,6 +1,7 @@
 // Checking a config file's default export (`defineConfig({ tools, mcpServers, scriptedModel, agents, maxAgentDepth })`)
 // once load.ts has imported it: each problem is a ConfigError naming the file and the key, and how to fix it.
 import { mcpServerPolicy } from '../mcp/config.js';
+import { isObject } from '../core/is-object.js';
 import { checkAgents } from './agents.js';
 import { isScriptsByAgent, validateScriptTurns, type Script, type ScriptsByAgent } from '../scripted/script.js';
 import { builtinTools, createToolRegistry } from '../tools/registry.js';
@@ -139,10 +140,6 @@ function inFile<T>(shown: string, check: () => T): T {
   } catch (err) {
     throw new ConfigError(`${shown}: ${(err as Error).message}`);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

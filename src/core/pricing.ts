@@ -7,6 +7,7 @@
 // residency multipliers, and the >200K long-context premium of Sonnet 4 / 4.5 (it needs a beta header we do
 // not send, so such prompts are rejected rather than billed). Pure: the workflow bundle imports this module.
 import type { Usage } from './types.js';
+import { isObject } from './is-object.js';
 
 /** USD per million tokens of each billed kind. */
 export interface Rates {
@@ -181,7 +182,7 @@ const RATE_FIELDS = ['input', 'output', 'cacheWrite', 'cacheRead'] as const;
  * Unknown fields are errors too: a typo such as `cache_read` would otherwise fall back to nothing.
  */
 export function parsePriceOverrides(json: unknown, source: string): PriceTable {
-  if (!isPlainObject(json)) {
+  if (!isObject(json)) {
     throw new Error(`${source}: expected an object of model ids to prices, got ${describe(json)}`);
   }
   const table: PriceTable = {};
@@ -190,9 +191,9 @@ export function parsePriceOverrides(json: unknown, source: string): PriceTable {
     const where = `${source}: model "${rawId}"`;
     if (id === '') throw new Error(`${source}: a model id is empty`);
     const price: ModelPrice = parseRates(entry, where, ['longPrompt']);
-    if (isPlainObject(entry) && entry.longPrompt !== undefined) {
+    if (isObject(entry) && entry.longPrompt !== undefined) {
       const tier = entry.longPrompt;
-      const overTokens = isPlainObject(tier) ? tier.overTokens : undefined;
+      const overTokens = isObject(tier) ? tier.overTokens : undefined;
       if (typeof overTokens !== 'number' || !Number.isInteger(overTokens) || overTokens <= 0) {
         throw new Error(`${where}: field "longPrompt.overTokens" must be a positive integer, got ${describe(overTokens)}`);
       }
@@ -205,7 +206,7 @@ export function parsePriceOverrides(json: unknown, source: string): PriceTable {
 }
 
 function parseRates(entry: unknown, where: string, extraFields: string[]): Rates {
-  if (!isPlainObject(entry)) throw new Error(`${where}: expected an object of prices, got ${describe(entry)}`);
+  if (!isObject(entry)) throw new Error(`${where}: expected an object of prices, got ${describe(entry)}`);
   for (const key of Object.keys(entry)) {
     if (!(RATE_FIELDS as readonly string[]).includes(key) && !extraFields.includes(key)) {
       throw new Error(`${where}: unknown field "${key}" (expected ${RATE_FIELDS.join(', ')})`);
@@ -220,10 +221,6 @@ function parseRates(entry: unknown, where: string, extraFields: string[]): Rates
     out[field] = value;
   }
   return out;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

@@ -4,6 +4,7 @@
 // Node built-ins: the workflow bundle imports it. A JSON Schema is compiled by the caller's `compileSchema` (Ajv,
 // outside the workflow sandbox).
 import type { AgentSettings } from './durable-state.js';
+import { isObject } from './is-object.js';
 import type { RunPriority } from './priority.js';
 import { utf8Bytes } from './run-state.js';
 import { nearestName } from './suggest.js';
@@ -71,8 +72,6 @@ export const got = (value: unknown): string => {
   if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
   return typeof value;
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What is wrong with `v` for `schema` (at `path` under the setting), or null: the schema keywords in words. */
 function schemaProblem(schema: SettingSchema, v: unknown, path: string, unit = ''): { at: string; problem: string } | null {

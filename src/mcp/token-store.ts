@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ENCRYPTION_KEYS_VARIABLE, keyRingFromEnv, type KeyRing } from '../codec/keys.js';
+import { isObject } from '../core/is-object.js';
 
 /** What one MCP server's authorization is: the SDK's own objects, stored as it hands them over. */
 export interface McpAuthRecord {
@@ -257,8 +258,4 @@ export class MemoryMcpTokenStore implements McpTokenStore {
   list(): Promise<Record<string, McpAuthRecord>> {
     return Promise.resolve(Object.fromEntries([...this.#records].map(([k, v]) => [k, structuredClone(v)])));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,9 +7,9 @@
 import { summarizedTurns } from './compaction.js';
 import { SERVER_TOOL_RESULT_TYPES } from './script.js';
 import { sortedKeyJson } from '../core/canonical.js';
+import { isObject } from '../core/is-object.js';
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Assistant/user content as an array of blocks (a string is one text block, as the API treats it). */
 function blocksOf(content: unknown): Json[] {

@@ -3,6 +3,7 @@
 // so a request retried after a crash gets the same reply as the first attempt did.
 import type { MessageCreateParamsBase, StopReason } from '@anthropic-ai/sdk/resources/messages';
 import { STOP_REASONS } from '../core/types.js';
+import { isObject } from '../core/is-object.js';
 
 /** The JSON body of a `POST /v1/messages`, after the server's conformance checks passed. */
 export type MessagesRequestBody = MessageCreateParamsBase;
@@ -127,7 +128,7 @@ export interface AgentScript {
 }
 
 export function isScriptsByAgent(value: unknown): value is ScriptsByAgent {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'script' in value && 'agents' in value;
+  return isObject(value) && 'script' in value && 'agents' in value;
 }
 
 /** The system prompt of a request as text (a string, or text blocks joined), '' when it has none. */
@@ -192,8 +193,6 @@ export function failTimes(n: number, errorTurn: ErrorTurn, thenTurn: ReplyTurn |
 }
 
 // ---- validation of scripts that come from JSON files ----
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function blockProblem(block: unknown): string | null {
   if (!isObject(block)) return 'is not an object';

@@ -1,0 +1,4 @@
+// A JSON object (not null, not an array), as the checks of configs, settings, scripts and stored files read one. Pure.
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
