@@ -8,6 +8,7 @@ import { summarizedTurns } from './compaction.js';
 import { SERVER_TOOL_RESULT_TYPES } from './script.js';
 import { sortedKeyJson } from '../core/canonical.js';
 import { isObject } from '../core/is-object.js';
+import { SERVER_TOOL_NAMES } from '../core/types.js';
 
 type Json = Record<string, unknown>;
 
@@ -114,7 +115,7 @@ function checkTopLevel(body: Json): string | null {
 
 /** The server tools whose definitions are checked (their `type` is `<name>_<YYYYMMDD>`), and the blocks that carry
  * their results inside an assistant message. */
-const SERVER_TOOL_FAMILIES = ['web_search', 'web_fetch', 'code_execution'];
+const SERVER_TOOL_FAMILIES: readonly string[] = SERVER_TOOL_NAMES;
 const SERVER_RESULT_BLOCKS = new Set<string>(SERVER_TOOL_RESULT_TYPES);
 
 /** A web_search / web_fetch / code_execution definition the real API would reject. */
