@@ -34,6 +34,10 @@ export interface RunInputOptions {
   compileSchema?: SettingsCheckOptions['compileSchema'];
 }
 
+/** `values` without those a tool catalog checks (`tools`, `approve`, `agents`): what can be checked before the
+ * workers have said which tools they offer. */
+export const withoutToolNames = (values: Record<string, unknown>) => ({ ...values, tools: undefined, approve: undefined, agents: undefined });
+
 /** `values` as a run's settings and priority; a SettingsInputError naming the first problem. `catalog`: the tools
  * the run may be given (a run without `tools` gets all of them). */
 export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, options: RunInputOptions = {}): RunInput {

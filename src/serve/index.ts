@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { createAdaptorServer } from '@hono/node-server';
 import { needsWorkerCatalog, toolCatalog, type ToolCatalog } from '../config/tool-names.js';
-import { runInput, type RunInput } from '../config/run-input.js';
+import { runInput, withoutToolNames, type RunInput } from '../config/run-input.js';
 import { startCatalog } from '../client/worker-catalog.js';
 import { DEFAULTS } from '../core/policies.js';
 import { SettingsInputError } from '../core/settings-check.js';
@@ -131,7 +131,7 @@ async function runSettings(
 ): Promise<RunInput> {
   const check = { compileSchema: validateJsonSchema };
   if (!needsWorkerCatalog(values.tools as string[] | undefined, local)) return runInput(values, local, check);
-  runInput({ ...values, tools: undefined, approve: undefined, agents: undefined }, local, check);
+  runInput(withoutToolNames(values), local, check);
   const { catalog, hint } = await startCatalog(client, taskQueue, local, { log, workerCommand: 'durable-agent worker' });
   try {
     return runInput(values, catalog, check);

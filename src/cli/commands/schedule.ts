@@ -2,7 +2,8 @@
 // (src/client/schedules.ts). `create` takes the flags of `start` (the run's settings, checked by the same function)
 // and stores the task and settings once, in the schedule; each firing is an ordinary run, listed by
 // `list --schedule NAME`.
-import { toolCatalog } from '../../config/tool-names.js';
+import { needsWorkerCatalog, toolCatalog } from '../../config/tool-names.js';
+import { withoutToolNames } from '../../config/run-input.js';
 import { UsageError, expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
 import type { AgentScheduleDescription, AgentScheduleSummary } from '../../client/schedules.js';
 import { defineCommand } from '../command.js';
@@ -14,7 +15,6 @@ import { runFromValues, START_FLAGS, valuesFromFlags } from '../settings.js';
 import { readTask } from '../task.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal } from '../temporal.js';
-import { needsWorkerCatalog } from '../../config/tool-names.js';
 import { runFromWorkers } from './start.js';
 
 const OVERLAPS = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
@@ -142,7 +142,7 @@ async function create(flags: Flags, rest: string[]): Promise<number> {
   const local = toolCatalog(config);
   const values = valuesFromFlags(flags);
   const askWorkers = needsWorkerCatalog(values.tools as string[] | undefined, local);
-  const checked = runFromValues(askWorkers ? { ...values, tools: undefined, approve: undefined, agents: undefined } : values, local, flags).settings;
+  const checked = runFromValues(askWorkers ? withoutToolNames(values) : values, local, flags).settings;
   return withTemporal(async (temporal) => {
     const settings = askWorkers ? (await runFromWorkers(flags, values, temporal, local, config.mcpServers ?? {})).settings : checked;
     try {

@@ -1,7 +1,7 @@
 // `start --tasks FILE.jsonl [--concurrency N]`: a run per line, each printed as it starts. Idempotent: a line's run
 // id comes from the batch's name and the line itself, so the same file started again (after a Ctrl-C, or to add
 // lines) attaches to the runs it already started and starts only the others.
-import type { ToolCatalog } from '../../config/tool-names.js';
+import { withoutToolNames } from '../../config/run-input.js';
 import { UsageError, type Parsed } from '../../core/args.js';
 import { loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
@@ -12,7 +12,7 @@ import { taskQueue } from '../task-queue.js';
 import { withTemporal } from '../temporal.js';
 import { warnWhenNoWorker } from '../worker-presence.js';
 import { withListedMcpTools } from '../worker-tools.js';
-import { needsWorkerCatalog, toolCatalog } from '../../config/tool-names.js';
+import { needsWorkerCatalog, toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
 import { commandLine } from '../invocation.js';
 
 type Flags = Parsed<typeof START_FLAGS & typeof TASKS_FLAGS>['flags'];
@@ -38,7 +38,7 @@ export async function startTaskFile(flags: Flags, positionals: string[]): Promis
   const commandValues = valuesFromFlags(commandFlags);
   const askWorkers = toolsNamed(lines, commandValues).some((tools) => needsWorkerCatalog(tools, local));
   // The command line's own flags first, in their own words (--max-steps, not a line's field).
-  runFromValues({ ...commandValues, tools: undefined, approve: undefined, agents: undefined }, local, commandFlags);
+  runFromValues(withoutToolNames(commandValues), local, commandFlags);
   // The lines' settings are checked with the parse problems, so one answer names every bad line; when the tools
   // need the workers' catalog, a file that does not even parse is refused before connecting.
   if (askWorkers) refuse(file, problems);

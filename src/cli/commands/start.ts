@@ -3,6 +3,7 @@
 // the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them. Temporal's
 // client loads once the flags and the task are checked (src/cli/lazy-client.ts).
 import { needsWorkerCatalog, toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
+import { withoutToolNames } from '../../config/run-input.js';
 import type { McpServerConfig } from '../../config/types.js';
 import { expectPositionals, UsageError } from '../../core/args.js';
 import { defineCommand } from '../command.js';
@@ -52,7 +53,7 @@ from the batch's name and the line).`,
     // once they have said what they offer.
     const values = valuesFromFlags(flags);
     const askWorkers = needsWorkerCatalog(values.tools as string[] | undefined, local);
-    const checked = runFromValues(askWorkers ? { ...values, tools: undefined, approve: undefined, agents: undefined } : values, local, flags);
+    const checked = runFromValues(askWorkers ? withoutToolNames(values) : values, local, flags);
     return withTemporal(async (temporal) => {
       const fromWorkers = askWorkers ? await runFromWorkers(flags, values, temporal, local, config.mcpServers ?? {}) : undefined;
       const { settings, priority } = fromWorkers ?? checked;
