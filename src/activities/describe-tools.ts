@@ -31,7 +31,7 @@ export function createDescribeTools(deps: {
       : mcp;
     const recorded = withDigest(withAgents);
     deps.recorded.remember(agents ? { ...recorded, agents } : recorded);
-    const described = { ...recorded, ...(input.policies ? { policies: toolPolicies(deps.tools, input.tools) } : {}), ...(agents ? { agents } : {}) };
+    const described = { ...recorded, policies: toolPolicies(deps.tools, input.tools), ...(agents ? { agents } : {}) };
     assertFitsInHistory(described, 'MCP tool definitions');
     return described;
   };

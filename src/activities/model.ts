@@ -4,7 +4,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
-import type { ModelCallByDigest, ModelCallInput, ModelCallProgress, ModelReply } from '../core/types.js';
+import type { ModelCallByDigest, ModelCallProgress, ModelReply } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { workerStoppingFailure, type LocalModelCalls } from './local-model-calls.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
@@ -60,7 +60,7 @@ export function createCallModel(deps: ModelCallDeps) {
       openTelemetry: { traces: false },
     }));
 
-  return async function callModel(named: ModelCallInput | ModelCallByDigest): Promise<ModelReply> {
+  return async function callModel(named: ModelCallByDigest): Promise<ModelReply> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();
     const local = ctx.info.isLocal ? deps.localModelCalls?.(ctx.info.activityNamespace, ctx.info.taskQueue) : undefined;

@@ -4,7 +4,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Info } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ModelCallByDigest, ModelCallInput, ModelReply, TranscriptRef, Usage } from '../core/types.js';
+import type { ModelCallByDigest, ModelCallInput, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { messageShapeProblem, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
@@ -27,7 +27,7 @@ export interface RequestDeps {
 /** The request of one model call, and the call's settings. `asked` is filled in as soon as the settings are known:
  * the features the request carries, for telling a refused feature from another 400. */
 export async function prepareModelRequest(
-  named: ModelCallInput | ModelCallByDigest,
+  named: ModelCallByDigest,
   info: Pick<Info, 'workflowExecution' | 'attempt'>,
   deps: RequestDeps,
   asked: { compaction: boolean; taskBudget: boolean } = { compaction: false, taskBudget: false },
@@ -35,8 +35,12 @@ export async function prepareModelRequest(
   // The transcript first: on a retried call that finds nothing cached (its worker died) it releases the run's
   // stickiness, so the settings query that may follow goes to a live worker at once instead of waiting out the
   // sticky-queue timeout on the dead one's queue.
-  const messages = await deps.transcripts.read(transcriptOf(named, info.workflowExecution), { retried: info.attempt > 1 });
-  const input = await withSettings(named, info.workflowExecution, deps.modelSettings);
+  const run = info.workflowExecution;
+  if (!run) throw ApplicationFailure.nonRetryable('a model call must be scheduled by an agent run', 'BadModelCall');
+  const transcript = { ...run, messageCount: named.transcript.messageCount };
+  const messages = await deps.transcripts.read(transcript, { retried: info.attempt > 1 });
+  const { settings, ...rest } = named;
+  const input: ModelCallInput = { ...rest, ...(await deps.modelSettings.read(settings, run)), transcript };
   asked.compaction = input.compactAt !== undefined;
   asked.taskBudget = input.taskBudget !== undefined;
   const recorded = input.recordedTools ? await deps.recordedTools.read(input.recordedTools, input.transcript) : undefined;
@@ -61,26 +65,6 @@ export function replyOf(message: Anthropic.Message, deps: { tools: ToolRegistry;
   if (compaction) reply.compactionUsage = compaction;
   assertFitsInHistory(reply, 'model reply');
   return reply;
-}
-
-/** The transcript a call reads: named by length since model-settings-by-digest (of the run that scheduled it). */
-function transcriptOf(named: ModelCallInput | ModelCallByDigest, run: { workflowId: string; runId: string } | undefined): TranscriptRef {
-  if (!('settings' in named)) return named.transcript;
-  if (!run) throw ApplicationFailure.nonRetryable('a model call named by digest must be scheduled by an agent run', 'BadModelCall');
-  return { workflowId: run.workflowId, runId: run.runId, messageCount: named.transcript.messageCount };
-}
-
-/** Since the patch model-settings-by-digest a call names its run's settings by digest (read them: cache, else
- * query) and its transcript by length (the run is the one that scheduled this activity). */
-async function withSettings(
-  named: ModelCallInput | ModelCallByDigest,
-  run: { workflowId: string; runId: string } | undefined,
-  store: ModelSettingsStore,
-): Promise<ModelCallInput> {
-  if (!('settings' in named)) return named;
-  if (!run) throw ApplicationFailure.nonRetryable('a model call named by digest must be scheduled by an agent run', 'BadModelCall');
-  const { settings, ...rest } = named;
-  return { ...rest, ...(await store.read(settings, run)), transcript: { ...run, messageCount: named.transcript.messageCount } };
 }
 
 function usageOf(u: Anthropic.Usage): Usage {

@@ -19,12 +19,6 @@ export function sortedKeyJson(value: unknown): string {
   return write(value, new Set(), (s) => s) ?? 'null';
 }
 
-/** `name:canonical-json`. Tool names cannot contain `:` (the API allows letters, digits, `_` and `-`), so the
- * name and the arguments can never run into each other. */
-export function canonicalToolCall(name: string, input: unknown): string {
-  return `${name}:${canonicalJson(input)}`;
-}
-
 /** The repetition guard's key of a tool call: `name:length:hash` of its canonical form, so what a run carries
  * (through every continue-as-new) stays a few dozen bytes a call however large its input (a file body, say).
  * Two 32-bit FNV-1a-style hashes of the canonical JSON give 64 bits; with the length, two different calls share a

@@ -108,14 +108,14 @@ export interface AgentSettings {
   /** How deep sub-agents may nest (`--max-agent-depth`): a run at this depth is offered no `agent__*` tool.
    * Default DEFAULT_MAX_AGENT_DEPTH (2). */
   maxAgentDepth?: number;
-  /** Each model call as a local activity (`--local-model-calls`; runs from the `local-model-calls` patch on): in the
+  /** Each model call as a local activity (`--local-model-calls`): in the
    * worker that runs the workflow task, inside that task, so a turn needs no server round trip for its model call.
    * Costs: no heartbeat (no live progress of the call in `watch` or the UI's pending activities), and a query, signal
    * or timer that arrives during a call is seen when the worker next reports the task (at most ~8 s later).
    * docs/operations.md, "Local model calls". */
   localModelCalls?: boolean;
   /** URLs that receive the run's events (`--webhook`, `webhook` of `POST /v1/runs`): each event is POSTed, signed, by
-   * the `deliverWebhook` activity (runs from the `webhooks` patch on). Not inherited by sub-agents. */
+   * the `deliverWebhook` activity. Not inherited by sub-agents. */
   webhooks?: string[];
   /** `'batch'` (`--batch`, `"modelCalls": "batch"` in `POST /v1/runs`): each model call is a request of a Message Batch, at
    * half the price, answered within minutes to 24 hours; the run waits with durable timers (docs/background-agents.md).
@@ -222,7 +222,7 @@ export interface RunState {
   /** The MCP tool definitions of the job, recorded once when it started (absent when it uses none). */
   recordedTools?: RecordedTools;
   /** The call policies of the job's tools that set one (timeout, heartbeat, retry), by tool name, recorded once
-   * when it started (the `describeTools` activity; absent in runs from before the `tool-call-policies` patch). */
+   * when it started (the `describeTools` activity). */
   toolPolicies?: Record<string, ToolCallPolicy>;
   /** The compactions of the job so far, oldest first (absent until the first). */
   compactions?: CompactionRecord[];
@@ -296,12 +296,9 @@ export interface LoopState {
   lastCallUsage: Usage | null;
   /** Spend so far in USD; null when the model has no known price. */
   costUsd: number | null;
-  /** How often each tool call (canonical tool name + arguments) was requested. */
-  toolCallCounts: Record<string, number>;
-  /** The same counts keyed by `toolCallKey` (name, length and hash of the canonical arguments): runs that have this
-   * field count here, and keep `toolCallCounts` empty, so the carried state does not hold every call's input. Runs
-   * started before it keep counting in `toolCallCounts`. */
-  toolCallHashes?: Record<string, number>;
+  /** How often each tool call was requested, keyed by `toolCallKey` (name, length and hash of the canonical
+   * arguments), so the carried state does not hold every call's input. */
+  toolCallHashes: Record<string, number>;
   /** Tool calls in a row, up to the latest, that ended in an error. */
   errorStreak: number;
 }
@@ -405,8 +402,7 @@ export type ModelCallSettingsField =
   | 'compactAt'
   | 'clientSummary';
 
-/** A model call's input in runs recorded since the patch `model-settings-by-digest`: ModelCallInput without its
- * settings, which `settings` names by digest (src/core/model-settings.ts). The activity reads them from its
+/** A model call's input, as the workflow schedules it: ModelCallInput without its settings, which `settings` names by digest (src/core/model-settings.ts). The activity reads them from its
  * cache or with the `modelSettings` query, so a 16 KB system prompt is stored once, in the workflow input, not
  * in every model call's input. The transcript is that of the run that scheduled the call (the activity's own
  * workflow execution), so only its length is given. */
@@ -469,7 +465,7 @@ export interface ToolCallInput {
   outputSchema?: Record<string, unknown>;
   /** Output longer than this many characters is truncated with a note to the model. */
   maxOutputChars?: number;
-  /** Set by runs that hold MCP elicitations as questions (the `mcp-elicitation` patch): the answers recorded so far
+  /** Set by runs that hold MCP elicitations as questions: the answers recorded so far
    * for this call, in the order the server asked; a call without it has its elicitations declined. */
   elicitation?: { answers: ElicitationAnswer[] };
 }
@@ -521,8 +517,8 @@ export interface RecordedTools {
   covers: string[];
   /** The tool definitions those names stand for, as the Messages API takes them. */
   definitions: Array<{ name: string; description?: string; input_schema: Record<string, unknown> }>;
-  /** Asked for with `DescribeToolsInput.policies`: the call policies of the tools `tools` names that set one, by
-   * tool name (not part of the digest: model calls do not use them). */
+  /** The call policies of the tools `tools` names that set one, by tool name (not part of the digest: model calls
+   * do not use them). */
   policies?: Record<string, ToolCallPolicy>;
   /** Asked for with `DescribeToolsInput.agents`: the definitions of those sub-agents (their `agent__<name>` tool
    * definitions are in `covers` and `definitions`, so model calls read them as they read MCP tools'). */
@@ -533,9 +529,7 @@ export interface RecordedTools {
 export interface DescribeToolsInput {
   /** The run's `tools` setting (names and `<server>__*`). */
   tools: string[];
-  /** Also answer the tools' call policies (runs from the `tool-call-policies` patch on). */
-  policies?: boolean;
-  /** The sub-agents the run may delegate to, by name (runs from the `sub-agents` patch on). */
+  /** The sub-agents the run may delegate to, by name. */
   agents?: string[];
 }
 

@@ -1,6 +1,6 @@
 // The harness guards: pure functions over the loop state, so they are unit-tested without a server and
 // the workflow only asks "may the loop go on?". The model decides when it is done; these decide when it is not.
-import { canonicalToolCall, toolCallKey } from './canonical.js';
+import { toolCallKey } from './canonical.js';
 import { RECENT_MESSAGES_KEPT_WHOLE } from './policies.js';
 import { BATCH_PRICE_FACTOR, costUsd, estimateNextCall, priceFor, type ModelPrice } from './pricing.js';
 import { addUsage, totalTokens } from './transcript.js';
@@ -79,22 +79,20 @@ export function guardBudget(state: LoopState, settings: AgentSettings): GuardTri
   return null;
 }
 
-/** Records a turn's tool requests in `state.toolCallCounts` (it mutates the state, unlike the `guard…`
+/** Records a turn's tool requests in `state.toolCallHashes` (it mutates the state, unlike the `guard…`
  * checks); a call requested for the REPETITION_LIMIT-th time trips the guard, before any call of that turn
  * runs. */
 export function recordRepetition(state: LoopState, calls: ReadonlyArray<{ name: string; input: unknown }>): GuardTripped | null {
   for (const call of calls) {
-    // Runs from before `toolCallHashes` keep their whole-input keys, so their counts go on where they were.
-    const counts = state.toolCallHashes ?? state.toolCallCounts;
-    const key = state.toolCallHashes ? toolCallKey(call.name, call.input) : canonicalToolCall(call.name, call.input);
-    const count = (counts[key] ?? 0) + 1;
+    const key = toolCallKey(call.name, call.input);
+    const count = (state.toolCallHashes[key] ?? 0) + 1;
     if (count >= REPETITION_LIMIT) {
       return {
         guard: 'repetition',
         reason: `${call.name} was requested ${count} times with the same arguments (${oneLineJson(call.input)})`,
       };
     }
-    counts[key] = count;
+    state.toolCallHashes[key] = count;
   }
   return null;
 }

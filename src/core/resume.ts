@@ -40,7 +40,7 @@ export function resumedRun(
     ...state,
     messages: withResumeNote(messages, previous),
     // A fresh start for the guards that judge the recent past; spend and step counts carry on.
-    loop: { ...state.loop, errorStreak: 0, toolCallCounts: {}, toolCallHashes: {} },
+    loop: { ...state.loop, errorStreak: 0, toolCallHashes: {} },
     deadlineAt: limits.deadlineMs !== undefined ? now + limits.deadlineMs : null,
     pendingMessages: [],
   };

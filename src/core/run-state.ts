@@ -8,7 +8,7 @@ import type { ContentBlock, MessageParam, ToolResultBlockParam } from './types.j
 
 /** A run's loop counters before its first live step: `steps` already taken (a fork's reused ones), nothing spent. */
 export function freshLoop(steps: number): RunState['loop'] {
-  return { steps, toolCalls: 0, usage: { ...ZERO_USAGE }, lastCallUsage: null, costUsd: null, toolCallCounts: {}, toolCallHashes: {}, errorStreak: 0 };
+  return { steps, toolCalls: 0, usage: { ...ZERO_USAGE }, lastCallUsage: null, costUsd: null, toolCallHashes: {}, errorStreak: 0 };
 }
 
 /** The state of a new run: the carried one (continue-as-new, resume) or a fresh one. */

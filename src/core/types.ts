@@ -82,7 +82,7 @@ export interface ToolCallView {
   toolUseId: string;
   name: string;
   input: unknown;
-  /** The call's start-to-close timeout (ms), set for calls scheduled from the `tool-call-policies` patch on. */
+  /** The call's start-to-close timeout (ms), set for calls scheduled with a tool call policy. */
   timeoutMs?: number;
   /** Its tool may complete it from outside (`completesLater`). */
   completesLater?: boolean;

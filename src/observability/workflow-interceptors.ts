@@ -1,5 +1,5 @@
 // The module of workflow interceptors bundled with the agent's workflow code (by `npm run build`,
-// src/worker/workflow-code.ts and AgentPlugin): OpenTelemetry's, behind a patch (src/workflows/otel-interceptors.ts).
+// src/worker/workflow-code.ts and AgentPlugin): OpenTelemetry's, for traced runs (src/workflows/otel-interceptors.ts).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -1,11 +1,11 @@
-// The workflow interceptors of @temporalio/interceptors-opentelemetry, behind a patch. Bundled with the agent's
+// The workflow interceptors of @temporalio/interceptors-opentelemetry, for traced runs only. Bundled with the agent's
 // workflow code (src/observability/workflow-interceptors.ts names this module): they trace a run's workflow side
 // (RunWorkflow, StartActivity, StartChildWorkflow, ContinueAsNew spans), carry its trace to its activities and
 // children in their headers, and install the sandbox's tracer that the run's `invoke_agent` span comes from.
 // Their methods are async wrappers: they move a handler's completion (an update's, a signal's) a few microtasks
-// later, so a run recorded without them would replay its commands in another order. Only runs that took the
-// patch are traced; a run recorded before it replays, and goes on, exactly as it ran. And only runs started with a
-// trace (see tracesRun): an untraced deployment's histories carry no trace header on every activity.
+// later, so a run's commands come in another order with them than without. Only runs started with a trace are
+// traced (see tracesRun), decided once when the run starts: an untraced deployment's histories carry no trace
+// header on every activity.
 // OpenTelemetry's own modules are loaded by a traced run alone, when it is known to be traced (sdk-internals.cjs):
 // an untraced run neither evaluates nor holds them.
 import { workflowInfo, type WorkflowInterceptors } from '@temporalio/workflow';
@@ -19,7 +19,7 @@ const TRACE_HEADER = '_tracer-data';
 const traced = new Map<string, boolean>();
 
 /** Whether this run is traced: it was started with a trace (by a client with Temporal's OpenTelemetry interceptor:
- * the CLI's and `serve`'s when OTEL_* is set) and took the patch. A run started without one is not, so its history
+ * the CLI's and `serve`'s when OTEL_* is set). A run started without one is not, so its history
  * carries no trace header on every activity. */
 export function tracesRun(): boolean {
   return traced.get(workflowInfo().runId) ?? false;

@@ -107,7 +107,7 @@ export function scheduleToolCall(
  * tool-definitions.ts); `local`: in a local activity (a run naming no MCP tool: no I/O to wait for). */
 export function scheduleDescribeTools(tools: string[], mcpNames: string[], heartbeatTimeoutMs?: number, agents?: string[], local = false): Promise<RecordedTools> {
   const summary = oneLine(mcpNames.length > 0 ? `describe tools: ${mcpNames.join(', ')}` : `describe tools: ${tools.join(', ')}`, 200);
-  const input = agents ? { tools, policies: true, agents } : { tools, policies: true };
+  const input = agents ? { tools, agents } : { tools };
   if (local) return describeToolsLocally.executeWithOptions({ ...LOCAL_DESCRIBE_TOOLS_OPTIONS, ...CANCELLATION, summary }, [input]);
   const heartbeat = heartbeatTimeoutMs ? { heartbeatTimeout: heartbeatTimeoutMs } : {};
   return describeTools.executeWithOptions({ ...TOOL_CALL_OPTIONS, ...CANCELLATION, ...heartbeat, ...runPriority(), summary }, [input]);

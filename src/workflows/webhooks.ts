@@ -2,8 +2,7 @@
 // scheduled in a non-cancellable scope (a cancelled run still tells its webhooks it was cancelled), one at a time per
 // URL (in the order the run emitted them), and retried with
 // backoff for hours; the run closes only once every delivery has settled (an activity does not outlive its
-// workflow). Only runs with webhooks schedule anything (behind the `webhooks` patch), so other runs' histories are
-// unchanged.
+// workflow). Only runs with webhooks schedule anything, so other runs' histories hold no delivery.
 import { CancellationScope, log, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { WEBHOOK_DELIVERY_OPTIONS } from '../core/policies.js';

@@ -15,7 +15,7 @@ const loop = (): LoopState => ({
   usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
   lastCallUsage: null,
   costUsd: 0,
-  toolCallCounts: {},
+  toolCallHashes: {},
   errorStreak: 0,
 });
 

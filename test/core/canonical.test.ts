@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, canonicalToolCall } from '../../src/core/canonical.js';
+import { canonicalJson, toolCallKey } from '../../src/core/canonical.js';
 
 describe('canonicalJson', () => {
   it('sorts object keys at every depth', () => {
@@ -50,21 +50,21 @@ describe('canonicalJson', () => {
   });
 });
 
-describe('canonicalToolCall', () => {
+describe('toolCallKey', () => {
   it('gives the same key to the same tool with the same arguments, however written', () => {
-    expect(canonicalToolCall('web_search', { query: 'Temporal Workflows', max_results: 5 })).toBe(
-      canonicalToolCall('web_search', { max_results: 5, query: '  temporal workflows ' }),
+    expect(toolCallKey('web_search', { query: 'Temporal Workflows', max_results: 5 })).toBe(
+      toolCallKey('web_search', { max_results: 5, query: '  temporal workflows ' }),
     );
   });
 
   it('tells apart other tools and other arguments', () => {
-    const key = canonicalToolCall('web_search', { query: 'a' });
-    expect(canonicalToolCall('fetch', { query: 'a' })).not.toBe(key);
-    expect(canonicalToolCall('web_search', { query: 'b' })).not.toBe(key);
-    expect(canonicalToolCall('web_search', { query: 'a', page: 2 })).not.toBe(key);
+    const key = toolCallKey('web_search', { query: 'a' });
+    expect(toolCallKey('fetch', { query: 'a' })).not.toBe(key);
+    expect(toolCallKey('web_search', { query: 'b' })).not.toBe(key);
+    expect(toolCallKey('web_search', { query: 'a', page: 2 })).not.toBe(key);
   });
 
   it('is prefixed by the tool name', () => {
-    expect(canonicalToolCall('calculator', { expression: '1 + 2' })).toBe('calculator:{"expression":"1 + 2"}');
+    expect(toolCallKey('calculator', { expression: '1 + 2' })).toMatch(/^calculator:/);
   });
 });

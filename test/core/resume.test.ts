@@ -16,7 +16,6 @@ const state = {
     steps: 4,
     usage: { input_tokens: 700, output_tokens: 300, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     errorStreak: 2,
-    toolCallCounts: { 'calculator:{}': 3 },
     toolCallHashes: { 'calculator:2:abc': 3 },
   },
   pendingMessages: ['a follow-up never read'],
@@ -28,7 +27,7 @@ describe('resumedRun', () => {
     const { settings: next, carried } = resumedRun({ task: 'count the stars', settings }, { state, messages: base.messages }, previous, { moreSteps: 5, moreBudgetTokens: 500 }, 10_000);
     expect(next.maxSteps).toBe(9);
     expect(next.budgetTokens).toBe(1_500);
-    expect(carried.loop).toMatchObject({ steps: 4, errorStreak: 0, toolCallCounts: {}, toolCallHashes: {} });
+    expect(carried.loop).toMatchObject({ steps: 4, errorStreak: 0, toolCallHashes: {} });
     expect(carried.pendingMessages).toEqual([]);
   });
 

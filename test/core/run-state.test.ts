@@ -30,7 +30,6 @@ describe('initialRunState', () => {
       usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
       lastCallUsage: null,
       costUsd: null,
-      toolCallCounts: {},
       toolCallHashes: {},
       errorStreak: 0,
     });

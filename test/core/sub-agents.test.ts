@@ -6,7 +6,7 @@ import { defaultSettings } from '../../src/core/settings.js';
 import type { AgentResult, LoopState } from '../../src/core/types.js';
 
 const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
-const loop = (input: number): LoopState => ({ steps: 1, toolCalls: 0, usage: usage(input, 0), lastCallUsage: null, costUsd: null, toolCallCounts: {}, errorStreak: 0 });
+const loop = (input: number): LoopState => ({ steps: 1, toolCalls: 0, usage: usage(input, 0), lastCallUsage: null, costUsd: null, toolCallHashes: {}, errorStreak: 0 });
 
 describe('childSettings', () => {
   it('gives the child at most its share of what the parent has left, and a deadline no later than the parent', () => {
