@@ -33,6 +33,13 @@ export function withAddress(target: TemporalTarget, address: string): TemporalTa
   return { ...target, address, connectionOptions: { ...target.connectionOptions, address } };
 }
 
+// An answer may be as large as this. The Temporal client means to allow 128 MB, but its default sets the option under a
+// name gRPC does not read (`max_receive_message_length`, without `grpc.`), so gRPC's own 4 MB limit applied: a history
+// page of a run with a megabyte-sized task or reply failed with RESOURCE_EXHAUSTED ("Received message larger than
+// max"), which the client retried for the page's 3 s deadline before asking again with smaller pages (history.ts).
+const MAX_RECEIVE_MESSAGE = 'grpc.max_receive_message_length';
+const MAX_RECEIVE_MESSAGE_BYTES = 128 * 1024 * 1024;
+
 export interface ConnectClientOptions {
   /** Asked as each call starts. When it answers true, a call that finds the server unavailable (gRPC UNAVAILABLE)
    * fails after about 1 s of retries (4 attempts) instead of the Temporal client's usual 10 attempts, about 20 s: for a
@@ -52,6 +59,7 @@ export async function connectClient(target: TemporalTarget = resolveTemporalTarg
     apiKey,
     metadata,
     connectTimeout: '5s',
+    channelArgs: { [MAX_RECEIVE_MESSAGE]: MAX_RECEIVE_MESSAGE_BYTES },
     interceptors: options.callerRidesOutages ? [retryInterceptor(options.callerRidesOutages)] : undefined,
   });
   // With tracing configured, a run started here continues the caller's trace (Temporal's client interceptor puts it
