@@ -1,6 +1,7 @@
 // Riding out a server outage. A Temporal server restarted for an upgrade, or a laptop's embedded server
 // restarted, must not end `run`, `result` or `watch`: the run itself is durable, so waiting for it is too.
 // While the server does not answer they say so once on stderr, keep retrying, and go on when it is back.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { logLine } from './log.js';
 
 // gRPC status codes: the server is not there (UNAVAILABLE), or did not answer in time (DEADLINE_EXCEEDED).
@@ -18,6 +19,16 @@ export function isServerUnreachable(err: unknown): boolean {
   return false;
 }
 
+// Set while a call runs inside throughOutage: the CLI's client (src/cli/temporal.ts) then gives up on an unavailable
+// server after about 1 s of retries instead of the Temporal client's 20 s, since this loop retries it anyway, and says
+// so at once.
+const ridingOutage = new AsyncLocalStorage<true>();
+
+/** Whether the caller is inside throughOutage (which retries an unreachable server's calls by itself). */
+export function insideOutageLoop(): boolean {
+  return ridingOutage.getStore() === true;
+}
+
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 5_000;
 
@@ -33,7 +44,7 @@ export async function throughOutage<T>(options: OutageOptions, fn: () => Promise
   let delay = FIRST_RETRY_MS;
   for (;;) {
     try {
-      const value = await fn();
+      const value = await ridingOutage.run(true, fn);
       if (down) logLine(`the Temporal server at ${options.address} answers again: ${options.what} goes on`);
       return value;
     } catch (err) {

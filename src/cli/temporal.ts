@@ -13,6 +13,7 @@ import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
 import { isPortFree } from './ports.js';
 import { profileMark } from './profile.js';
+import { insideOutageLoop } from './outage.js';
 import { probeServer } from './reachability.js';
 
 /** Where `run` keeps the embedded server's data, so a job outlives the command and can be resumed. */
@@ -66,7 +67,7 @@ export async function openTemporal(options: { allowEmbedded: boolean }): Promise
     logLine(`embedded Temporal server on ${embedded.address}; Web UI ${embedded.uiUrl} (stops when this command ends)`);
     target = withAddress(target, embedded.address);
   }
-  const client = await connectClient(target);
+  const client = await connectClient(target, { callerRidesOutages: insideOutageLoop });
   await requireNamespace(client, target).catch(async (err) => {
     await client.connection.close().catch(() => {});
     await embedded?.stop();

@@ -1,6 +1,6 @@
 // Where the Temporal server is: read the way Temporal's own CLI reads it (@temporalio/envconfig:
 // TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS settings, TEMPORAL_PROFILE, the config file).
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { agentDataConverter } from '../codec/data-converter.js';
@@ -33,12 +33,35 @@ export function withAddress(target: TemporalTarget, address: string): TemporalTa
   return { ...target, address, connectionOptions: { ...target.connectionOptions, address } };
 }
 
+// An answer may be as large as this. The Temporal client means to allow 128 MB, but its default sets the option under a
+// name gRPC does not read (`max_receive_message_length`, without `grpc.`), so gRPC's own 4 MB limit applied: a history
+// page of a run with a megabyte-sized task or reply failed with RESOURCE_EXHAUSTED ("Received message larger than
+// max"), which the client retried for the page's 3 s deadline before asking again with smaller pages (history.ts).
+const MAX_RECEIVE_MESSAGE = 'grpc.max_receive_message_length';
+const MAX_RECEIVE_MESSAGE_BYTES = 128 * 1024 * 1024;
+
+export interface ConnectClientOptions {
+  /** Asked as each call starts. When it answers true, a call that finds the server unavailable (gRPC UNAVAILABLE)
+   * fails after about 1 s of retries (4 attempts) instead of the Temporal client's usual 10 attempts, about 20 s: for a
+   * caller that retries such calls itself and tells its user the server is down (the CLI's `run`, `result` and `watch`
+   * while they wait, src/cli/outage.ts). Other errors are retried as usual. */
+  callerRidesOutages?: () => boolean;
+}
+
 /** A client with the project's data converter (encryption per AGENT_ENCRYPTION_KEYS), connected to `target`:
  * by default the server the environment names, read as Temporal's CLI reads it (resolveTemporalTarget). */
-export async function connectClient(target: TemporalTarget = resolveTemporalTarget()): Promise<Client> {
+export async function connectClient(target: TemporalTarget = resolveTemporalTarget(), options: ConnectClientOptions = {}): Promise<Client> {
   const dataConverter = agentDataConverter(); // first: a malformed key fails before any connection is made
   const { address, tls, apiKey, metadata } = target.connectionOptions;
-  const connection = await Connection.connect({ address, tls, apiKey, metadata, connectTimeout: '5s' });
+  const connection = await Connection.connect({
+    address,
+    tls,
+    apiKey,
+    metadata,
+    connectTimeout: '5s',
+    channelArgs: { [MAX_RECEIVE_MESSAGE]: MAX_RECEIVE_MESSAGE_BYTES },
+    interceptors: options.callerRidesOutages ? [retryInterceptor(options.callerRidesOutages)] : undefined,
+  });
   // With tracing configured, a run started here continues the caller's trace (Temporal's client interceptor puts it
   // in the start's headers).
   // Loaded only then: OpenTelemetry's modules cost every untraced CLI command a fifth of a second of start-up.
@@ -49,4 +72,21 @@ export async function connectClient(target: TemporalTarget = resolveTemporalTarg
 async function otelClientInterceptor() {
   const { OpenTelemetryWorkflowClientInterceptor } = await import('@temporalio/interceptors-opentelemetry');
   return new OpenTelemetryWorkflowClientInterceptor();
+}
+
+const GRPC_UNAVAILABLE = 14;
+const ATTEMPTS_WHEN_CALLER_RIDES_OUTAGES = 4;
+
+/** The Temporal client's own retry interceptor (its default options), giving up on UNAVAILABLE after
+ * ATTEMPTS_WHEN_CALLER_RIDES_OUTAGES attempts for a call made while `callerRidesOutages()` is true. */
+function retryInterceptor(callerRidesOutages: () => boolean): ReturnType<typeof makeGrpcRetryInterceptor> {
+  const usualOptions = defaultGrpcRetryOptions();
+  const usual = makeGrpcRetryInterceptor(usualOptions);
+  const short = makeGrpcRetryInterceptor({
+    delayFunction: usualOptions.delayFunction,
+    retryableDecider: (attempt, status) =>
+      status.code === GRPC_UNAVAILABLE ? attempt < ATTEMPTS_WHEN_CALLER_RIDES_OUTAGES : usualOptions.retryableDecider(attempt, status),
+  });
+  // An interceptor is made as the call starts, in the caller's async context: that is when the question is asked.
+  return (options, nextCall) => (callerRidesOutages() ? short : usual)(options, nextCall);
 }

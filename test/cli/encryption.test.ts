@@ -77,6 +77,9 @@ describe.concurrent('AGENT_ENCRYPTION_KEYS on the command line', { timeout: 120_
       taskQueue,
       workflowId: `legacy-${randomUUID()}`,
       args: [{ task: 'an old encrypted run', settings: defaultSettings({ tools: ['calculator'] }) }],
+      // Short: the keyless worker fails the first task and lets each later attempt time out (the SDK reports a task's
+      // failure once), so the third attempt and the keyed worker's turn each come a workflow task timeout later.
+      workflowTaskTimeout: '3s',
     });
     const script = await scriptFile([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn' }]);
     const worker = spawn(['worker', '--scripted'], { AGENT_SCRIPT: script }, 110_000);

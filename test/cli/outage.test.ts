@@ -49,9 +49,10 @@ describe('a server outage', () => {
       await server.stop();
       const stoppedAt = Date.now();
       server = undefined;
-      // Each says so once a call failed as unreachable: when the client's own retries (about 20 s) have given up, the
-      // moment each exited before this was handled. Still running after that, and after their next retry (the first
-      // comes 500 ms later: each is still waiting once it is due twice over), they wait on.
+      // Each says so once a call failed as unreachable: inside their wait the client gives up on an unavailable server
+      // after about 1 s of retries (not its usual 20 s: src/client/connection.ts, callerRidesOutages), the moment each
+      // exited before this was handled. Still running after that, and after their next retry (the first comes 500 ms
+      // later: each is still waiting once it is due twice over), they wait on.
       for (const p of [run, result, watch]) await p.waitForStderr(UNREACHABLE, 90_000);
       console.error(`outage: all three said the server is unreachable ${Date.now() - stoppedAt} ms after it stopped`);
       await new Promise((resolve) => setTimeout(resolve, 1_000));

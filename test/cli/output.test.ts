@@ -45,6 +45,8 @@ describe('output is never cut', () => {
       const [json, human] = await Promise.all([readSlowly(spawn(['transcript', id, '--json'])), readSlowly(spawn(['transcript', id]))]);
       expectExit(json, 0);
       expectExit(human, 0);
+      // The test's client keeps gRPC's 4 MB answer limit (the CLI's has 128 MB, src/client/connection.ts): this read
+      // goes through the history's fallback to smaller pages (src/client/history.ts), the CLI's above did not need it.
       const messages = await getTranscript(client(), id);
       const expected = `${JSON.stringify(messages, null, 2)}\n`;
       expect(Buffer.byteLength(expected)).toBeGreaterThan(2_500_000);

@@ -179,7 +179,8 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     let worker: CliProcess | undefined;
     try {
       worker = await s.worker([endTurn('too slow', 20_000)]);
-      const id = await s.startedId(['cancel me']);
+      // Its call acknowledges the cancel at its next heartbeat: every 667 ms with a 2 s timeout (3 s by default).
+      const id = await s.startedId(['--heartbeat-timeout', '2s', 'cancel me']);
       const handle = cli.client().workflow.getHandle(id);
       await until(async () => ((await handle.describe()).raw.pendingActivities ?? []).length > 0, 'the model call is pending');
       const cancelled = await s.cli(['cancel', id]);

@@ -1,7 +1,7 @@
 // The pure helpers behind the CLI's robustness: neutralising terminal control sequences, recognising a server
 // that cannot be reached (as opposed to one that answered with an error).
 import { describe, expect, it } from 'vitest';
-import { isServerUnreachable } from '../../src/cli/outage.js';
+import { insideOutageLoop, isServerUnreachable, throughOutage } from '../../src/cli/outage.js';
 import { terminalSafe } from '../../src/cli/terminal-text.js';
 
 describe('terminalSafe', () => {
@@ -29,5 +29,22 @@ describe('isServerUnreachable', () => {
     expect(isServerUnreachable(grpc(3, 'bad request'))).toBe(false);
     expect(isServerUnreachable(new Error('the run failed'))).toBe(false);
     expect(isServerUnreachable('UNAVAILABLE')).toBe(false);
+  });
+});
+
+describe('throughOutage', () => {
+  it('marks the calls it makes (also after an await and on a retry) so the CLI client gives up sooner on a down server; nothing else', async () => {
+    expect(insideOutageLoop()).toBe(false);
+    const seen: boolean[] = [];
+    const value = await throughOutage({ what: 'waiting', address: 'nowhere:1' }, async () => {
+      seen.push(insideOutageLoop());
+      await Promise.resolve();
+      seen.push(insideOutageLoop());
+      if (seen.length < 3) throw Object.assign(new Error('down'), { code: 14 });
+      return 'answer';
+    });
+    expect(value).toBe('answer');
+    expect(seen).toEqual([true, true, true, true]);
+    expect(insideOutageLoop()).toBe(false);
   });
 });

@@ -109,10 +109,13 @@ describe('a worker without the encryption key', { timeout: 120_000 }, () => {
     const settings = defaultSettings({ tools: ['calculator'] });
     const waiting = await startAgent(keyed.client, { task: 'waits for a keyed worker', settings, taskQueue });
     // A run started on the plain queue, as every encrypted run was before key queues.
+    // A short workflow task timeout: the keyless worker fails its first task and lets the next attempt time out (the
+    // SDK reports a task's failure once), which the keyed worker then waits out (the server's default, 10 s).
     const legacy = await keyed.client.workflow.start(AGENT_WORKFLOW, {
       workflowId: `legacy-${randomUUID()}`,
       taskQueue,
       args: [{ task: 'an old encrypted run', settings }],
+      workflowTaskTimeout: '3s',
     });
     // Its converter is the worker's default (AGENT_ENCRYPTION_KEYS is not set in the tests' environment).
     const keyless = await keylessWorker(taskQueue, 'http://127.0.0.1:9', 'keyless-worker');

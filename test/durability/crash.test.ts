@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, getAgentResult, getTranscript, startAgent } from '../../src/client/index.js';
 import type { AgentSettings } from '../../src/core/types.js';
 import { reply, startScriptedModel, text, toolUse, type ScriptedModel, type ScriptTurn } from '../../src/scripted/index.js';
-import { openTestEnv, type TestEnv } from '../helpers/harness.js';
+import { openTestEnv, withWorkflowTaskTimeout, type TestEnv } from '../helpers/harness.js';
 import { sigkill, startWorkerProcess } from '../helpers/worker-process.js';
 import { testServerAddress } from '../helpers/test-server.js';
 
@@ -18,6 +18,7 @@ const WORKER = fileURLToPath(new URL('../fixtures/crash-worker.mjs', import.meta
 // Short, so a killed worker's in-flight call is retried within seconds (the default is 30 s).
 const HEARTBEAT_TIMEOUT_MS = 2_000;
 const TURNS = 3;
+const WORKFLOW_TASK_TIMEOUT_S = 4;
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -78,7 +79,10 @@ async function cleanup(s: Scenario): Promise<void> {
 
 async function start(s: Scenario, more: Partial<AgentSettings> = {}): Promise<string> {
   const settings = defaultSettings({ tools: ['slow_step'], heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS, ...more });
-  const started = await startAgent(env.client, { task: 'do three steps', settings, taskQueue: s.taskQueue });
+  // With local model calls a killed worker's call is made again once its workflow task times out: short, as the
+  // heartbeat timeout is (the server's default is 10 s).
+  const client = more.localModelCalls ? withWorkflowTaskTimeout(env.client, WORKFLOW_TASK_TIMEOUT_S) : env.client;
+  const started = await startAgent(client, { task: 'do three steps', settings, taskQueue: s.taskQueue });
   return started.workflowId;
 }
 

@@ -16,6 +16,7 @@ import type { ModelConnection } from '../../src/activities/index.js';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { defaultPayloadConverter, type DataConverter } from '@temporalio/common';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { testServerAddress } from './test-server.js';
 
 export interface TestEnv {
@@ -216,3 +217,17 @@ export function eventMs(t: { seconds?: unknown; nanos?: number | null } | null |
 }
 
 export { eventKinds } from './history.js';
+
+/** A client on `client`'s connection and converter whose workflow starts (startAgent's too) ask for a workflow task
+ * timeout of `seconds` instead of the server's 10 s: for a test that waits one out (a worker killed inside a task) or
+ * for the task's heartbeat (80 % of it: a local model call answering a query). */
+export function withWorkflowTaskTimeout(client: Client, seconds: number): Client {
+  return new Client({
+    connection: client.connection,
+    namespace: client.options.namespace,
+    dataConverter: client.options.dataConverter,
+    interceptors: {
+      workflow: [{ start: (input, next) => next({ ...input, options: { ...input.options, workflowTaskTimeout: msToTs(seconds * 1000) } }) }],
+    },
+  });
+}

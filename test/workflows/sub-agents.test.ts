@@ -11,6 +11,8 @@ import type { RecordedRequest } from '../../src/scripted/index.js';
 import { eventKinds, eventMs, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
+/** A cancelled call acknowledges at its next heartbeat, sent every third of this (the default's 3 s otherwise). */
+const ACK_HEARTBEAT_TIMEOUT_MS = 2_000;
 
 const RESEARCHER = {
   researcher: { description: 'Researches one question and answers it.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 10 },
@@ -121,7 +123,9 @@ describe('sub-agents', () => {
       return reply([text('done')]);
     };
     await withAgent(env, { script: heldChildren, agents: RESEARCHER }, async (h) => {
-      const id = await h.start('Slow work', { tools: ['agent__researcher'] });
+      // The children's held calls acknowledge the cancel at their next heartbeat: a 2 s heartbeat timeout (inherited by
+      // the children) beats every 667 ms instead of the default's 3 s.
+      const id = await h.start('Slow work', { tools: ['agent__researcher'], heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       await h.model.waitForHeld(2, 20_000);
       await cancelRun(env.client, id);
       const childIds = [`${id}/toolu_0_0`, `${id}/toolu_0_1`];
@@ -220,7 +224,8 @@ describe('sub-agents', () => {
       return reply([text('done')]);
     };
     await withAgent(env, { script, agents: RESEARCHER }, async (h) => {
-      const result = await h.run('Spend', { tools: ['agent__researcher'], budgetTokens: 10_000 });
+      // B's held call acknowledges its cancel at its next heartbeat (every 667 ms with this timeout, inherited).
+      const result = await h.run('Spend', { tools: ['agent__researcher'], budgetTokens: 10_000, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       expect(result).toMatchObject({ status: 'stopped', guard: 'budget' });
       expect(totalTokens(result.usage)).toBe(10_100);
       const b = await getAgentResult(env.client, `${result.workflowId}/toolu_0_1`);
