@@ -33,10 +33,10 @@ export function withAddress(target: TemporalTarget, address: string): TemporalTa
   return { ...target, address, connectionOptions: { ...target.connectionOptions, address } };
 }
 
-// An answer may be as large as this. The Temporal client means to allow 128 MB, but its default sets the option under a
-// name gRPC does not read (`max_receive_message_length`, without `grpc.`), so gRPC's own 4 MB limit applied: a history
-// page of a run with a megabyte-sized task or reply failed with RESOURCE_EXHAUSTED ("Received message larger than
-// max"), which the client retried for the page's 3 s deadline before asking again with smaller pages (history.ts).
+// An answer may be as large as this. @temporalio/client 1.24 means to allow 128 MB, but its default sets the option
+// under a name gRPC does not read (`max_receive_message_length`, without `grpc.`), so gRPC's own 4 MB limit applied: a
+// history page of a run with a megabyte-sized task or reply failed with RESOURCE_EXHAUSTED ("Received message larger
+// than max"), which the client retried for the page's 3 s deadline before asking again with smaller pages (history.ts).
 const MAX_RECEIVE_MESSAGE = 'grpc.max_receive_message_length';
 const MAX_RECEIVE_MESSAGE_BYTES = 128 * 1024 * 1024;
 
