@@ -181,16 +181,19 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const workflowId = await fn();
         return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
       };
-      const shapes = ['ours', 'ours-fast', 'ours-local', 'ours-local-fast', 'bare', 'bare-default'] as const;
+      // With BENCH_OURS_BEFORE_BUNDLE, ours with that workflow bundle too, after ours in each repeat (its line below).
+      const allShapes = ['ours', 'ours-before', 'ours-fast', 'ours-local', 'ours-local-fast', 'bare', 'bare-default'] as const;
+      const shapes = allShapes.filter((k) => k !== 'ours-before' || OURS_BEFORE);
       const names = {
         ours: 'ours',
+        'ours-before': 'ours, bundle before',
         'ours-fast': 'ours, fast tool',
         'ours-local': 'ours, local model calls',
         'ours-local-fast': 'ours, local model calls + fast tool',
         bare: 'bare, embedded',
         'bare-default': 'bare, CLI defaults',
       };
-      type Measured = (typeof shapes)[number];
+      type Measured = (typeof allShapes)[number];
       const queues = {} as Record<Measured, string>;
       const started: WorkerMemory[] = [];
       for (const shape of shapes) {
@@ -202,6 +205,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       try {
         const runs: Record<Measured, () => Promise<string>> = {
           ours: () => runOurs(queues.ours, PER_TURN_TURNS),
+          'ours-before': () => runOurs(queues['ours-before'], PER_TURN_TURNS),
           'ours-fast': () => runOurs(queues['ours-fast'], PER_TURN_TURNS),
           'ours-local': () => runOurs(queues['ours-local'], PER_TURN_TURNS, true),
           'ours-local-fast': () => runOurs(queues['ours-local-fast'], PER_TURN_TURNS, true),
@@ -226,6 +230,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const inProcessMs = median(inProcess);
         figures.perTurn = {
           oursMs: ms.ours,
+          ...(OURS_BEFORE ? { oursBundleBeforeMs: ms['ours-before'] } : {}),
           oursFastToolMs: ms['ours-fast'],
           oursLocalModelCallsMs: ms['ours-local'],
           oursLocalModelCallsFastToolMs: ms['ours-local-fast'],
@@ -250,7 +255,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${shapes.map((k) => `${names[k]} (ms/turn)`).join(' | ')} | in-process (ms/turn) | ours / bare embedded | ours, fast tool / bare embedded | ours / bare defaults | ours, fast tool / bare defaults`,
           `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
             `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms.bare, 2).padStart(31)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
-          `ours, local model calls / bare embedded: ${fmt(ms['ours-local'] / ms.bare, 2)}; with a fast tool too: ${fmt(ms['ours-local-fast'] / ms.bare, 2)}`,
+          `ours, local model calls / bare embedded: ${fmt(ms['ours-local'] / ms.bare, 2)}; with a fast tool too: ${fmt(ms['ours-local-fast'] / ms.bare, 2)}` +
+            (OURS_BEFORE ? `; ours with the bundle before / bare embedded: ${fmt(ms['ours-before'] / ms.bare, 2)}` : ''),
           `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
           `${'from → to'.padEnd(64)} | ${shapes.map((k) => names[k]).join(' | ')}`,
           ...pairs.map((p) => `${p.padEnd(64)} | ${shapes.map((k) => cell(k, p)).join(' | ')}`),
