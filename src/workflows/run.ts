@@ -44,7 +44,7 @@ import { compactionView, noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
 import { SubAgents } from './sub-agents.js';
-import { callTool, scheduleFor } from './tool-calls.js';
+import { allSettledThenAll, callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
 import { Webhooks } from './webhooks.js';
 import { runEndEventType, WEBHOOK_TEXT_CHARS } from '../core/webhooks.js';
@@ -311,7 +311,7 @@ export class AgentRun implements RunContext {
     }
     // A cancel rejects a wait for approval at once, but a running call only once it has acknowledged: the turn
     // ends when every call has settled, so the run never closes with a call still pending.
-    return Promise.allSettled(outcomes).then(() => Promise.all(outcomes));
+    return allSettledThenAll(outcomes);
   }
 
   /** `sendMessage` validator: an empty message, or one that would never be read, is refused. */
