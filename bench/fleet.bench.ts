@@ -15,6 +15,8 @@
 // of 3 interleaved repeats of each; BENCH_FLEET_HTTP=10,100,1000 for the sizes that also run bare+HTTP, default 10
 // and 100; BENCH_FLEET_FAST=10,100,1000 for the sizes that also run ours with a fast tool, default 10 and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
 // BENCH_OURS_BEFORE_BUNDLE=file to run another build of the agent's workflow bundle too, side by side;
+// BENCH_OURS_BEFORE_WORKER=file to run, as that same 'ours-before' shape, another build's whole worker (the
+// bench/worker-process.mjs of another checkout, next to its own dist/ and node_modules/): activities included;
 // BENCH_FLEET_LOCAL=10,100,1000 for the sizes that also run ours with local model calls (`localModelCalls`), default 10 and 100;
 // BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
 // BENCH_PER_TURN=0 to skip (a)).
@@ -41,7 +43,8 @@ const WORKER_PROCESS = fileURLToPath(new URL('./worker-process.mjs', import.meta
 /** Histories read per shape and N for the workflow task latency. */
 const LATENCY_SAMPLE = 20;
 const PER_TURN_TURNS = 20;
-const PER_TURN_REPEATS = 3;
+/** (a)'s interleaved repeats, the median reported: BENCH_PER_TURN_REPEATS (default 3; more on a loaded machine). */
+const PER_TURN_REPEATS = Number(process.env.BENCH_PER_TURN_REPEATS || '3');
 const FLEET_TURNS = 10;
 const MODEL_MS = 200;
 /** The fleet sizes: 1,000 agents is `npm run bench:fleet` (the median of 3 repeats: 20 minutes and more on 2 cores,
@@ -56,7 +59,11 @@ const FLEET_FAST = (process.env.BENCH_FLEET_FAST ?? '10,100').split(',').map(Num
 /** The fleet sizes that also run ours with `localModelCalls` (each model call a local activity). */
 const FLEET_LOCAL = (process.env.BENCH_FLEET_LOCAL ?? '10,100').split(',').map(Number);
 /** Another build of the agent's workflow bundle (say, main's) run as a fourth shape, after ours in each repeat. */
-const OURS_BEFORE = process.env.BENCH_OURS_BEFORE_BUNDLE ? path.resolve(process.env.BENCH_OURS_BEFORE_BUNDLE) : undefined;
+const OURS_BEFORE_BUNDLE = process.env.BENCH_OURS_BEFORE_BUNDLE ? path.resolve(process.env.BENCH_OURS_BEFORE_BUNDLE) : undefined;
+/** Another build's worker process (its bench/worker-process.mjs) run as the 'ours-before' shape, its activities too. */
+const OURS_BEFORE_WORKER = process.env.BENCH_OURS_BEFORE_WORKER ? path.resolve(process.env.BENCH_OURS_BEFORE_WORKER) : undefined;
+/** Whether the 'ours-before' shape runs (with the bundle before, or with the worker before). */
+const OURS_BEFORE = OURS_BEFORE_BUNDLE ?? OURS_BEFORE_WORKER;
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
 /** A sizing in the flags' terms, for the table's heading and the JSON figures. */
@@ -111,13 +118,14 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   /** A fresh worker process of `shape` on a queue of its own, with its memory sampled until it is stopped. */
   const startWorker = async (shape: Shape, address = server.address, extraSizing: Record<string, unknown> = {}) => {
     const taskQueue = `bench-${shape}-${randomUUID()}`;
-    const child = await startWorkerProcess(WORKER_PROCESS, {
+    const otherWorker = shape === 'ours-before' && OURS_BEFORE_WORKER;
+    const child = await startWorkerProcess(otherWorker || WORKER_PROCESS, {
       TEMPORAL_ADDRESS: address,
-      BENCH_SHAPE: shape,
+      BENCH_SHAPE: otherWorker ? 'ours' : shape,
       BENCH_TASK_QUEUE: taskQueue,
       BENCH_SIZING: JSON.stringify({ ...sizing, ...extraSizing }),
       BENCH_BARE_BUNDLE: bareBundle,
-      BENCH_OURS_BEFORE_BUNDLE: OURS_BEFORE ?? '',
+      BENCH_OURS_BEFORE_BUNDLE: OURS_BEFORE_BUNDLE ?? '',
       ANTHROPIC_BASE_URL: model.url,
       // BENCH_CPU_PROF=DIR: each worker process (and its workflow thread) writes a V8 CPU profile to DIR/<shape>.
       ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF, shape) } : {}),
@@ -181,12 +189,12 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const workflowId = await fn();
         return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
       };
-      // With BENCH_OURS_BEFORE_BUNDLE, ours with that workflow bundle too, after ours in each repeat (its line below).
+      // With BENCH_OURS_BEFORE_BUNDLE (or _WORKER), ours with that workflow bundle (or worker) too, after ours in each repeat.
       const allShapes = ['ours', 'ours-before', 'ours-fast', 'ours-local', 'ours-local-fast', 'bare', 'bare-default'] as const;
       const shapes = allShapes.filter((k) => k !== 'ours-before' || OURS_BEFORE);
       const names = {
         ours: 'ours',
-        'ours-before': 'ours, bundle before',
+        'ours-before': OURS_BEFORE_WORKER ? 'ours, worker before' : 'ours, bundle before',
         'ours-fast': 'ours, fast tool',
         'ours-local': 'ours, local model calls',
         'ours-local-fast': 'ours, local model calls + fast tool',
@@ -230,7 +238,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const inProcessMs = median(inProcess);
         figures.perTurn = {
           oursMs: ms.ours,
-          ...(OURS_BEFORE ? { oursBundleBeforeMs: ms['ours-before'] } : {}),
+          ...(OURS_BEFORE ? { oursBeforeMs: ms['ours-before'], oursBefore: OURS_BEFORE_WORKER ? 'worker' : 'bundle' } : {}),
           oursFastToolMs: ms['ours-fast'],
           oursLocalModelCallsMs: ms['ours-local'],
           oursLocalModelCallsFastToolMs: ms['ours-local-fast'],
@@ -256,7 +264,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
             `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms.bare, 2).padStart(31)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
           `ours, local model calls / bare embedded: ${fmt(ms['ours-local'] / ms.bare, 2)}; with a fast tool too: ${fmt(ms['ours-local-fast'] / ms.bare, 2)}` +
-            (OURS_BEFORE ? `; ours with the bundle before / bare embedded: ${fmt(ms['ours-before'] / ms.bare, 2)}` : ''),
+            (OURS_BEFORE ? `; ours with the ${OURS_BEFORE_WORKER ? 'worker' : 'bundle'} before / bare embedded: ${fmt(ms['ours-before'] / ms.bare, 2)}` : ''),
           `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
           `${'from → to'.padEnd(64)} | ${shapes.map((k) => names[k]).join(' | ')}`,
           ...pairs.map((p) => `${p.padEnd(64)} | ${shapes.map((k) => cell(k, p)).join(' | ')}`),
