@@ -1,7 +1,8 @@
 // Per-turn time and a fleet of concurrent agents on ONE worker process, each against its floor, in one run so
 // that machine noise cancels:
 //   (a) per turn: ours (0 ms scripted model + calculator; with the calculator `fast: true`; with `localModelCalls`, alone and with the fast calculator) / the bare shape's
-//       two no-op activity round trips, both on the embedded server's configuration, and the bare shape on a server
+//       two no-op activity round trips (and whose 'model' activity makes ours's streamed HTTP call: bare+HTTP), on the
+//       embedded server's configuration, and the bare shape on a server
 //       with the CLI's defaults / the same loop in-process without Temporal (the zero-durability floor); with each
 //       shape's history event timeline;
 //   (b) N concurrent agents of 10 turns with a 200 ms model / the bare shape (a workflow calling a 200 ms
@@ -190,7 +191,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
       };
       // With BENCH_OURS_BEFORE_BUNDLE (or _WORKER), ours with that workflow bundle (or worker) too, after ours in each repeat.
-      const allShapes = ['ours', 'ours-before', 'ours-fast', 'ours-local', 'ours-local-fast', 'bare', 'bare-default'] as const;
+      // bare+HTTP: the bare shape whose 'model' activity makes ours's streamed HTTP call to the scripted model (the floor
+      // for any agent on Temporal that calls a model over HTTP).
+      const allShapes = ['ours', 'ours-before', 'ours-fast', 'ours-local', 'ours-local-fast', 'bare', 'bare-http', 'bare-default'] as const;
       const shapes = allShapes.filter((k) => k !== 'ours-before' || OURS_BEFORE);
       const names = {
         ours: 'ours',
@@ -199,14 +202,17 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         'ours-local': 'ours, local model calls',
         'ours-local-fast': 'ours, local model calls + fast tool',
         bare: 'bare, embedded',
+        'bare-http': 'bare+HTTP, embedded',
         'bare-default': 'bare, CLI defaults',
       };
       type Measured = (typeof allShapes)[number];
       const queues = {} as Record<Measured, string>;
+      const pids = {} as Record<Measured, number>;
       const started: WorkerMemory[] = [];
       for (const shape of shapes) {
         const w = await startWorker(shape === 'bare-default' ? 'bare' : shape, shape === 'bare-default' ? defaultServer.address : undefined);
         queues[shape] = w.taskQueue;
+        pids[shape] = w.pid;
         started.push(w.memory);
         workers.push(w.memory);
       }
@@ -218,10 +224,14 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           'ours-local': () => runOurs(queues['ours-local'], PER_TURN_TURNS, true),
           'ours-local-fast': () => runOurs(queues['ours-local-fast'], PER_TURN_TURNS, true),
           bare: () => runBare(queues.bare, PER_TURN_TURNS, 0),
+          'bare-http': () => runBare(queues['bare-http'], PER_TURN_TURNS, 0),
           'bare-default': () => runBare(queues['bare-default'], PER_TURN_TURNS, 0, defaultClient),
         };
         const clientOf = (shape: Measured) => (shape === 'bare-default' ? defaultClient : client);
         for (const shape of shapes) await runs[shape](); // warm-up
+        // Each worker process's CPU time over the measured runs: less disturbed by other work on the machine than wall
+        // time (a burst of it lengthens one shape's runs, not its CPU).
+        const cpuBefore = Object.fromEntries(shapes.map((k) => [k, cpuMs(pids[k])])) as Record<Measured, number>;
         const t = Object.fromEntries(shapes.map((k) => [k, [] as number[]])) as Record<Measured, number[]>;
         const timelines = Object.fromEntries(shapes.map((k) => [k, [] as Array<Map<string, number[]>>])) as Record<Measured, Array<Map<string, number[]>>>;
         const inProcess: number[] = [];
@@ -233,6 +243,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           }
           inProcess.push((await time(() => runInProcess(PER_TURN_TURNS))) / PER_TURN_TURNS);
         }
+        const workerCpuMsPerTurn = Object.fromEntries(
+          shapes.map((k) => [k, (cpuMs(pids[k]) - cpuBefore[k]) / (PER_TURN_TURNS * PER_TURN_REPEATS)]),
+        ) as Record<Measured, number>;
         const ms = Object.fromEntries(shapes.map((k) => [k, median(t[k])])) as Record<Measured, number>;
         const gaps = Object.fromEntries(shapes.map((k) => [k, medianGaps(timelines[k])])) as Record<Measured, Map<string, number>>;
         const inProcessMs = median(inProcess);
@@ -244,6 +257,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           oursLocalModelCallsFastToolMs: ms['ours-local-fast'],
           bareMs: ms.bare,
           bareDefaultMs: ms['bare-default'],
+          bareHttpMs: ms['bare-http'],
+          workerCpuMsPerTurn,
+          oursOverBareHttp: ms.ours / ms['bare-http'],
           inProcessMs,
           turns: PER_TURN_TURNS,
           repeats: PER_TURN_REPEATS,
@@ -263,6 +279,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${shapes.map((k) => `${names[k]} (ms/turn)`).join(' | ')} | in-process (ms/turn) | ours / bare embedded | ours, fast tool / bare embedded | ours / bare defaults | ours, fast tool / bare defaults`,
           `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
             `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms.bare, 2).padStart(31)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
+          `ours / bare+HTTP embedded: ${fmt(ms.ours / ms['bare-http'], 2)}; bare+HTTP / bare embedded: ${fmt(ms['bare-http'] / ms.bare, 2)}`,
+          `worker process CPU per turn (ms, all measured runs): ${shapes.map((k) => `${names[k]} ${fmt(workerCpuMsPerTurn[k], 2)}`).join(', ')}`,
           `ours, local model calls / bare embedded: ${fmt(ms['ours-local'] / ms.bare, 2)}; with a fast tool too: ${fmt(ms['ours-local-fast'] / ms.bare, 2)}` +
             (OURS_BEFORE ? `; ours with the ${OURS_BEFORE_WORKER ? 'worker' : 'bundle'} before / bare embedded: ${fmt(ms['ours-before'] / ms.bare, 2)}` : ''),
           `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
