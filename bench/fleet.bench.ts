@@ -1,7 +1,8 @@
 // Per-turn time and a fleet of concurrent agents on ONE worker process, each against its floor, in one run so
 // that machine noise cancels:
 //   (a) per turn: ours (0 ms scripted model + calculator; with the calculator `fast: true`; with `localModelCalls`, alone and with the fast calculator) / the bare shape's
-//       two no-op activity round trips, both on the embedded server's configuration, and the bare shape on a server
+//       two no-op activity round trips (and whose 'model' activity makes ours's streamed HTTP call: bare+HTTP), on the
+//       embedded server's configuration, and the bare shape on a server
 //       with the CLI's defaults / the same loop in-process without Temporal (the zero-durability floor); with each
 //       shape's history event timeline;
 //   (b) N concurrent agents of 10 turns with a 200 ms model / the bare shape (a workflow calling a 200 ms
@@ -15,6 +16,8 @@
 // of 3 interleaved repeats of each; BENCH_FLEET_HTTP=10,100,1000 for the sizes that also run bare+HTTP, default 10
 // and 100; BENCH_FLEET_FAST=10,100,1000 for the sizes that also run ours with a fast tool, default 10 and 100; BENCH_CPU_PROF=dir for the workers' CPU profiles; BENCH_JSON=file to write the figures;
 // BENCH_OURS_BEFORE_BUNDLE=file to run another build of the agent's workflow bundle too, side by side;
+// BENCH_OURS_BEFORE_WORKER=file to run, as that same 'ours-before' shape, another build's whole worker (the
+// bench/worker-process.mjs of another checkout, next to its own dist/ and node_modules/): activities included;
 // BENCH_FLEET_LOCAL=10,100,1000 for the sizes that also run ours with local model calls (`localModelCalls`), default 10 and 100;
 // BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
 // BENCH_PER_TURN=0 to skip (a)).
@@ -41,7 +44,8 @@ const WORKER_PROCESS = fileURLToPath(new URL('./worker-process.mjs', import.meta
 /** Histories read per shape and N for the workflow task latency. */
 const LATENCY_SAMPLE = 20;
 const PER_TURN_TURNS = 20;
-const PER_TURN_REPEATS = 3;
+/** (a)'s interleaved repeats, the median reported: BENCH_PER_TURN_REPEATS (default 3; more on a loaded machine). */
+const PER_TURN_REPEATS = Number(process.env.BENCH_PER_TURN_REPEATS || '3');
 const FLEET_TURNS = 10;
 const MODEL_MS = 200;
 /** The fleet sizes: 1,000 agents is `npm run bench:fleet` (the median of 3 repeats: 20 minutes and more on 2 cores,
@@ -56,7 +60,11 @@ const FLEET_FAST = (process.env.BENCH_FLEET_FAST ?? '10,100').split(',').map(Num
 /** The fleet sizes that also run ours with `localModelCalls` (each model call a local activity). */
 const FLEET_LOCAL = (process.env.BENCH_FLEET_LOCAL ?? '10,100').split(',').map(Number);
 /** Another build of the agent's workflow bundle (say, main's) run as a fourth shape, after ours in each repeat. */
-const OURS_BEFORE = process.env.BENCH_OURS_BEFORE_BUNDLE ? path.resolve(process.env.BENCH_OURS_BEFORE_BUNDLE) : undefined;
+const OURS_BEFORE_BUNDLE = process.env.BENCH_OURS_BEFORE_BUNDLE ? path.resolve(process.env.BENCH_OURS_BEFORE_BUNDLE) : undefined;
+/** Another build's worker process (its bench/worker-process.mjs) run as the 'ours-before' shape, its activities too. */
+const OURS_BEFORE_WORKER = process.env.BENCH_OURS_BEFORE_WORKER ? path.resolve(process.env.BENCH_OURS_BEFORE_WORKER) : undefined;
+/** Whether the 'ours-before' shape runs (with the bundle before, or with the worker before). */
+const OURS_BEFORE = OURS_BEFORE_BUNDLE ?? OURS_BEFORE_WORKER;
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
 /** A sizing in the flags' terms, for the table's heading and the JSON figures. */
@@ -111,13 +119,14 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   /** A fresh worker process of `shape` on a queue of its own, with its memory sampled until it is stopped. */
   const startWorker = async (shape: Shape, address = server.address, extraSizing: Record<string, unknown> = {}) => {
     const taskQueue = `bench-${shape}-${randomUUID()}`;
-    const child = await startWorkerProcess(WORKER_PROCESS, {
+    const otherWorker = shape === 'ours-before' && OURS_BEFORE_WORKER;
+    const child = await startWorkerProcess(otherWorker || WORKER_PROCESS, {
       TEMPORAL_ADDRESS: address,
-      BENCH_SHAPE: shape,
+      BENCH_SHAPE: otherWorker ? 'ours' : shape,
       BENCH_TASK_QUEUE: taskQueue,
       BENCH_SIZING: JSON.stringify({ ...sizing, ...extraSizing }),
       BENCH_BARE_BUNDLE: bareBundle,
-      BENCH_OURS_BEFORE_BUNDLE: OURS_BEFORE ?? '',
+      BENCH_OURS_BEFORE_BUNDLE: OURS_BEFORE_BUNDLE ?? '',
       ANTHROPIC_BASE_URL: model.url,
       // BENCH_CPU_PROF=DIR: each worker process (and its workflow thread) writes a V8 CPU profile to DIR/<shape>.
       ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: path.resolve(process.env.BENCH_CPU_PROF, shape) } : {}),
@@ -181,35 +190,48 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const workflowId = await fn();
         return { ms: (performance.now() - t0) / PER_TURN_TURNS, workflowId };
       };
-      const shapes = ['ours', 'ours-fast', 'ours-local', 'ours-local-fast', 'bare', 'bare-default'] as const;
+      // With BENCH_OURS_BEFORE_BUNDLE (or _WORKER), ours with that workflow bundle (or worker) too, after ours in each repeat.
+      // bare+HTTP: the bare shape whose 'model' activity makes ours's streamed HTTP call to the scripted model (the floor
+      // for any agent on Temporal that calls a model over HTTP).
+      const allShapes = ['ours', 'ours-before', 'ours-fast', 'ours-local', 'ours-local-fast', 'bare', 'bare-http', 'bare-default'] as const;
+      const shapes = allShapes.filter((k) => k !== 'ours-before' || OURS_BEFORE);
       const names = {
         ours: 'ours',
+        'ours-before': OURS_BEFORE_WORKER ? 'ours, worker before' : 'ours, bundle before',
         'ours-fast': 'ours, fast tool',
         'ours-local': 'ours, local model calls',
         'ours-local-fast': 'ours, local model calls + fast tool',
         bare: 'bare, embedded',
+        'bare-http': 'bare+HTTP, embedded',
         'bare-default': 'bare, CLI defaults',
       };
-      type Measured = (typeof shapes)[number];
+      type Measured = (typeof allShapes)[number];
       const queues = {} as Record<Measured, string>;
+      const pids = {} as Record<Measured, number>;
       const started: WorkerMemory[] = [];
       for (const shape of shapes) {
         const w = await startWorker(shape === 'bare-default' ? 'bare' : shape, shape === 'bare-default' ? defaultServer.address : undefined);
         queues[shape] = w.taskQueue;
+        pids[shape] = w.pid;
         started.push(w.memory);
         workers.push(w.memory);
       }
       try {
         const runs: Record<Measured, () => Promise<string>> = {
           ours: () => runOurs(queues.ours, PER_TURN_TURNS),
+          'ours-before': () => runOurs(queues['ours-before'], PER_TURN_TURNS),
           'ours-fast': () => runOurs(queues['ours-fast'], PER_TURN_TURNS),
           'ours-local': () => runOurs(queues['ours-local'], PER_TURN_TURNS, true),
           'ours-local-fast': () => runOurs(queues['ours-local-fast'], PER_TURN_TURNS, true),
           bare: () => runBare(queues.bare, PER_TURN_TURNS, 0),
+          'bare-http': () => runBare(queues['bare-http'], PER_TURN_TURNS, 0),
           'bare-default': () => runBare(queues['bare-default'], PER_TURN_TURNS, 0, defaultClient),
         };
         const clientOf = (shape: Measured) => (shape === 'bare-default' ? defaultClient : client);
         for (const shape of shapes) await runs[shape](); // warm-up
+        // Each worker process's CPU time over the measured runs: less disturbed by other work on the machine than wall
+        // time (a burst of it lengthens one shape's runs, not its CPU).
+        const cpuBefore = Object.fromEntries(shapes.map((k) => [k, cpuMs(pids[k])])) as Record<Measured, number>;
         const t = Object.fromEntries(shapes.map((k) => [k, [] as number[]])) as Record<Measured, number[]>;
         const timelines = Object.fromEntries(shapes.map((k) => [k, [] as Array<Map<string, number[]>>])) as Record<Measured, Array<Map<string, number[]>>>;
         const inProcess: number[] = [];
@@ -221,16 +243,23 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           }
           inProcess.push((await time(() => runInProcess(PER_TURN_TURNS))) / PER_TURN_TURNS);
         }
+        const workerCpuMsPerTurn = Object.fromEntries(
+          shapes.map((k) => [k, (cpuMs(pids[k]) - cpuBefore[k]) / (PER_TURN_TURNS * PER_TURN_REPEATS)]),
+        ) as Record<Measured, number>;
         const ms = Object.fromEntries(shapes.map((k) => [k, median(t[k])])) as Record<Measured, number>;
         const gaps = Object.fromEntries(shapes.map((k) => [k, medianGaps(timelines[k])])) as Record<Measured, Map<string, number>>;
         const inProcessMs = median(inProcess);
         figures.perTurn = {
           oursMs: ms.ours,
+          ...(OURS_BEFORE ? { oursBeforeMs: ms['ours-before'], oursBefore: OURS_BEFORE_WORKER ? 'worker' : 'bundle' } : {}),
           oursFastToolMs: ms['ours-fast'],
           oursLocalModelCallsMs: ms['ours-local'],
           oursLocalModelCallsFastToolMs: ms['ours-local-fast'],
           bareMs: ms.bare,
           bareDefaultMs: ms['bare-default'],
+          bareHttpMs: ms['bare-http'],
+          workerCpuMsPerTurn,
+          oursOverBareHttp: ms.ours / ms['bare-http'],
           inProcessMs,
           turns: PER_TURN_TURNS,
           repeats: PER_TURN_REPEATS,
@@ -250,7 +279,10 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${shapes.map((k) => `${names[k]} (ms/turn)`).join(' | ')} | in-process (ms/turn) | ours / bare embedded | ours, fast tool / bare embedded | ours / bare defaults | ours, fast tool / bare defaults`,
           `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
             `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms.bare, 2).padStart(31)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
-          `ours, local model calls / bare embedded: ${fmt(ms['ours-local'] / ms.bare, 2)}; with a fast tool too: ${fmt(ms['ours-local-fast'] / ms.bare, 2)}`,
+          `ours / bare+HTTP embedded: ${fmt(ms.ours / ms['bare-http'], 2)}; bare+HTTP / bare embedded: ${fmt(ms['bare-http'] / ms.bare, 2)}`,
+          `worker process CPU per turn (ms, all measured runs): ${shapes.map((k) => `${names[k]} ${fmt(workerCpuMsPerTurn[k], 2)}`).join(', ')}`,
+          `ours, local model calls / bare embedded: ${fmt(ms['ours-local'] / ms.bare, 2)}; with a fast tool too: ${fmt(ms['ours-local-fast'] / ms.bare, 2)}` +
+            (OURS_BEFORE ? `; ours with the ${OURS_BEFORE_WORKER ? 'worker' : 'bundle'} before / bare embedded: ${fmt(ms['ours-before'] / ms.bare, 2)}` : ''),
           `\n(a) Where the time went: mean ms between consecutive history events (median of the ${PER_TURN_REPEATS} runs), pairs seen more than once a run`,
           `${'from → to'.padEnd(64)} | ${shapes.map((k) => names[k]).join(' | ')}`,
           ...pairs.map((p) => `${p.padEnd(64)} | ${shapes.map((k) => cell(k, p)).join(' | ')}`),

@@ -66,7 +66,9 @@ async function agentLoop(run: AgentRun): Promise<AgentResult> {
   const { settings, state } = run;
   await recordToolDefinitionsOrFail(run);
   for (;;) {
-    await continueAsNewIfDue(run);
+    // Checked here, and only awaited when due: each promise a turn creates costs the workflow task time (the SDK's
+    // stack-trace hook formats a stack for every one).
+    if (continueAsNewDue(continueAsNewInputs(run))) await continueAsNewNow(run);
     const before = guardBeforeModelCall(state.loop, settings);
     if (before) return run.stopByGuard(before);
 
@@ -120,14 +122,13 @@ async function agentLoop(run: AgentRun): Promise<AgentResult> {
   }
 }
 
-/** The model call of a turn; a failure retrying cannot fix (or retries exhausted) fails the run. */
-async function callModelOrFail(run: AgentRun): Promise<ModelReply> {
-  try {
-    return await callModelCompacting(run);
-  } catch (err) {
+/** The model call of a turn; a failure retrying cannot fix (or retries exhausted) fails the run. (A `.catch`, not an
+ * async function: one promise a turn instead of two.) */
+function callModelOrFail(run: AgentRun): Promise<ModelReply> {
+  return callModelCompacting(run).catch((err: unknown) => {
     if (isCancellation(err)) throw err;
     throw failRun(run, causeMessage(err), err);
-  }
+  });
 }
 
 /** The MCP tool definitions, fixed before the first model call; a run that cannot have them fails. */
@@ -159,18 +160,22 @@ function setHandlers(run: AgentRun): void {
   setHandler(subAgentReport, (report) => run.subAgents.onReport(report));
 }
 
-/** Continue-as-new between turns when the server suggests it (history size or length, or a new version of the
- * run's Worker Deployment), or after the configured number of model calls: the transcript and guard state carry
- * over once, the job keeps its id, and a versioned run moves to the current version (see versioning.ts). */
-async function continueAsNewIfDue(run: AgentRun): Promise<void> {
+/** What decides whether a run continues as new before its next model call (continueAsNewDue). */
+function continueAsNewInputs(run: AgentRun): Parameters<typeof continueAsNewDue>[0] {
   const info = workflowInfo();
-  const due = continueAsNewDue({
+  return {
     suggested: info.continueAsNewSuggested,
     targetVersionChanged: info.targetWorkerDeploymentVersionChanged === true,
     stepsThisRun: run.stepsThisRun,
     every: run.settings.continueAsNewAfterSteps,
-  });
-  if (!due) return;
+  };
+}
+
+/** Continue-as-new between turns, once it is due (continueAsNewDue: the server suggests it (history size or length,
+ * or a new version of the run's Worker Deployment), or the configured number of model calls is reached): the
+ * transcript and guard state carry over once, the job keeps its id, and a versioned run moves to the current
+ * version (see versioning.ts). */
+async function continueAsNewNow(run: AgentRun): Promise<void> {
   // A webhook delivery still being retried would be abandoned with this run (an activity does not outlive its
   // workflow): the job goes on in this run, and continues as new at a later turn, once its deliveries have settled.
   if (run.webhooks.pending) {

@@ -10,18 +10,23 @@ import { textOf } from '../core/transcript.js';
 import type { AgentStatusView, ModelReply, RefusableFeature, RunState } from '../core/types.js';
 import type { RunContext } from './run-context.js';
 
-/** A turn's model call: after a client-side compaction where one is due; without what the endpoint refused. */
-export async function callModelCompacting(run: RunContext): Promise<ModelReply> {
-  await compactClientSideIfDue(run);
-  try {
-    return await run.callModel();
-  } catch (err) {
+/** A turn's model call: after a client-side compaction where one is due; without what the endpoint refused.
+ * Promise chains rather than async functions: a turn without compaction creates one promise here instead of four
+ * (the SDK's stack-trace hook formats a stack for each promise a workflow creates). */
+export function callModelCompacting(run: RunContext): Promise<ModelReply> {
+  if (clientCompactionDue(run.state, run.settings)) return compactClientSide(run).then(() => callModelOnce(run));
+  return callModelOnce(run);
+}
+
+/** The call; a feature the endpoint refused is dropped for the rest of the job, and the call made again without it. */
+function callModelOnce(run: RunContext): Promise<ModelReply> {
+  return run.callModel().catch((err: unknown) => {
     const refused = refusedFeature(err);
     if (!refused || run.state.refused?.includes(refused)) throw err;
     (run.state.refused ??= []).push(refused);
     log.warn(`The endpoint refused ${refused}; the run goes on without it${refused === 'compaction' ? ' and compacts client-side' : ''}`);
     return callModelCompacting(run);
-  }
+  });
 }
 
 function refusedFeature(err: unknown): RefusableFeature | null {
@@ -30,10 +35,9 @@ function refusedFeature(err: unknown): RefusableFeature | null {
   return feature === 'compaction' || feature === 'task_budget' ? feature : null;
 }
 
-/** One summary call, tools disabled, when the prompt has reached the trigger: its summary then stands for the
- * messages so far in later requests. An empty summary leaves the run uncompacted. */
-async function compactClientSideIfDue(run: RunContext): Promise<void> {
-  if (!clientCompactionDue(run.state, run.settings)) return;
+/** One summary call, tools disabled, once the prompt has reached the trigger (clientCompactionDue): its summary then
+ * stands for the messages so far in later requests. An empty summary leaves the run uncompacted. */
+async function compactClientSide(run: RunContext): Promise<void> {
   const reply = await run.callModel({ toolChoiceNone: true, summary: 'compaction (client-side)', instruction: COMPACTION_INSTRUCTION });
   const summary = textOf(reply.content);
   if (!summary) {

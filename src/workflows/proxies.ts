@@ -61,18 +61,27 @@ export function modelCallSummary(input: ModelCallByDigest, step: number, options
  * the workflow task (no dispatch at all; no heartbeat: a worker that dies mid-call is noticed when its workflow task
  * times out, and the call is made again). A local call its worker ended because it was shutting down is made again as
  * an activity, which another worker takes (activities/local-model-calls.ts says why). */
-export async function scheduleModelCall(input: ModelCallByDigest, step: number, options: ModelCallOptions = {}): Promise<ModelReply> {
+export function scheduleModelCall(input: ModelCallByDigest, step: number, options: ModelCallOptions = {}): Promise<ModelReply> {
   const summary = modelCallSummary(input, step, options);
-  if (options.local) {
-    const { startToCloseTimeout, retry } = MODEL_CALL_OPTIONS;
-    try {
-      return await callModelLocally.executeWithOptions({ startToCloseTimeout, retry, ...CANCELLATION, summary }, [input]);
-    } catch (err) {
-      if (!endedByStoppingWorker(err)) throw err;
-    }
-  }
+  if (options.local) return scheduleLocalModelCall(input, summary, options);
+  return scheduleModelActivity(input, summary, options);
+}
+
+/** The call as an activity (not an async function: the activity's own promise is the call's, no second one). */
+function scheduleModelActivity(input: ModelCallByDigest, summary: string, options: ModelCallOptions): Promise<ModelReply> {
   const heartbeat = options.heartbeatTimeoutMs ? { heartbeatTimeout: options.heartbeatTimeoutMs } : {};
   return callModel.executeWithOptions({ ...MODEL_CALL_OPTIONS, ...CANCELLATION, ...heartbeat, ...runPriority(), summary }, [input]);
+}
+
+/** The call as a local activity; made again as an activity when its worker was stopping. */
+async function scheduleLocalModelCall(input: ModelCallByDigest, summary: string, options: ModelCallOptions): Promise<ModelReply> {
+  const { startToCloseTimeout, retry } = MODEL_CALL_OPTIONS;
+  try {
+    return await callModelLocally.executeWithOptions({ startToCloseTimeout, retry, ...CANCELLATION, summary }, [input]);
+  } catch (err) {
+    if (!endedByStoppingWorker(err)) throw err;
+  }
+  return scheduleModelActivity(input, summary, options);
 }
 
 /** Whether a local call failed because its worker was stopping: the failure comes as the activity's own (a local

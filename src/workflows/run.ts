@@ -21,7 +21,7 @@ import type { ModelCallRequest, RunContext } from './run-context.js';
 import { noteCompaction } from './compaction.js';
 import { ModelSettingsSharing } from './model-settings.js';
 import { SubAgents } from './sub-agents.js';
-import { callTool, scheduleFor } from './tool-calls.js';
+import { allSettledThenAll, callTool, scheduleFor } from './tool-calls.js';
 import { TranscriptSharing } from './transcript-sharing.js';
 import { Webhooks } from './webhooks.js';
 import { RunView, type Outcome } from './run-view.js';
@@ -193,7 +193,7 @@ export class AgentRun implements RunContext {
     this.#view.toolsStarted();
     // A cancel rejects a wait for approval at once, but a running call only once it has acknowledged: the turn
     // ends when every call has settled, so the run never closes with a call still pending.
-    return Promise.allSettled(outcomes).then(() => Promise.all(outcomes));
+    return allSettledThenAll(outcomes);
   }
 
   /** `sendMessage` validator: an empty message, or one that would never be read, is refused. */

@@ -19,30 +19,48 @@ export function scheduleFor(
   return toolCallSchedule(policies?.[name], settings);
 }
 
+/** The calls' outcomes in order, once every one has settled (a rejection, say a cancel, only then): `Promise.allSettled`
+ * then `Promise.all`, which create five promises for a turn's one call; that one call's own promise then does. */
+export function allSettledThenAll<T>(calls: Promise<T>[]): Promise<T[]> {
+  if (calls.length === 1) return calls[0].then((outcome) => [outcome]);
+  return Promise.allSettled(calls).then(() => Promise.all(calls));
+}
+
 /** A call whose MCP server asks a question (an elicitation) stops with it; the run holds the question until it is
  * answered, then makes the call again with the answers so far, which the server's repeated request gets. */
-export async function callTool(
+// Promise chains rather than async functions: a call creates two promises here instead of four (the SDK's stack-trace
+// hook formats a stack for each promise a workflow creates, which the workflow task pays for).
+export function callTool(
   input: ToolCallInput,
   schedule: ToolCallSchedule | undefined,
   settings: AgentSettings,
   asking?: { elicitations: Elicitations; changed: () => void },
 ): Promise<ToolOutcome> {
-  for (;;) {
-    const outcome = await callToolOnce(input, schedule, settings);
+  return callToolOnce(input, schedule, settings).then((outcome) => {
     if (!outcome.question || !asking || !input.elicitation) return outcome;
-    const answer = await asking.elicitations.answerFor(outcome.question, asking.changed);
-    input = { ...input, elicitation: { answers: answersAfter(input.elicitation.answers, outcome.question.index, answer) } };
-  }
+    return callAgainWithAnswer(input, outcome.question, schedule, settings, asking, input.elicitation);
+  });
 }
 
-async function callToolOnce(input: ToolCallInput, schedule: ToolCallSchedule | undefined, settings: AgentSettings): Promise<ToolOutcome> {
-  try {
-    return await scheduleToolCall(input, { schedule, heartbeatTimeoutMs: settings.heartbeatTimeoutMs });
-  } catch (err) {
+/** Waits for the question's answer, then makes the call again with the answers so far. */
+async function callAgainWithAnswer(
+  input: ToolCallInput,
+  question: NonNullable<ToolOutcome['question']>,
+  schedule: ToolCallSchedule | undefined,
+  settings: AgentSettings,
+  asking: { elicitations: Elicitations; changed: () => void },
+  elicitation: NonNullable<ToolCallInput['elicitation']>,
+): Promise<ToolOutcome> {
+  const answer = await asking.elicitations.answerFor(question, asking.changed);
+  return callTool({ ...input, elicitation: { answers: answersAfter(elicitation.answers, question.index, answer) } }, schedule, settings, asking);
+}
+
+function callToolOnce(input: ToolCallInput, schedule: ToolCallSchedule | undefined, settings: AgentSettings): Promise<ToolOutcome> {
+  return scheduleToolCall(input, { schedule, heartbeatTimeoutMs: settings.heartbeatTimeoutMs }).catch((err: unknown) => {
     // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
     if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
     return { isError: true, content: failureText(input.name, err, schedule) };
-  }
+  });
 }
 
 /** `Tool "build" timed out after 2h on attempt 3 of 3 (...)`, or the tool's own failure. */
