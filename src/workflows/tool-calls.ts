@@ -8,8 +8,8 @@ import type { AgentSettings, ToolCallInput, ToolCallPolicy, ToolOutcome } from '
 import type { Elicitations } from './elicitations.js';
 import { scheduleToolCall } from './proxies.js';
 
-/** The schedule of a call to `name`: runs that recorded their tools' policies (or set `--tool-timeout`) use them;
- * runs from before the `tool-call-policies` patch keep the options they were recorded with (undefined). */
+/** The schedule of a call to `name`: from the tools' policies the run recorded when it started (or `--tool-timeout`);
+ * undefined in a run that recorded none (it has no tools), whose calls take the default options. */
 export function scheduleFor(
   name: string,
   policies: Record<string, ToolCallPolicy> | undefined,
@@ -66,7 +66,6 @@ function callToolOnce(input: ToolCallInput, schedule: ToolCallSchedule | undefin
 /** `Tool "build" timed out after 2h on attempt 3 of 3 (...)`, or the tool's own failure. */
 function failureText(name: string, err: ActivityFailure, schedule: ToolCallSchedule | undefined): string {
   const cause = err.cause;
-  // Runs from before the patch keep the words they had (the transcript a replay rebuilds is the same).
   if (!schedule || !(cause instanceof TimeoutFailure)) return `Tool "${name}" failed: ${cause?.message ?? err.message}`;
   // Timeouts are retried until the attempts are spent, so the last attempt is the one that timed out.
   const attempt = err.retryState === 'MAXIMUM_ATTEMPTS_REACHED' ? ` on ${attemptText(schedule.maximumAttempts, schedule.maximumAttempts)}` : '';
