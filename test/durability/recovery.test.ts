@@ -112,11 +112,15 @@ describe('recovery from a worker SIGKILL, with the default timeouts', () => {
       const { workflowId } = await startAgent(env.client, { task: 'two steps', settings, taskQueue: w.taskQueue });
       // The first model call is done and the tool waits for approval: the workflow sits in the killed worker's cache.
       // (Waited for by the pending approval, not by a count of completed activities: the run's describeTools
-      // activity completes first, and a count of 1 would catch the model call still in flight.)
+      // activity completes first, and a count of 1 would catch the model call still in flight.) Between turns also
+      // means no workflow task in flight: the worker answers the status query from its cached run, which can show the
+      // approval before the task that reached it has been reported complete, and a kill then loses that started task
+      // (a start-to-close timeout, which is a kill mid-task, not the case this test is about).
       await vi.waitFor(
         async () => {
           const status = await getStatus(env.client, workflowId);
           expect(status.live && status.view.pendingApprovals).toHaveLength(1);
+          expect((await env.client.workflow.getHandle(workflowId).describe()).raw.pendingWorkflowTask ?? null).toBeNull();
         },
         { timeout: 30_000, interval: 100 },
       );
