@@ -16,7 +16,8 @@ import type { ModelConnection } from '../../src/activities/index.js';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { defaultPayloadConverter, type DataConverter } from '@temporalio/common';
-import { msToTs } from '@temporalio/common/lib/time.js';
+// The root's msToTs (deprecated there, public): a start interceptor's options hold the compiled protobuf duration.
+import { msToTs } from '@temporalio/common';
 import { testServerAddress } from './test-server.js';
 
 export interface TestEnv {
