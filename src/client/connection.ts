@@ -37,6 +37,7 @@ export function withAddress(target: TemporalTarget, address: string): TemporalTa
 // under a name gRPC does not read (`max_receive_message_length`, without `grpc.`), so gRPC's own 4 MB limit applied: a
 // history page of a run with a megabyte-sized task or reply failed with RESOURCE_EXHAUSTED ("Received message larger
 // than max"), which the client retried for the page's 3 s deadline before asking again with smaller pages (history.ts).
+// test/client/connection.test.ts fails when this stops working, and tells when the SDK's own default is fixed.
 const MAX_RECEIVE_MESSAGE = 'grpc.max_receive_message_length';
 const MAX_RECEIVE_MESSAGE_BYTES = 128 * 1024 * 1024;
 
