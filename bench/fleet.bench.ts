@@ -20,6 +20,7 @@
 // bench/worker-process.mjs of another checkout, next to its own dist/ and node_modules/): activities included;
 // BENCH_FLEET_LOCAL=10,100,1000 for the sizes that also run ours with local model calls (`localModelCalls`), default 10 and 100;
 // BENCH_SIZING='{"maxCachedWorkflows":50}' to size both workers otherwise than the agent's defaults;
+// BENCH_LOCAL_SIZING='{"maxWorkflowTasks":1000}' to size the local-model-calls worker otherwise (on top of BENCH_SIZING);
 // BENCH_PER_TURN=0 to skip (a)).
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,6 +115,7 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
   const { code } = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./bare-workflow.ts', import.meta.url)), logger: new DefaultLogger('ERROR') });
   writeFileSync(bareBundle, code);
   const sizing = JSON.parse(process.env.BENCH_SIZING || '{}') as Record<string, unknown>;
+  const LOCAL_SIZING = JSON.parse(process.env.BENCH_LOCAL_SIZING || '{}') as Record<string, unknown>;
   // What both workers run with (the cache as the child's default heap gives it: the same Node, the same flags).
   figures.workerSizing = describe(agentWorkerSizing(sizing as WorkerSizing));
   /** A fresh worker process of `shape` on a queue of its own, with its memory sampled until it is stopped. */
@@ -326,11 +328,9 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const o = await withWorker('ours', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
         const h = withHttp ? await withWorker('bare-http', (q, pid) => fleetOf(pid, () => runBare(q, FLEET_TURNS, MODEL_MS))) : undefined;
         const f = withFast ? await withWorker('ours-fast', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS))) : undefined;
-        // Each local model call holds a workflow-task slot while it runs (docs/operations.md, "Local model calls"): the
-        // worker is sized for the fleet's calls at once, as the docs tell a user to size one.
-        const l = withLocal
-          ? await withWorker('ours-local', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS, true)), { maxWorkflowTasks: n, workflowPollers: Math.min(10, n) })
-          : undefined;
+        // Each local model call holds a workflow-task slot while it runs (docs/operations.md, "Local model calls"), so
+        // the worker's workflow-task slots bound the calls at once; BENCH_LOCAL_SIZING sizes this worker otherwise.
+        const l = withLocal ? await withWorker('ours-local', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS, true)), LOCAL_SIZING) : undefined;
         if (OURS_BEFORE) {
           const ob = await withWorker('ours-before', (q, pid) => fleetOf(pid, () => runOurs(q, FLEET_TURNS)));
           const perTurn = (x: { worker: number; server: number }) => `${fmt(x.worker / (n * FLEET_TURNS), 2)} + ${fmt(x.server / (n * FLEET_TURNS), 2)}`;
