@@ -471,6 +471,12 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           (withLocal ? `, with local model calls ${sentAgain((r) => r.l)}` : '') +
           (withHttp ? `, bare+HTTP ${sentAgain((r) => r.h)}` : ''),
       );
+      const timedOut = (w: { tasks: number; timedOut: number; timedOutByType: Record<string, number> }) =>
+        `${w.timedOut} of ${w.tasks}${w.timedOut ? ` (${Object.entries(w.timedOutByType).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`;
+      notes.push(
+        `${n} agents: workflow tasks timed out in the sampled runs: bare ${timedOut(bareWft)}, ours ${timedOut(oursWft)}` +
+          (local ? `, with local model calls ${timedOut(local.workflowTask)}` : ''),
+      );
       const t = o.transcriptStats;
       if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);
     }

@@ -20,13 +20,20 @@ export interface WorkflowTaskLatency {
   toStartP95Ms: number;
   /** Workflow tasks that timed out or failed (each one is retried, often by a replay). */
   timedOut: number;
+  /** The timed-out ones by kind: SCHEDULE_TO_START (a sticky queue's task left for the normal queue) or
+   * START_TO_CLOSE (a worker took the task and did not answer in time). */
+  timedOutByType: Record<string, number>;
   failed: number;
 }
+
+/** temporal.api.enums.v1.TimeoutType's values a workflow task can time out with. */
+const TIMEOUT_TYPES: Record<number, string> = { 1: 'START_TO_CLOSE', 2: 'SCHEDULE_TO_START' };
 
 export async function workflowTaskLatency(client: Client, workflowIds: string[]): Promise<WorkflowTaskLatency> {
   const total: number[] = [];
   const toStart: number[] = [];
   let timedOut = 0;
+  const timedOutByType: Record<string, number> = {};
   let failed = 0;
   for (const id of workflowIds) {
     const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
@@ -37,7 +44,12 @@ export async function workflowTaskLatency(client: Client, workflowIds: string[])
       if (started) toStart.push(ms(e.eventTime) - (scheduledAt.get(Number(started.scheduledEventId)) ?? NaN));
       const completed = e.workflowTaskCompletedEventAttributes;
       if (completed) total.push(ms(e.eventTime) - (scheduledAt.get(Number(completed.scheduledEventId)) ?? NaN));
-      if (e.workflowTaskTimedOutEventAttributes) timedOut++;
+      const timeout = e.workflowTaskTimedOutEventAttributes;
+      if (timeout) {
+        timedOut++;
+        const type = TIMEOUT_TYPES[Number(timeout.timeoutType)] ?? String(timeout.timeoutType);
+        timedOutByType[type] = (timedOutByType[type] ?? 0) + 1;
+      }
       if (e.workflowTaskFailedEventAttributes) failed++;
     }
   }
@@ -50,6 +62,7 @@ export async function workflowTaskLatency(client: Client, workflowIds: string[])
     toStartP50Ms: percentile(toStart, 0.5),
     toStartP95Ms: percentile(toStart, 0.95),
     timedOut,
+    timedOutByType,
     failed,
   };
 }

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 /** One history page of the whole run (the server's default page of up to 1,000 events). */
-function firstPage(connection: Connection) {
+function firstPage(connection: Pick<Connection, 'workflowService'>) {
   return connection.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId } });
 }
 
