@@ -42,19 +42,10 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
-  const { transcripts } = deps;
+  const mcpServers = () => deps.mcp?.servers() ?? [];
   return {
-    callModel: createCallModel({
-      connection: deps.connection,
-      tools: deps.tools,
-      transcripts,
-      recordedTools: deps.recordedTools,
-      mcpServers: () => deps.mcp?.servers() ?? [],
-      modelSettings: deps.modelSettings,
-      telemetry: deps.telemetry,
-      localModelCalls: deps.localModelCalls,
-    }),
-    ...createBatchActivities({ ...deps, mcpServers: () => deps.mcp?.servers() ?? [] }),
+    callModel: createCallModel({ ...deps, mcpServers }),
+    ...createBatchActivities({ ...deps, mcpServers }),
     runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
     /** A local activity: whether this worker polls as a Worker Deployment version with versioning on (the workflow
@@ -67,7 +58,7 @@ export function createActivities(deps: ActivityDeps) {
       const mcpTools = deps.mcp?.toolNames() ?? [];
       return {
         tools: deps.tools.names().filter((name) => !mcpTools.includes(name)),
-        mcpServers: deps.mcp?.servers() ?? [],
+        mcpServers: mcpServers(),
         mcpTools,
         agents: Object.keys(deps.agents ?? {}),
       };
