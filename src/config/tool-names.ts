@@ -5,7 +5,7 @@
 // `<server>__<name>` of a configured server passes here, and the worker is what finally knows (it fails the run
 // at once naming a tool it does not have).
 import { nearestName } from '../core/suggest.js';
-import { MCP_SEPARATOR, splitMcpName, toolAllowed } from '../core/tool-names.js';
+import { MCP_SEPARATOR, splitMcpName } from '../core/tool-names.js';
 import { toolsWithConfig } from './check.js';
 import type { AgentConfig } from './types.js';
 
@@ -52,9 +52,7 @@ export function isKnownTool(name: string, catalog: ToolCatalog): boolean {
 }
 
 /** Whether a run whose tool list is `allowed` may call `name` (directly, or through its server's pattern). */
-export function isAllowedBy(name: string, allowed: readonly string[]): boolean {
-  return toolAllowed(name, allowed);
-}
+export { toolAllowed as isAllowedBy } from '../core/tool-names.js';
 
 export interface UnknownTool {
   name: string;
