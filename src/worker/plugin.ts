@@ -299,8 +299,3 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 function queueKey(namespace: string | undefined, taskQueue: string): string {
   return `${namespace ?? 'default'}\u0000${taskQueue}`;
 }
-
-// Where the agent's workflow code is (one definition, shared with the worker and the history reader).
-export { AGENT_WORKFLOWS_PATH };
-export { withAgentWorkflows } from './merged-workflows.js';
-
