@@ -7,27 +7,21 @@ import { DigestCache } from './digest-cache.js';
 
 export type ReadModelSettings = (run: { workflowId: string; runId: string }, digest: string) => Promise<DigestedSettings | null>;
 
-export class ModelSettingsStore {
-  readonly #cache: DigestCache<ModelCallSettings>;
-
+export class ModelSettingsStore extends DigestCache<ModelCallSettings> {
   constructor(
     private readonly query: ReadModelSettings,
     maxEntries = 256,
   ) {
-    this.#cache = new DigestCache(maxEntries);
-  }
-
-  get stats(): { cacheHits: number; queries: number } {
-    return this.#cache.stats;
+    super(maxEntries);
   }
 
   /** Handed over by a workflow on this worker (the sink). */
   remember(digest: string, settings: ModelCallSettings): void {
-    this.#cache.remember(digest, settings);
+    this.keep(digest, settings);
   }
 
   read(digest: string, run: { workflowId: string; runId: string }): Promise<ModelCallSettings> {
-    return this.#cache.read(digest, async () => {
+    return this.cached(digest, async () => {
       const answer = await this.query(run, digest);
       if (!answer || answer.digest !== digest) {
         // A bug rather than bad luck: the digest came from that run, which answers with what it named.
@@ -35,9 +29,5 @@ export class ModelSettingsStore {
       }
       return answer.settings;
     });
-  }
-
-  clear(): void {
-    this.#cache.clear();
   }
 }

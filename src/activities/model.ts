@@ -5,16 +5,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { startHeartbeat } from './heartbeat.js';
 import { MODEL_RESPONSE_START_TIMEOUT_MS, STREAM_IDLE_TIMEOUT_MS } from '../core/policies.js';
 import type { ModelCallByDigest, ModelCallProgress, ModelReply } from '../core/types.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { workerStoppingFailure, type LocalModelCalls } from './local-model-calls.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
 import { NotMessagesApiError, notMessagesApiFailure } from './model-response.js';
 import { requestBetas } from './request.js';
-import { prepareModelRequest, replyOf } from './prepare-request.js';
-import type { RecordedToolsStore } from './recorded-tools.js';
+import { prepareModelRequest, replyOf, type RequestDeps } from './prepare-request.js';
 import { streamMessage } from './stream.js';
-import type { ModelSettingsStore } from './model-settings.js';
-import type { TranscriptStore } from './transcript-store.js';
 import { observeModelCall, type ActivityTelemetry } from '../observability/activity-telemetry.js';
 
 export interface ModelConnection {
@@ -28,16 +24,8 @@ export interface ModelConnection {
   streamIdleTimeoutMs?: number;
 }
 
-export interface ModelCallDeps {
+export interface ModelCallDeps extends RequestDeps {
   connection: ModelConnection;
-  tools: ToolRegistry;
-  transcripts: TranscriptStore;
-  /** The MCP tool definitions runs recorded when they started. */
-  recordedTools: RecordedToolsStore;
-  /** The MCP servers this worker has. */
-  mcpServers: () => string[];
-  /** The model-call settings runs name by digest. */
-  modelSettings: ModelSettingsStore;
   /** Spans and metrics of each attempt (src/observability). */
   telemetry?: ActivityTelemetry;
   /** Whether the worker of `taskQueue` is stopping, for its local model calls (`localModelCalls`): a call then ends,

@@ -12,27 +12,21 @@ import { DigestCache } from './digest-cache.js';
 
 export type ReadRecordedTools = (run: { workflowId: string; runId: string }) => Promise<RecordedTools | null>;
 
-export class RecordedToolsStore {
-  readonly #cache: DigestCache<RecordedTools>;
-
+export class RecordedToolsStore extends DigestCache<RecordedTools> {
   constructor(
     private readonly query: ReadRecordedTools,
     maxEntries = 64,
   ) {
-    this.#cache = new DigestCache(maxEntries);
-  }
-
-  get stats(): { cacheHits: number; queries: number } {
-    return this.#cache.stats;
+    super(maxEntries);
   }
 
   /** Kept when this worker produced them (describeTools), so its model calls need no query. */
   remember(recorded: RecordedTools): void {
-    this.#cache.remember(recorded.digest, recorded);
+    this.keep(recorded.digest, recorded);
   }
 
   read(digest: string, run: { workflowId: string; runId: string }): Promise<RecordedTools> {
-    return this.#cache.read(digest, async () => {
+    return this.cached(digest, async () => {
       const recorded = await this.query(run);
       if (!recorded || recorded.digest !== digest) {
         // A bug rather than bad luck: the workflow answers with what it recorded, and the digest came from it.

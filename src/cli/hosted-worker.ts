@@ -6,6 +6,7 @@ import type { AgentConfig } from '../config/types.js';
 import { toolsWithConfig } from '../config/check.js';
 import { createAgentWorker, modelConnectionFromEnv } from '../worker/worker.js';
 import { requireMcpEnvironment } from './config.js';
+import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
 import { EXIT, exitCodeFor, exitWhenFlushed, printResult } from './output.js';
 import { throughOutage } from './outage.js';
@@ -18,11 +19,13 @@ export interface WorkerRunOptions {
   scripted: boolean;
   /** The config file's tools and MCP servers, for the worker this command hosts. */
   config: AgentConfig;
+  /** The --config file given, for the command that reattaches after Ctrl-C (`run --id`). */
+  configFile?: string;
   json: boolean;
   /** Starts (or finds) the run while the in-process worker runs; returns its workflow id. */
   begin(temporal: TemporalSession): Promise<string>;
-  /** The command that reattaches after Ctrl-C, for the detach message. */
-  reattach(workflowId: string | undefined, embedded: boolean): string;
+  /** The run's id for the reattach command when Ctrl-C comes before `begin` returns one. */
+  workflowId?: string;
 }
 
 /** What `run` and `resume` share: a Temporal server (the embedded one when none answers), a worker in this
@@ -51,7 +54,9 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
   let detaching: Promise<never> | undefined;
   const detach = () => {
     logLine(`\ndetached: the run goes on durably${temporal.embedded ? ' (its state is in the embedded server\'s database)' : ''}.`);
-    logLine(`reattach with: ${options.reattach(workflowId, Boolean(temporal.embedded))}`);
+    // `run --id` and not `result`: the run needs a worker, and the one that ran it was inside this process.
+    const flags = `${options.configFile ? ` --config ${options.configFile}` : ''}${options.scripted ? ' --scripted' : ''}`;
+    logLine(`reattach with: ${commandLine(`run --id ${workflowId ?? options.workflowId ?? '<id>'}${flags}`)}`);
     // The embedded server is stopped gracefully, so its database is left clean for the next `run`.
     detaching = (async () => {
       await temporal.embedded?.stop().catch(() => undefined);

@@ -11,7 +11,7 @@ import type { DevServer } from '../devserver/index.js';
 import { UsageError } from '../core/args.js';
 import { commandLine } from './invocation.js';
 import { logLine } from './log.js';
-import { isPortFree } from './ports.js';
+import { isPortFree } from '../devserver/ports.js';
 import { profileMark } from './profile.js';
 import { insideOutageLoop } from './outage.js';
 import { probeServer } from './reachability.js';

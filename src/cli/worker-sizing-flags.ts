@@ -4,7 +4,7 @@
 import { AGENT_WORKER_SIZING } from '../core/policies.js';
 import { defaultWorkflowTasks, heapCachedWorkflows, sizingProblem, type Pollers, type SizingNames, type WorkerSizing } from '../worker/worker-sizing.js';
 import type { Worker } from '@temporalio/worker';
-import { UsageError, type FlagSpec } from '../core/args.js';
+import { UsageError, type FlagSpec, type Parsed } from '../core/args.js';
 
 const D = AGENT_WORKER_SIZING;
 const shown = (v: number | string) => (typeof v === 'number' ? v.toLocaleString('en-US') : v);
@@ -43,17 +43,9 @@ export const WORKER_SIZING_FLAGS = {
 
 const SIZING_FLAG_NAMES: SizingNames = { maxCachedWorkflows: '--max-cached-workflows', maxWorkflowTasks: '--max-workflow-tasks', workflowPollers: '--workflow-pollers' };
 
-type SizingFlags = {
-  'max-cached-workflows'?: number;
-  'max-workflow-tasks'?: number;
-  'workflow-pollers'?: string;
-  'activity-pollers'?: string;
-  'max-activities'?: number;
-};
-
 /** The WorkerSizing the flags ask for (unset ones: the agent's defaults, applied by createAgentWorker), or a
  * UsageError naming the flag and the fix. */
-export function sizingFromFlags(flags: SizingFlags): WorkerSizing {
+export function sizingFromFlags(flags: Parsed<typeof WORKER_SIZING_FLAGS>['flags']): WorkerSizing {
   const sizing: WorkerSizing = {
     maxCachedWorkflows: flags['max-cached-workflows'],
     maxWorkflowTasks: flags['max-workflow-tasks'],

@@ -154,16 +154,10 @@ async function queryTranscript(client: Client, workflowId: string, runId: string
   }
 }
 
-export interface RunSummary {
-  workflowId: string;
-  runId: string;
+export interface RunSummary extends Omit<ServerRecord, 'historyLength'> {
   /** Whether this is the current run of its workflow id (an id has earlier runs after continue-as-new,
    * `resume` or `temporal workflow reset`; commands given the id act on the current one). */
   current: boolean;
-  executionStatus: string;
-  startTime: Date;
-  closeTime?: Date;
-  attributes: SearchAttributeValues;
   /** The run that started this one as a sub-agent (a child workflow). */
   parentWorkflowId?: string;
   /** The Worker Deployment version (build id) the run is on, when its worker is versioned: pinned runs stay on it,

@@ -3,19 +3,12 @@
 // and adds nothing to history.
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { ModelCallProgress } from '../core/types.js';
-import { pendingActivities } from './pending-activities.js';
+import { isObject } from '../core/is-object.js';
+import { pendingActivities, type PendingActivity } from './pending-activities.js';
 
-export interface ModelCallInFlight {
-  activityId: string;
-  /** 1 for the first attempt; more when the call is being retried. */
-  attempt: number;
-  /** `scheduled` (waiting for a worker, or for the retry backoff), `started`, `cancel_requested`, ... */
-  state: string;
-  lastHeartbeatAt?: Date;
+export interface ModelCallInFlight extends Pick<PendingActivity, 'activityId' | 'attempt' | 'state' | 'lastHeartbeatAt' | 'lastFailure'> {
   /** What the stream has produced so far (absent before the first heartbeat with details). */
   progress?: ModelCallProgress;
-  /** Why the previous attempt failed, when this is a retry. */
-  lastFailure?: string;
 }
 
 /** The `callModel` activities pending in the run `description` describes, with their decoded heartbeat details. */
@@ -32,10 +25,5 @@ export async function modelCallsInFlight(client: Client, description: WorkflowEx
 }
 
 function isProgress(value: unknown): value is ModelCallProgress {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ModelCallProgress).outputTokens === 'number' &&
-    typeof (value as ModelCallProgress).lastWords === 'string'
-  );
+  return isObject(value) && typeof value.outputTokens === 'number' && typeof value.lastWords === 'string';
 }

@@ -4,11 +4,10 @@
 // the set can be listed and its results read by name. (Not to be confused with the Message Batches API.)
 import type { Client } from '@temporalio/client';
 import { canonicalJson } from '../core/canonical.js';
-import type { RunPriority } from '../core/priority.js';
 import { sha256Hex } from '../core/sha256.js';
-import type { AgentResult, AgentSettings } from '../core/types.js';
+import type { AgentResult } from '../core/types.js';
 import { listRuns, type RunSummary } from './inspect.js';
-import { getAgentResult, startAgent, type StartedAgent } from './start.js';
+import { getAgentResult, startAgent, type StartAgentOptions, type StartedAgent } from './start.js';
 
 /** A task batch's name: it goes into workflow ids and a visibility query. */
 const BATCH_NAME = /^[A-Za-z0-9][\w.@-]{0,79}$/;
@@ -17,15 +16,12 @@ export class InvalidTaskBatchError extends Error {
   override name = 'InvalidTaskBatchError';
 }
 
-export interface BatchTask {
-  task: string;
-  settings: AgentSettings;
+export interface BatchTask extends Pick<StartAgentOptions, 'task' | 'settings' | 'priority'> {
   /** The run's workflow id; by default `taskWorkflowId(batch, key)`. */
   workflowId?: string;
   /** What makes the task itself (its id is derived from it): by default the task and settings. A task file passes its
    * line, so that the flags of the command line do not change the ids. */
   key?: string;
-  priority?: RunPriority;
 }
 
 export interface StartTasksOptions {

@@ -3,20 +3,13 @@
 // carried (the tool's latest `progress(...)`, or that it waits for an outside completion). No worker needed.
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { ToolCallProgress } from '../core/types.js';
-import { pendingActivities } from './pending-activities.js';
+import { pendingActivities, type PendingActivity } from './pending-activities.js';
 
-export interface ToolCallInFlight {
-  activityId: string;
+export interface ToolCallInFlight extends Pick<PendingActivity, 'activityId' | 'attempt' | 'maximumAttempts' | 'state' | 'lastHeartbeatAt'> {
   /** The tool_use id, once the call has heartbeated (its details carry it). */
   toolUseId?: string;
-  attempt: number;
-  /** The retry policy's limit; 0 for none. */
-  maximumAttempts: number;
-  /** `scheduled` (waiting for a worker, or for the retry backoff), `started`, `cancel_requested`, ... */
-  state: string;
   /** When this attempt started. */
   startedAt?: Date;
-  lastHeartbeatAt?: Date;
   /** The tool's latest progress report. */
   progress?: { message: string; fraction?: number; reportedAt?: Date };
   /** The call waits for `complete-tool` since then (its tool called `context.completeLater()`). */

@@ -3,7 +3,7 @@
 // servers' tools are known only to that worker. When no tools are given, or a name this process cannot vouch for,
 // the task queue's workers are asked (./task-queue.ts).
 import type { Client } from '@temporalio/client';
-import { offeredCatalog, type ToolCatalog } from '../config/tool-names.js';
+import type { ToolCatalog } from '../config/tool-names.js';
 
 export interface StartCatalog {
   catalog: ToolCatalog;
@@ -28,7 +28,8 @@ export async function startCatalog(
         `${at ? ` (one last polled it ${secondsAgo(at)} ago: it may have stopped)` : ''}…`,
     ),
   );
-  if (answer.answered) return { catalog: offeredCatalog(answer.offered) };
+  // What the answering worker offers (OfferedTools is a ToolCatalog): the config's tools it lacks are left out.
+  if (answer.answered) return { catalog: answer.offered };
   return {
     noWorker: true,
     catalog: local,

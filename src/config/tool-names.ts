@@ -5,13 +5,9 @@
 // `<server>__<name>` of a configured server passes here, and the worker is what finally knows (it fails the run
 // at once naming a tool it does not have).
 import { nearestName } from '../core/suggest.js';
-import { MCP_SEPARATOR, splitMcpName, toolAllowed } from '../core/tool-names.js';
+import { MCP_SEPARATOR, splitMcpName } from '../core/tool-names.js';
 import { toolsWithConfig } from './check.js';
-import type { OfferedTools } from '../core/types.js';
 import type { AgentConfig } from './types.js';
-
-/** Between an MCP server's name and its tool's name in the names the model sees. */
-export const MCP_TOOL_SEPARATOR = MCP_SEPARATOR;
 
 export interface ToolCatalog {
   /** Tools registered by name: the built-ins and the config's. */
@@ -23,12 +19,6 @@ export interface ToolCatalog {
   /** The exact `<server>__<tool>` names of servers whose tools are known (a worker said what it offers): a name
    * of such a server must be one of them. Without it, any name of a configured server passes. */
   mcpTools?: string[];
-}
-
-/** The catalog of the workers that answered (what a run started for them can use), with the config's agents
- * and tools it does not know of left out: the worker is what runs them. */
-export function offeredCatalog(offered: OfferedTools): ToolCatalog {
-  return { tools: offered.tools, mcpServers: offered.mcpServers, agents: offered.agents, mcpTools: offered.mcpTools };
 }
 
 export function toolCatalog(config: AgentConfig): ToolCatalog {
@@ -46,7 +36,7 @@ export function allToolNames(catalog: ToolCatalog): string[] {
   return [...catalog.tools, ...catalog.mcpServers.map(mcpServerPattern)];
 }
 
-export const mcpServerPattern = (server: string) => `${server}${MCP_TOOL_SEPARATOR}*`;
+export const mcpServerPattern = (server: string) => `${server}${MCP_SEPARATOR}*`;
 
 /** The MCP server a `<server>__<tool>` name belongs to, or undefined for any other name. */
 export function mcpServerOf(name: string): string | undefined {
@@ -62,9 +52,7 @@ export function isKnownTool(name: string, catalog: ToolCatalog): boolean {
 }
 
 /** Whether a run whose tool list is `allowed` may call `name` (directly, or through its server's pattern). */
-export function isAllowedBy(name: string, allowed: readonly string[]): boolean {
-  return toolAllowed(name, allowed);
-}
+export { toolAllowed as isAllowedBy } from '../core/tool-names.js';
 
 export interface UnknownTool {
   name: string;

@@ -46,14 +46,12 @@ export function keyIdOfTaskQueue(taskQueue: string, queue: string): string | und
 /** The agent's worker, sized for runs that mostly wait on their model (createAgentWorker and `worker`; the flags
  * and the measurements in BENCHMARKS.md, "Worker sizing"):
  * - the workflow cache: every live run should fit, since a run that is not cached is replayed from its whole
- *   history at each turn (100 agents with a 50-run cache took 3.3 times as long, 49 s against 15 s).
- *   Its default grows with the heap, as Temporal's does: CACHED_RUNS_PER_HEAP_GB;
+ *   history at each turn. Its default grows with the heap, as Temporal's does: CACHED_RUNS_PER_HEAP_GB;
  * - workflow-task slots: Temporal's 40. The agent's workflow tasks are short CPU work; more slots only queue
- *   more of them inside a busy worker (100 slots: workflow tasks timed out at 300 agents on 2 cores, no faster);
+ *   more of them inside a busy worker;
  * - pollers: Temporal's 10 per worker (workflow tasks: 8 on the sticky queue, 2 on the normal one). Near the server
- *   a poll returns in milliseconds, so 10 keep 40 slots fed; autoscaling ('auto') was no faster at 100 agents
- *   (within the noise), and in one run at 300 agents an activity task the server recorded as started never ran
- *   (lost until its timeout): opt-in, not the default. Raise them for a distant server;
+ *   a poll returns in milliseconds, so 10 keep 40 slots fed; autoscaling ('auto') was no faster: opt-in, not the
+ *   default. Raise them for a distant server;
  * - activity slots (model and tool calls at once, Temporal's `maxConcurrentActivityTaskExecutions`): 1,000. A model
  *   call is an I/O wait (seconds of streaming, little CPU or memory), so a process holds many; a call beyond the
  *   slots waits in the server's queue, holding no slot and no timeout. Tools are the team's code, of unknown cost:

@@ -31,8 +31,6 @@ export interface ModelPrice extends Rates {
 
 export type PriceTable = Record<string, ModelPrice>;
 
-export const PRICES_AS_OF = '2026-10-10';
-
 /** Web search (server tool) is billed per search, on top of the tokens its results add: $10 per 1,000 searches,
  * whatever the model. Source: Anthropic's pricing page (https://platform.claude.com/docs/en/about-claude/pricing,
  * "Web search tool"), recorded 2026-12-01. Web fetch has no charge beyond its tokens; code execution is billed

@@ -249,7 +249,7 @@ function serverToolsProblem(v: { tools?: string[]; webSearchMaxUses?: number; al
  * (limit.blobSize.error), and the rest of the input needs some room. */
 export const MAX_INPUT_BYTES = 1_800_000;
 
-const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
+export const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 
 /** The payload limit, said with what to shorten. */
 export const tooLargeFix = (what: string) =>

@@ -10,6 +10,7 @@ import { utf8Bytes } from './run-state.js';
 import { nearestName } from './suggest.js';
 import {
   MAX_INPUT_BYTES,
+  megabytes,
   RUN_SETTINGS,
   START_OPTIONS,
   tooLargeFix,
@@ -181,8 +182,6 @@ export function givenProblem(values: Record<string, unknown>, options: SettingsC
   }
   return null;
 }
-
-const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 
 /** A run's whole input: a task (a non-empty string) and checked settings that fit in one payload together. */
 export function checkAgentInput(task: unknown, settings: AgentSettings, options?: SettingsCheckOptions): void {

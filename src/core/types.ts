@@ -12,52 +12,7 @@ import type {
 import type { ChildRunRecord, CompactionRecord, ElicitationQuestion, ForkOrigin, GuardName, RunStatus, Usage } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
-export type {
-  AgentInput,
-  AgentResult,
-  AgentSettings,
-  BatchCallInput,
-  BatchFallback,
-  BatchPoll,
-  BatchSubmission,
-  CarriedState,
-  ClientSummary,
-  CompactionRecord,
-  ChildRunRecord,
-  DescribeToolsInput,
-  ElicitationAnswer,
-  ElicitationQuestion,
-  Effort,
-  ForkOrigin,
-  GuardName,
-  LoopState,
-  ModelCallByDigest,
-  ModelCallInput,
-  ModelCallSettingsField,
-  ModelCallRoute,
-  ModelReply,
-  RecordedTools,
-  RefusableFeature,
-  RunState,
-  RunStatus,
-  ServerToolName,
-  ServerToolSettings,
-  ServerToolUsage,
-  TaskBudget,
-  SubAgentDefinition,
-  SubAgentReport,
-  WebhookDeliveryInput,
-  WebhookDeliveryResult,
-  WebhookEvent,
-  WebhookEventType,
-  ToolCallInput,
-  ToolCallPolicy,
-  ToolOutcome,
-  ToolResultContentBlock,
-  TranscriptRef,
-  Usage,
-} from './durable-state.js';
-export { EFFORTS, SERVER_TOOL_NAMES } from './durable-state.js';
+export * from './durable-state.js';
 
 /** Every stop_reason the SDK's `StopReason` union lists; the workflow's switch is checked against it. */
 export const STOP_REASONS = [

@@ -5,8 +5,6 @@
 import { sha256Hex } from './sha256.js';
 import type { WebhookEvent, WebhookEventType } from './durable-state.js';
 
-export type { WebhookDeliveryInput, WebhookEvent, WebhookEventType } from './durable-state.js';
-
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.freeze([
   'run.completed',
   'run.stopped',

@@ -9,9 +9,9 @@ import { reply, text, type MessagesRequestBody, type ReplyTurn } from './script.
 export interface CompactionOptions {
   /** Reject a prompt longer than this many tokens with a 400, as the API does past the model's window. */
   contextWindow?: number;
-  /** `false`: refuse the compaction parameter (an endpoint or a model without the beta) with a 400. */
+  /** `false`: refuse the compaction parameter with a 400 (an endpoint or a model without the beta). Default: compact. */
   compaction?: boolean;
-  /** `false`: refuse `output_config.task_budget` with a 400. */
+  /** `false`: refuse `output_config.task_budget` with a 400. Default: accept it. */
   taskBudget?: boolean;
 }
 

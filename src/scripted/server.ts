@@ -17,14 +17,14 @@ import {
   type Script,
   type ScriptTurn,
 } from './script.js';
-import { clientSummaryReply, compactionRequestProblem } from './compaction.js';
+import { clientSummaryReply, compactionRequestProblem, type CompactionOptions } from './compaction.js';
 import { buildMessage } from './message.js';
 import { PromptCache } from './prompt-cache.js';
 import { isAuthenticated, readBody, sendError, sendJson } from './http.js';
 import { ScriptedBatches, type BatchAnswer, type RecordedBatch } from './batches.js';
 import { messageEvents, writeSse } from './sse.js';
 
-export interface ScriptedModelOptions {
+export interface ScriptedModelOptions extends CompactionOptions {
   script: Script;
   /** What the script is called in the errors it causes (its file, for one): default "the script". */
   name?: string;
@@ -36,12 +36,6 @@ export interface ScriptedModelOptions {
   port?: number;
   /** Default 127.0.0.1: the server is for local tests, not for the network. */
   host?: string;
-  /** Reject a prompt longer than this many tokens with a 400, as the API does past the model's window. */
-  contextWindow?: number;
-  /** `false`: refuse the compaction parameter with a 400 (an endpoint without the beta). Default: compact. */
-  compaction?: boolean;
-  /** `false`: refuse `output_config.task_budget` with a 400. Default: accept it. */
-  taskBudget?: boolean;
 }
 
 export interface RecordedRequest {

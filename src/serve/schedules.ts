@@ -15,6 +15,7 @@ import {
   ScheduleNotFoundError,
   triggerAgentSchedule,
   unpauseAgentSchedule,
+  type CreateScheduleOptions,
   type OverlapPolicy,
 } from '../client/schedules.js';
 import type { RunInput } from '../config/run-input.js';
@@ -55,30 +56,15 @@ export function scheduleRoutes(app: Hono, options: ScheduleRoutesOptions, jsonBo
       if (v !== undefined && typeof v !== spec.type) throw new RequestError(`${field} must be a ${spec.type}`, field);
     }
     if (typeof own.name !== 'string') throw new RequestError('name: the schedule\'s name is required', 'name');
-    if (own.overlap !== undefined && !OVERLAP_POLICIES.includes(own.overlap as OverlapPolicy)) {
-      throw new RequestError(`overlap must be one of ${OVERLAP_POLICIES.join(', ')}`, 'overlap');
-    }
+    checkOverlap(own.overlap);
     const request = parseRunRequest(run);
     if (request.id !== undefined) throw new RequestError("id: a schedule's runs are named by the schedule: <name>-<time of the firing>", 'id');
     const priorityField = (['priority', 'fairnessKey', 'fairnessWeight'] as const).find((f) => run[f] !== undefined);
     if (priorityField) throw new RequestError(`${priorityField}: a schedule's runs take no priority (Temporal 1.24's schedules do not set one)`, priorityField);
     const { settings } = await options.settings(request.values);
-    await asRequest(() =>
-      createAgentSchedule(client, {
-        name: own.name as string,
-        task: request.task,
-        settings,
-        cron: own.cron as string | undefined,
-        every: own.every as string | undefined,
-        overlap: own.overlap as OverlapPolicy | undefined,
-        catchupWindow: own.catchupWindow as string | undefined,
-        jitter: own.jitter as string | undefined,
-        timezone: own.timezone as string | undefined,
-        paused: own.paused as boolean | undefined,
-        note: own.note as string | undefined,
-        taskQueue: options.taskQueue,
-      }),
-    );
+    // The fields' types are checked above, against SCHEDULE_FIELDS.
+    const timing = own as Omit<CreateScheduleOptions, 'task' | 'settings' | 'taskQueue'>;
+    await asRequest(() => createAgentSchedule(client, { ...timing, task: request.task, settings, taskQueue: options.taskQueue }));
     return c.json(await describeAgentSchedule(client, own.name), 201);
   });
 
@@ -99,9 +85,7 @@ export function scheduleRoutes(app: Hono, options: ScheduleRoutesOptions, jsonBo
       if (unknown !== undefined) throw new RequestError(`unknown field "${unknown}" (fields: ${allowed})`, unknown);
       const value = body[allowed];
       if (value !== undefined && typeof value !== 'string') throw new RequestError(`${allowed} must be a string`, allowed);
-      if (action === 'trigger' && value !== undefined && !OVERLAP_POLICIES.includes(value as OverlapPolicy)) {
-        throw new RequestError(`overlap must be one of ${OVERLAP_POLICIES.join(', ')}`, 'overlap');
-      }
+      if (action === 'trigger') checkOverlap(value);
       await asRequest(() =>
         action === 'pause'
           ? pauseAgentSchedule(client, name, value as string | undefined)
@@ -111,6 +95,12 @@ export function scheduleRoutes(app: Hono, options: ScheduleRoutesOptions, jsonBo
       );
       return c.json({ name, [action === 'trigger' ? 'triggered' : action === 'pause' ? 'paused' : 'unpaused']: true }, action === 'trigger' ? 202 : 200);
     });
+  }
+}
+
+function checkOverlap(overlap: unknown): void {
+  if (overlap !== undefined && !OVERLAP_POLICIES.includes(overlap as OverlapPolicy)) {
+    throw new RequestError(`overlap must be one of ${OVERLAP_POLICIES.join(', ')}`, 'overlap');
   }
 }
 

@@ -73,9 +73,6 @@ export interface AgentPluginOptions {
  * interceptors, which trace a run's workflow side and carry its trace to its activities and children. */
 const WORKFLOW_MODULES = [OTEL_WORKFLOW_INTERCEPTORS];
 
-/** The activity types the agent workflow calls; a worker that already has one of these names cannot host it. */
-const AGENT_ACTIVITIES = AGENT_ACTIVITY_TYPES;
-
 export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly name = 'durable-agent';
   readonly mcpServers: Record<string, McpServerConfig> | undefined;
@@ -237,7 +234,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   }
 
   async configureWorker(options: WorkerOptions): Promise<WorkerOptions> {
-    const taken = AGENT_ACTIVITIES.filter((name) => name in ((options.activities ?? {}) as object));
+    const taken = AGENT_ACTIVITY_TYPES.filter((name) => name in ((options.activities ?? {}) as object));
     if (taken.length > 0) {
       throw new Error(
         `AgentPlugin: this worker already registers an activity named ${taken.map((n) => `"${n}"`).join(' and ')}, ` +
@@ -302,8 +299,3 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 function queueKey(namespace: string | undefined, taskQueue: string): string {
   return `${namespace ?? 'default'}\u0000${taskQueue}`;
 }
-
-// Where the agent's workflow code is (one definition, shared with the worker and the history reader).
-export { AGENT_WORKFLOWS_PATH };
-export { withAgentWorkflows } from './merged-workflows.js';
-

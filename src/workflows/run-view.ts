@@ -3,20 +3,11 @@
 // does the steps and tells this view what changed; the view reads the run's state and never changes it.
 import { agentResult } from '../core/result.js';
 import { setCurrentDetails } from '@temporalio/workflow';
-import type { RunState } from '../core/durable-state.js';
 import { progressDetails } from '../core/progress.js';
 import { LastAssistantText } from '../core/transcript.js';
-import type {
-  AgentInput,
-  AgentResult,
-  AgentSettings,
-  AgentStatusView,
-  BatchSubmission,
-  GuardName,
-  RunStatus,
-  ToolCallView,
-} from '../core/types.js';
+import type { AgentResult, AgentStatusView, BatchSubmission, GuardName, RunStatus, ToolCallView } from '../core/types.js';
 import type { Approvals } from './approvals.js';
+import type { RunContext } from './run-context.js';
 import type { Elicitations } from './elicitations.js';
 import { compactionView } from './compaction.js';
 import { SearchAttributeUpserts } from './search-attribute-upserts.js';
@@ -28,11 +19,7 @@ import { ApprovalsGauge, reportRunEnded } from './telemetry.js';
 export type Outcome = Pick<AgentResult, 'status' | 'guard' | 'error'> & { text?: string; output?: unknown };
 
 /** What the view reads of the run (AgentRun is one). */
-export interface ViewedRun {
-  readonly input: AgentInput;
-  readonly settings: AgentSettings;
-  readonly state: RunState;
-  readonly workflowId: string;
+export interface ViewedRun extends Pick<RunContext, 'input' | 'settings' | 'state' | 'workflowId'> {
   readonly runId: string;
   readonly approvals: Approvals;
   readonly elicitations: Elicitations;

@@ -5,13 +5,12 @@ import { toolCatalog } from '../../config/tool-names.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
-import { commandLine } from '../invocation.js';
 import { agentClient } from '../lazy-client.js';
 import { logLine } from '../log.js';
 import { RUN_FLAGS, runFromValues, valuesFromFlags } from '../settings.js';
 import { settingsGivenBy } from '../../core/fork-settings.js';
 import { taskQueue } from '../task-queue.js';
-import { useScriptedModel } from './run.js';
+import { withWorker } from './run.js';
 
 // The run flags that make no sense for a fork: its task is the source's transcript, its id is new.
 const { id: _id, 'task-file': _taskFile, priority: _p, 'fairness-key': _fk, 'fairness-weight': _fw, ...SETTING_FLAGS } = RUN_FLAGS;
@@ -49,23 +48,15 @@ async function forkCommand({ flags, positionals }: Parsed<typeof FORK_FLAGS>): P
   const { config } = await loadCliConfig(flags.config);
   const values = valuesFromFlags(flags);
   const overrides = settingsGivenBy(values, runFromValues(values, toolCatalog(config), flags).settings);
-  const scripted = useScriptedModel(flags.scripted, config);
-  const { runWithWorker } = await import('../hosted-worker.js');
-  return runWithWorker({
-    scripted,
-    config,
-    json: flags.json ?? false,
-    async begin(temporal) {
-      const { forkRun, ForkError } = await agentClient();
-      try {
-        const started = await forkRun(temporal.client, sourceId, { fromStep, settings: overrides, message: flags.message, taskQueue: taskQueue() });
-        logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (steps 1 to ${fromStep - 1} reused)`);
-        return started.workflowId;
-      } catch (err) {
-        if (err instanceof ForkError) throw new UsageError(err.message);
-        throw err;
-      }
-    },
-    reattach: (id) => commandLine(`run --id ${id ?? '<id>'}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`),
+  return withWorker(flags, config, async (temporal) => {
+    const { forkRun, ForkError } = await agentClient();
+    try {
+      const started = await forkRun(temporal.client, sourceId, { fromStep, settings: overrides, message: flags.message, taskQueue: taskQueue() });
+      logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (steps 1 to ${fromStep - 1} reused)`);
+      return started.workflowId;
+    } catch (err) {
+      if (err instanceof ForkError) throw new UsageError(err.message);
+      throw err;
+    }
   });
 }

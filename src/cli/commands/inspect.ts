@@ -318,18 +318,18 @@ async function listCommand({ flags, positionals }: Parsed<typeof LIST_FLAGS>): P
   });
 }
 
+/** Columns shown only when some run has a value: a versioned worker's build id (a Worker Deployment version), a
+ * sub-agent's parent run, the schedule or the task batch a run came from. */
+const OPTIONAL_COLUMNS: ReadonlyArray<[string, (r: RunSummary) => string | undefined]> = [
+  ['BUILD ID', (r) => r.buildId],
+  ['PARENT', (r) => r.parentWorkflowId],
+  ['SCHEDULE', (r) => r.schedule],
+  ['BATCH', (r) => r.taskBatch],
+];
+
 export function formatList(runs: readonly RunSummary[]): string {
-  // A PARENT column only when some run is a sub-agent's child run.
-  const parents = runs.some((r) => r.parentWorkflowId);
-  // A BUILD ID column only when some run is on a versioned worker (a Worker Deployment version).
-  const builds = runs.some((r) => r.buildId);
-  // SCHEDULE and BATCH columns only when some run came from one.
-  const schedules = runs.some((r) => r.schedule);
-  const batches = runs.some((r) => r.taskBatch);
-  const header = [
-    'WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED',
-    ...(builds ? ['BUILD ID'] : []), ...(parents ? ['PARENT'] : []), ...(schedules ? ['SCHEDULE'] : []), ...(batches ? ['BATCH'] : []),
-  ];
+  const optional = OPTIONAL_COLUMNS.filter(([, cell]) => runs.some(cell));
+  const header = ['WORKFLOW ID', 'STATUS', 'STEPS', 'TOKENS', 'COST', 'STOP REASON', 'GUARD', 'STARTED', ...optional.map(([name]) => name)];
   const rows = runs.map((r) => {
     const a = r.attributes;
     const status = `${statusCell(r)}${r.current ? '' : ' (earlier run)'}`;
@@ -342,10 +342,7 @@ export function formatList(runs: readonly RunSummary[]): string {
       a.stopReason ?? '—',
       a.guard ?? '—',
       timeText(r.startTime),
-      ...(builds ? [r.buildId ?? '—'] : []),
-      ...(parents ? [r.parentWorkflowId ?? '—'] : []),
-      ...(schedules ? [r.schedule ?? '—'] : []),
-      ...(batches ? [r.taskBatch ?? '—'] : []),
+      ...optional.map(([, cell]) => cell(r) ?? '—'),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

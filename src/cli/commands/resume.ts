@@ -2,12 +2,11 @@
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
-import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
 import { agentClient } from '../lazy-client.js';
 import { durationFlag } from '../settings.js';
 import { taskQueue } from '../task-queue.js';
-import { useScriptedModel } from './run.js';
+import { withWorker } from './run.js';
 
 const RESUME_FLAGS = {
   json: { type: 'boolean', help: 'print exactly one JSON document' },
@@ -18,8 +17,10 @@ const RESUME_FLAGS = {
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
+const USAGE = 'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]';
+
 export const resume = defineCommand({
-  usage: 'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]',
+  usage: USAGE,
   description: `Go on with a stopped, failed or cancelled run, in a new run of the same workflow id, from its
 transcript and guard state, with a worker in this process (like \`run\`). A completed run cannot be resumed.`,
   flags: RESUME_FLAGS,
@@ -28,20 +29,13 @@ transcript and guard state, with a worker in this process (like \`run\`). A comp
 });
 
 async function resumeCommand({ flags, positionals }: Parsed<typeof RESUME_FLAGS>): Promise<number> {
-  const [workflowId] = expectPositionals(
-    positionals,
-    ['workflowId'],
-    'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]',
-  );
+  const [workflowId] = expectPositionals(positionals, ['workflowId'], USAGE);
   const deadlineMs = flags.deadline !== undefined ? durationFlag('deadline', flags.deadline) : undefined;
   const { config } = await loadCliConfig(flags.config);
-  const scripted = useScriptedModel(flags.scripted, config);
-  const { runWithWorker } = await import('../hosted-worker.js');
-  return runWithWorker({
-    scripted,
+  return withWorker(
+    flags,
     config,
-    json: flags.json ?? false,
-    async begin(temporal) {
+    async (temporal) => {
       const { client } = temporal;
       const { getAgentResult, resumeAgent } = await agentClient();
       const description = await client.workflow.getHandle(workflowId).describe();
@@ -68,7 +62,7 @@ async function resumeCommand({ flags, positionals }: Parsed<typeof RESUME_FLAGS>
       logLine(`resumed run ${workflowId} (it was ${before.status}${why}) as run ${started.runId}`);
       return workflowId;
     },
-    reattach: (id) => commandLine(`run --id ${id ?? workflowId}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`),
-  });
+    workflowId,
+  );
 }
 

@@ -2,11 +2,11 @@
 // (`start` and `result`, which host no worker, are in start.ts: they load none of the worker's modules.) The worker
 // and Temporal's packages load once the flags, the task and the config are checked (../hosted-worker.ts).
 import type { AgentConfig } from '../../config/types.js';
+import type { WorkerRunOptions } from '../hosted-worker.js';
 import { toolCatalog } from '../../config/tool-names.js';
 import { expectPositionals, UsageError, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { loadCliConfig } from '../config.js';
-import { commandLine } from '../invocation.js';
 import { agentClient } from '../lazy-client.js';
 import { logLine } from '../log.js';
 import { readTask } from '../task.js';
@@ -37,29 +37,32 @@ so. Ctrl-C detaches: the run goes on durably, and the command that reattaches is
 async function runTask(flags: Parsed<typeof RUN_FLAGS>['flags'], task: string): Promise<number> {
   const { config } = await loadCliConfig(flags.config);
   const { settings, priority } = runFromFlags(flags, toolCatalog(config));
+  return withWorker(flags, config, async (temporal) => {
+    const { describeIfExists, startAgent } = await agentClient();
+      if (!task && !(await describeIfExists(temporal.client, flags.id!))) {
+      throw new UsageError(`no run with id "${flags.id}" exists: give a task to start one`);
+    }
+    const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
+    logLine(
+      started.attached
+        ? `attached to existing run ${started.workflowId} (--id): not starting a second one`
+        : `started run ${started.workflowId}`,
+    );
+    return started.workflowId;
+  });
+}
+
+/** `run`, `resume` and `fork`: the run `begin` starts (or finds), with a worker in this process, loaded only now
+ * that the flags and the config are checked. `workflowId`: the run's, when known before it begins. */
+export async function withWorker(
+  flags: { config?: string; scripted?: boolean; json?: boolean },
+  config: AgentConfig,
+  begin: WorkerRunOptions['begin'],
+  workflowId?: string,
+): Promise<number> {
   const scripted = useScriptedModel(flags.scripted, config);
   const { runWithWorker } = await import('../hosted-worker.js');
-  return runWithWorker({
-    scripted,
-    config,
-    json: flags.json ?? false,
-    async begin(temporal) {
-      const { describeIfExists, startAgent } = await agentClient();
-      if (!task && !(await describeIfExists(temporal.client, flags.id!))) {
-        throw new UsageError(`no run with id "${flags.id}" exists: give a task to start one`);
-      }
-      const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
-      logLine(
-        started.attached
-          ? `attached to existing run ${started.workflowId} (--id): not starting a second one`
-          : `started run ${started.workflowId}`,
-      );
-      return started.workflowId;
-    },
-    // `run --id` and not `result`: the run needs a worker, and the one that ran it was inside this process.
-    reattach: (workflowId) =>
-      commandLine(`run --id ${workflowId ?? '<id>'}${flags.config ? ` --config ${flags.config}` : ''}${scripted ? ' --scripted' : ''}`),
-  });
+  return runWithWorker({ scripted, config, configFile: flags.config, json: flags.json ?? false, begin, workflowId });
 }
 
 /** Whether `run` / `resume` use the scripted model: with --scripted; or, without ANTHROPIC_API_KEY, when the

@@ -4,7 +4,7 @@ import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../..
 import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
 import { EXIT, printText } from '../output.js';
-import { isPortFree } from '../ports.js';
+import { isPortFree } from '../../devserver/ports.js';
 import { EMBEDDED_DB } from '../temporal.js';
 import { openCodecServer } from './codec-server.js';
 

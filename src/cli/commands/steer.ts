@@ -90,35 +90,26 @@ export const close = defineCommand({
   description: 'End a --chat run once it waits for its next message (its result is then final).',
   flags: {},
   examples: ['close support-chat-42'],
-  run: closeCommand,
+  run: ({ positionals }) =>
+    endRun(positionals, 'close', 'closeChatRun', (id) => `close sent to ${id}: the chat run ends once it waits for its next message (\`result ${id}\`)`),
 });
-
-async function closeCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
-  const [workflowId] = expectPositionals(positionals, ['workflowId'], 'close <workflowId>');
-  return withTemporal(async (temporal) => {
-    await requireRunning(temporal.client, workflowId, 'close');
-    await (await agentClient()).closeChatRun(temporal.client, workflowId);
-    logLine(`close sent to ${workflowId}: the chat run ends once it waits for its next message (\`result ${workflowId}\`)`);
-    return 0;
-  });
-}
 
 export const cancel = defineCommand({
   usage: 'cancel <workflowId>',
   description: 'Cancel a run: in-flight calls are cancelled; it ends with status cancelled and its partial answer.',
   flags: {},
   examples: ['cancel nightly-report'],
-  run: cancelCommand,
+  run: ({ positionals }) =>
+    endRun(positionals, 'cancel', 'cancelRun', (id) => `cancellation requested for ${id}: it ends with status cancelled and its partial answer (\`result ${id}\`)`),
 });
 
-async function cancelCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
-  const [workflowId] = expectPositionals(positionals, ['workflowId'], 'cancel <workflowId>');
+/** `close` and `cancel`: the run must be running; `done` says what happens next. */
+function endRun(positionals: string[], command: 'close' | 'cancel', call: 'closeChatRun' | 'cancelRun', done: (workflowId: string) => string): Promise<number> {
+  const [workflowId] = expectPositionals(positionals, ['workflowId'], `${command} <workflowId>`);
   return withTemporal(async (temporal) => {
-    await requireRunning(temporal.client, workflowId, 'cancel');
-    await (await agentClient()).cancelRun(temporal.client, workflowId);
-    logLine(
-      `cancellation requested for ${workflowId}: it ends with status cancelled and its partial answer (\`result ${workflowId}\`)`,
-    );
+    await requireRunning(temporal.client, workflowId, command);
+    await (await agentClient())[call](temporal.client, workflowId);
+    logLine(done(workflowId));
     return 0;
   });
 }
