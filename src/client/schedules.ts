@@ -17,13 +17,11 @@ import { oneLine } from '../core/transcript.js';
 import type { AgentInput, AgentSettings } from '../core/types.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
+import type { OverlapPolicy } from '../core/schedule-overlap.js';
 import { runDetails, runSearchAttributes, runTaskQueue, searchAttributesRegistered } from './start.js';
 
 export { ScheduleNotFoundError };
-
-/** Temporal's overlap policies: what a firing does while the schedule's previous run is still running. */
-export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
-export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+export { OVERLAP_POLICIES, type OverlapPolicy } from '../core/schedule-overlap.js';
 
 /** A schedule's name is its Temporal schedule id and the prefix of its runs' workflow ids. */
 const NAME = /^[A-Za-z0-9][\w.@-]{0,99}$/;

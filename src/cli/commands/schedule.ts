@@ -15,9 +15,8 @@ import { runFromValues, START_FLAGS, valuesFromFlags } from '../settings.js';
 import { readTask } from '../task.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal } from '../temporal.js';
+import { OVERLAP_POLICIES, type OverlapPolicy } from '../../core/schedule-overlap.js';
 import { runFromWorkers } from './start.js';
-
-const OVERLAPS = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
 
 const USAGE =
   'schedule create <name> (--cron EXPR | --every D) [run options] "<task>" | schedule list | ' +
@@ -32,9 +31,9 @@ const SCHEDULE_FLAGS = {
   every: { type: 'string', value: 'D', help: 'create: an interval instead: 5s, 10m, 1h, 1d' },
   overlap: {
     type: 'string',
-    choices: OVERLAPS,
+    choices: OVERLAP_POLICIES,
     value: 'POLICY',
-    help: `create, trigger: what a firing does while the previous run still runs: ${OVERLAPS.join(', ')} (default skip)`,
+    help: `create, trigger: what a firing does while the previous run still runs: ${OVERLAP_POLICIES.join(', ')} (default skip)`,
   },
   'catchup-window': { type: 'string', value: 'D', help: 'create: after a server outage, run the firings missed by at most D (default: 1 year)' },
   jitter: { type: 'string', value: 'D', help: 'create: delay each firing by a random time up to D' },
@@ -113,7 +112,7 @@ async function scheduleCommand({ flags, positionals }: Parsed<typeof SCHEDULE_FL
         logLine(`schedule ${name} unpaused`);
         break;
       case 'trigger':
-        await s.triggerAgentSchedule(client, name, flags.overlap as (typeof OVERLAPS)[number] | undefined);
+        await s.triggerAgentSchedule(client, name, flags.overlap as OverlapPolicy | undefined);
         logLine(`schedule ${name} triggered: a run starts now (list --schedule ${name})`);
         break;
       case 'delete':
@@ -151,7 +150,7 @@ async function create(flags: Flags, rest: string[]): Promise<number> {
         task,
         settings,
         ...spec,
-        overlap: flags.overlap as (typeof OVERLAPS)[number] | undefined,
+        overlap: flags.overlap as OverlapPolicy | undefined,
         catchupWindow: flags['catchup-window'],
         paused: flags.paused,
         note: flags.note,
