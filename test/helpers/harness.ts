@@ -237,9 +237,10 @@ export function withWorkflowTaskTimeout(client: Client, seconds: number): Client
 /** The worker-level options of `useSharedAgent`: those of `withAgent` that shape the worker, the same for every test
  * of the file. */
 export interface SharedAgentOptions {
-  /** Every tool the file's tests use (default: the built-ins). A test names its own in `with({ tools })`, each defined
-   * as the file's tool of that name is; the test's own `execute` then runs its calls. */
-  tools?: AnyAgentTool[];
+  /** Every tool the file's tests use (default: the built-ins), or its definition alone (no `execute`) for a tool
+   * that only tests bring. A test names its own in `with({ tools })`, each defined as the file's tool of that name is;
+   * the test's own `execute` then runs its calls. */
+  tools?: Array<AnyAgentTool | Omit<AnyAgentTool, 'execute'>>;
   apiKey?: string;
   maxActivities?: number;
   modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
@@ -263,7 +264,7 @@ export interface SharedAgent {
 }
 
 /** What of a tool the worker and the model see (all but the code that runs its calls). */
-const toolDefinition = ({ name, description, inputSchema, needsApproval, readOnly, timeout, heartbeatTimeout, retry, completesLater, fast }: AnyAgentTool) => ({
+const toolDefinition = ({ name, description, inputSchema, needsApproval, readOnly, timeout, heartbeatTimeout, retry, completesLater, fast }: Omit<AnyAgentTool, 'execute'>) => ({
   name, description, inputSchema, needsApproval, readOnly, timeout, heartbeatTimeout, retry, completesLater, fast,
 });
 
@@ -273,11 +274,16 @@ const toolDefinition = ({ name, description, inputSchema, needsApproval, readOnl
  * as vitest runs them by default. */
 export function useSharedAgent(env: TestEnv, options: SharedAgentOptions = {}): SharedAgent {
   const fileTools = options.tools ?? builtinTools;
-  let current = new Map(fileTools.map((t) => [t.name, t]));
+  const withCode = (tools: typeof fileTools) => tools.filter((t): t is AnyAgentTool => 'execute' in t).map((t) => [t.name, t] as const);
+  let current = new Map(withCode(fileTools));
   // The worker's tools: the file's definitions, whose calls run the current test's tool of that name.
   const routed = fileTools.map((tool): AnyAgentTool => ({
     ...tool,
-    execute: (input, context) => current.get(tool.name)!.execute(input, context),
+    execute: (input, context) => {
+      const code = current.get(tool.name);
+      if (!code) throw new Error(`useSharedAgent(): this test gave no tool "${tool.name}" (the file has its definition only)`);
+      return code.execute(input, context);
+    },
   }));
   let shared: { model: ScriptedModel; agent: AgentWorker; taskQueue: string; running: Promise<void>; stopped: Promise<never> } | undefined;
 
@@ -330,7 +336,7 @@ export function useSharedAgent(env: TestEnv, options: SharedAgentOptions = {}): 
           throw new Error(`useSharedAgent(): the tool "${tool.name}" is not among the file's tools as defined there; give it to useSharedAgent, or use withAgent`);
         }
       }
-      current = new Map([...fileTools.map((t) => [t.name, t] as const), ...testTools.map((t) => [t.name, t] as const)]);
+      current = new Map([...withCode(fileTools), ...withCode(testTools)]);
       model.reset({ script: run.script ?? [], ...run.modelOptions });
       const started = new Set<string>();
       const harness: AgentHarness = {
