@@ -244,6 +244,8 @@ export interface SharedAgentOptions {
   apiKey?: string;
   maxActivities?: number;
   modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
+  /** Sub-agents of the worker (`agent__<name>` tools). */
+  agents?: Record<string, SubAgentConfig>;
   workerOptions?: AgentWorkerOptions['workerOptions'];
   modelBatches?: AgentWorkerOptions['modelBatches'];
 }
@@ -298,6 +300,7 @@ export function useSharedAgent(env: TestEnv, options: SharedAgentOptions = {}): 
       model: { apiKey: options.apiKey ?? 'test-key', baseURL: model.url, ...options.modelConnection },
       maxActivities: options.maxActivities,
       dataConverter: env.dataConverter,
+      agents: options.agents,
       workerOptions: options.workerOptions,
       modelBatches: options.modelBatches,
     }).catch(async (err) => {
