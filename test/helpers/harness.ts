@@ -270,6 +270,11 @@ const toolDefinition = ({ name, description, inputSchema, needsApproval, readOnl
   name, description, inputSchema, needsApproval, readOnly, timeout, heartbeatTimeout, retry, completesLater, fast,
 });
 
+/** A tool's definition without its code: for `useSharedAgent`'s tools, when the file's tests bring the code. */
+export function definitionOf(tool: AnyAgentTool): Omit<AnyAgentTool, 'execute'> {
+  return Object.fromEntries(Object.entries(toolDefinition(tool)).filter(([, v]) => v !== undefined)) as Omit<AnyAgentTool, 'execute'>;
+}
+
 /** Call once at the top of a test file, after `useTestEnv`: one scripted model and one agent worker on a task queue
  * of their own serve every `with(...)` of the file's tests (a worker's creation costs about a second of CPU). For the
  * tests that need no worker configuration of their own; the rest keep `withAgent`. Tests of a file run one at a time,
