@@ -48,10 +48,10 @@ export async function openTestEnv(dataConverter: DataConverter = agentDataConver
 
 /** Call once at the top of a test file: opens a TestEnv before the file's tests and closes it after them. The
  * object returned stands for that env (usable inside tests and hooks, once it is open). */
-export function useTestEnv(): TestEnv {
+export function useTestEnv(dataConverter?: DataConverter): TestEnv {
   let env: TestEnv | undefined;
   beforeAll(async () => {
-    env = await openTestEnv();
+    env = await openTestEnv(dataConverter);
   });
   afterAll(async () => {
     await env?.close();
