@@ -1,6 +1,7 @@
 // Shared by the integration tests: a client and worker on the one dev server that global-setup started, and
-// the scripted model reached through the real Anthropic SDK. Each test gets its own task queue, so tests in
-// a file never pick up each other's runs.
+// the scripted model reached through the real Anthropic SDK. Each `withAgent` gets its own task queue, so tests in
+// a file never pick up each other's runs; `useSharedAgent` keeps one queue and worker for a file, and ends the runs
+// each test left open before the next.
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
