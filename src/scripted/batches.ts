@@ -56,6 +56,12 @@ export class ScriptedBatches {
     private readonly baseUrl: () => string,
   ) {}
 
+  /** Forgets every batch (the scripted model's `reset`). */
+  clear(): void {
+    this.#batches.clear();
+    this.recorded.length = 0;
+  }
+
   /** Answers a request under `/v1/messages/batches`. */
   async handle(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
     const raw = await readBody(req);

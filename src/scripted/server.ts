@@ -72,6 +72,12 @@ export interface ScriptedModel {
   release(turn?: number): void;
   /** Resolves once at least `count` requests are being held (to kill a worker mid-call at the right moment). */
   waitForHeld(count?: number, timeoutMs?: number): Promise<void>;
+  /** Scripts the model anew on the same address, as if it had just been started with `options` (for a test kit that
+   * keeps one model and one worker for many tests): `requests` and `batches` are emptied (the same arrays), the prompt
+   * cache, the held and released turns and the counts of `failTimes` and `cut` turns start again. A request still
+   * held or delayed from before is not answered (its client sees the connection close); one still arriving is
+   * answered from the new script. */
+  reset(options: Omit<ScriptedModelOptions, 'port' | 'host'>): void;
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'proxy-authorization']);
@@ -87,32 +93,41 @@ function outOfTurns(name: string, length: number, turn: number): string {
   );
 }
 
-export async function startScriptedModel(options: ScriptedModelOptions): Promise<ScriptedModel> {
-  const mainName = options.name ?? 'the script';
+/** The sub-agents' scripts of `options`, checked: each is told apart by its system prompt. */
+function agentScripts(options: ScriptedModelOptions): Array<[string, AgentScript]> {
   const agents = Object.entries(options.agents ?? {});
   for (const [agent, { system }] of agents) {
     if (!system) throw new Error(`scripted model: the agent "${agent}" has no system prompt, by which its requests would be told apart`);
     const twin = agents.find(([other, def]) => other !== agent && def.system === system);
     if (twin) throw new Error(`scripted model: the agents "${agent}" and "${twin[0]}" have the same system prompt: their requests cannot be told apart`);
   }
+  return agents;
+}
+
+export async function startScriptedModel(startOptions: ScriptedModelOptions): Promise<ScriptedModel> {
+  // What `reset` replaces: the script and its options, and everything the answers so far left behind.
+  let options = startOptions;
+  let agents = agentScripts(options);
   /** The script that answers `body`: its agent's, by the system prompt, else the top-level run's. */
   const scriptFor = (body: MessagesRequestBody): { script: Script; name: string } => {
     const system = systemText(body.system);
     const agent = system ? agents.find(([, def]) => def.system === system) : undefined;
-    if (!agent) return { script: options.script, name: mainName };
+    if (!agent) return { script: options.script, name: options.name ?? 'the script' };
     return { script: agent[1].script, name: `the script for agent "${agent[0]}"${options.name ? ` (in ${options.name})` : ''}` };
   };
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
   // One prompt cache per server, like one account's cache on the real API.
-  const cache = new PromptCache();
-  const returned = new ReturnedContent();
+  let cache = new PromptCache();
+  let returned = new ReturnedContent();
   const failCounts = new Map<number, number>();
   const cutCounts = new Map<number, number>();
   const held: Array<{ turn: number; wake: () => void }> = [];
   const releasedTurns = new Set<number>();
   let releasedAll = false;
   let closing = false;
+  /** Counts the resets: a request that began before one is not answered after it. */
+  let generation = 0;
 
   async function resolveTurn(body: MessagesRequestBody, turn: number): Promise<ReplyTurn | ErrorTurn | string> {
     const summary = clientSummaryReply(body, turn);
@@ -179,6 +194,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       return sendError(res, requestId, 404, 'not_found_error', `Not found: ${req.method} ${url.pathname}`);
     }
     const raw = await readBody(req);
+    const began = generation;
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !SECRET_HEADERS.has(k)));
     const record: RecordedRequest = { method: 'POST', path: url.pathname + url.search, headers, body: raw, turn: null, stream: false, requestId, status: null };
     requests.push(record);
@@ -222,7 +238,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     const holdHere = (): Promise<void> => holdTurn(turn, (stop) => res.on('close', stop));
     if (answer.hold) await holdHere();
     if (answer.delayMs) await Promise.race([sleep(answer.delayMs), new Promise((r) => res.on('close', r))]);
-    if (clientGone || closing) {
+    if (clientGone || closing || began !== generation) {
       record.status ??= 499;
       res.destroy();
       return;
@@ -284,6 +300,21 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
         if (Date.now() > deadline) throw new Error(`waitForHeld: ${held.length} of ${count} requests held after ${timeoutMs} ms`);
         await sleep(10);
       }
+    },
+    reset(next) {
+      const nextAgents = agentScripts(next);
+      generation++;
+      options = next;
+      agents = nextAgents;
+      requests.length = 0;
+      batches.clear();
+      cache = new PromptCache();
+      returned = new ReturnedContent();
+      failCounts.clear();
+      cutCounts.clear();
+      releasedTurns.clear();
+      releasedAll = false;
+      for (const entry of held.splice(0)) entry.wake();
     },
     async close() {
       closing = true;

@@ -1,17 +1,13 @@
 // The provider error policy end to end: the scripted model answers with the real API's error shapes, the real
 // SDK raises its errors, the model activity classifies them, and Temporal retries (or does not).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MODEL_CALL_OPTIONS } from '../../src/core/policies.js';
 import { apiError, failTimes, reply, text, type Script } from '../../src/scripted/index.js';
-import { eventMs, openTestEnv, scheduledActivities, withAgent, type TestEnv } from '../helpers/harness.js';
+import { eventMs, scheduledActivities, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
+// One worker for all the file's tests.
+const agents = useSharedAgent(env);
 
 /** Answers every request with `turn` (failTimes is counted by the server), noting when each one arrived. */
 function timed(turn: ReturnType<typeof failTimes> | ReturnType<typeof apiError>) {
@@ -31,7 +27,7 @@ describe('retryable provider errors', () => {
     const { arrivals, script } = timed(
       failTimes(1, apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your rate limit', { 'retry-after': '2' }), reply([text('after the wait')])),
     );
-    await withAgent(env, { script }, async ({ run, model, env }) => {
+    await agents.with({ script }, async ({ run, model, env }) => {
       const result = await run('rate limited');
       expect(result).toMatchObject({ status: 'completed', text: 'after the wait', steps: 1 });
       expect(model.requests.map((r) => r.status)).toEqual([429, 200]);
@@ -48,7 +44,7 @@ describe('retryable provider errors', () => {
 
   it('529 overloaded twice, then success: retried with the policy backoff and the run completes', async () => {
     const { arrivals, script } = timed(failTimes(2, apiError(529, 'overloaded_error', 'Overloaded'), reply([text('finally')])));
-    await withAgent(env, { script }, async ({ run, model, env }) => {
+    await agents.with({ script }, async ({ run, model, env }) => {
       const result = await run('overloaded');
       expect(result).toMatchObject({ status: 'completed', text: 'finally', steps: 1 });
       expect(model.requests.map((r) => r.status)).toEqual([529, 529, 200]);
@@ -64,7 +60,7 @@ describe('retryable provider errors', () => {
 describe('non-retryable provider errors fail the run after exactly one request', () => {
   it('400: the run fails with a message naming the cause and the request id', async () => {
     const { script } = timed(apiError(400, 'invalid_request_error', 'messages.0.content: the block type is not supported'));
-    await withAgent(env, { script }, async ({ run, model, env }) => {
+    await agents.with({ script }, async ({ run, model, env }) => {
       const result = await run('bad request');
       expect(model.requests).toHaveLength(1);
       const requestId = model.requests[0].requestId;
@@ -85,7 +81,7 @@ describe('non-retryable provider errors fail the run after exactly one request',
 
   it('401: the run fails with a message about the API key', async () => {
     const { script } = timed(apiError(401, 'authentication_error', 'invalid x-api-key'));
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('bad key');
       expect(model.requests).toHaveLength(1);
       expect(result.status).toBe('failed');
@@ -101,7 +97,7 @@ describe('non-retryable provider errors fail the run after exactly one request',
     [422, 'invalid_request_error', /could not be processed/],
   ])('%i (%s) fails the run without a retry', async (status, type, fix) => {
     const { script } = timed(apiError(status, type, `scripted ${status}`));
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run(`status ${status}`);
       expect(model.requests).toHaveLength(1);
       expect(result.status).toBe('failed');

@@ -7,9 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { getAgentResult, getStatus, getTranscript } from '../../src/client/index.js';
 import { formatStatus } from '../../src/cli/commands/inspect.js';
 import { reply, text, toolUse, type ReplyTurn } from '../../src/scripted/index.js';
-import { eventually, scheduledActivities, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventually, scheduledActivities, startRun, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
+// One worker for the tests that need no model connection timeouts of their own.
+const agents = useSharedAgent(env);
 
 /** `word0 word1 ... word{n-1}`: words whose order shows which part of the reply was streamed. */
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
@@ -39,7 +41,7 @@ describe('streamed model calls', () => {
     // About 28 events 200 ms apart (5.6 s); a 2 s heartbeat timeout records the details every 1.6 s at most, so the
     // server shows several beats while the reply streams.
     const slow: ReplyTurn = { ...reply([text(answer)]), eventDelayMs: 200 };
-    await withAgent(env, { script: [slow] }, async (h) => {
+    await agents.with({ script: [slow] }, async (h) => {
       const workflowId = await startRun(h, 'say many words', { heartbeatTimeoutMs: 2000 });
       const first = await eventually(
         () => getStatus(env.client, workflowId),
@@ -75,7 +77,7 @@ describe('streamed model calls', () => {
 
   it('retries a stream cut mid-message as a whole call, and the transcript holds the whole reply once', async () => {
     const cutTurn: ReplyTurn = { ...reply([text('Let me compute.'), toolUse('calculator', { expression: '6*7' })]), cut: { afterEvents: 5 } };
-    await withAgent(env, { script: [cutTurn, reply([text('The answer is 42.')])] }, async (h) => {
+    await agents.with({ script: [cutTurn, reply([text('The answer is 42.')])] }, async (h) => {
       const result = await h.run('what is 6*7?');
       expect(result).toMatchObject({ status: 'completed', text: 'The answer is 42.', steps: 2, toolCalls: 1 });
       expect(h.model.requests.map((r) => ({ turn: r.turn, status: r.status, cut: r.cutAfterEvents }))).toEqual([

@@ -7,7 +7,8 @@ import { forkRun, getAgentResult, getStatus, ForkError } from '../../src/client/
 import { reply, text, toolUse, type MessagesRequestBody, type Script, type ScriptFunction } from '../../src/scripted/index.js';
 import { AgentForkedFrom } from '../../src/core/search-attributes.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { builtinTools } from '../../src/tools/registry.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
 
@@ -25,6 +26,11 @@ function recorder() {
   });
   return { tool: tool as AgentTool, executions };
 }
+
+const RESEARCHER = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 5 } };
+// One worker for the file's tests: the recorder tool (each test brings its own, which counts its executions) and the
+// researcher sub-agent.
+const shared = useSharedAgent(env, { tools: [...builtinTools, recorder().tool], agents: RESEARCHER });
 
 const stepOf = (req: MessagesRequestBody) => req.messages.filter((m) => m.role === 'assistant').length + 1;
 /** Steps 1 and 2 call the tool, step 3 answers: the same reply for the same conversation, source or fork. */
@@ -46,7 +52,7 @@ async function historyOf(workflowId: string) {
 describe('forkRun', () => {
   it('a 3-step run forked at step 3 makes one model request, carrying the recorded steps; no reused tool runs again', async () => {
     const { tool, executions } = recorder();
-    await withAgent(env, { script: threeSteps, tools: [tool] }, async ({ start, model, taskQueue }) => {
+    await shared.with({ script: threeSteps, tools: [tool] }, async ({ start, model, taskQueue }) => {
       const sourceId = await start('record two numbers', { tools: ['record'] });
       const source = await getAgentResult(env.client, sourceId);
       expect(source).toMatchObject({ status: 'completed', steps: 3, text: 'done', toolCalls: 2 });
@@ -86,7 +92,7 @@ describe('forkRun', () => {
 
   it('a steering message goes after the reused steps, and a fork of a fork reuses its source and its own steps', async () => {
     const { tool, executions } = recorder();
-    await withAgent(env, { script: threeSteps, tools: [tool] }, async ({ start, model, taskQueue }) => {
+    await shared.with({ script: threeSteps, tools: [tool] }, async ({ start, model, taskQueue }) => {
       const sourceId = await start('record two numbers', { tools: ['record'] });
       await getAgentResult(env.client, sourceId);
       const fork = await forkRun(env.client, sourceId, { fromStep: 2, message: 'STEER: be brief', taskQueue });
@@ -110,7 +116,7 @@ describe('forkRun', () => {
 
   it('a step beyond the recorded ones is refused, saying how many steps the run has', async () => {
     const { tool } = recorder();
-    await withAgent(env, { script: threeSteps, tools: [tool] }, async ({ start, taskQueue }) => {
+    await shared.with({ script: threeSteps, tools: [tool] }, async ({ start, taskQueue }) => {
       const sourceId = await start('record two numbers', { tools: ['record'] });
       await getAgentResult(env.client, sourceId);
       const refused = forkRun(env.client, sourceId, { fromStep: 99, taskQueue });
@@ -122,7 +128,7 @@ describe('forkRun', () => {
 
   it('a run that continued as new is forked across its runs: the reused usage counts the steps of every run', async () => {
     const { tool } = recorder();
-    await withAgent(env, { script: threeSteps, tools: [tool] }, async ({ start, model, taskQueue }) => {
+    await shared.with({ script: threeSteps, tools: [tool] }, async ({ start, model, taskQueue }) => {
       const sourceId = await start('record two numbers', { tools: ['record'], continueAsNewAfterSteps: 1 });
       const source = await getAgentResult(env.client, sourceId);
       expect(source).toMatchObject({ status: 'completed', steps: 3 });
@@ -144,7 +150,7 @@ describe('forkRun', () => {
     // The source's step 2 (the second request of all) is held: the source is running, its step 1 recorded.
     let requests = 0;
     const held: ScriptFunction = (req, turn) => ({ ...(threeSteps(req, turn) as object), ...(++requests === 2 ? { hold: true } : {}) }) as ReturnType<ScriptFunction>;
-    await withAgent(env, { script: held, tools: [tool] }, async ({ start, model, taskQueue }) => {
+    await shared.with({ script: held, tools: [tool] }, async ({ start, model, taskQueue }) => {
       const sourceId = await start('record two numbers', { tools: ['record'] });
       await model.waitForHeld(1, 20_000);
       // Step 2 is being asked for: the recorded steps are 1, and the fork may start at 2 (or 1), not 3.
@@ -167,8 +173,7 @@ describe('forkRun', () => {
       if (isChild(req)) return reply([text('the child says 42')]);
       return stepOf(req) === 1 ? reply([toolUse('agent__researcher', { task: 'what is 6*7?' })]) : reply([text('the parent says 42')]);
     };
-    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 5 } };
-    await withAgent(env, { script: delegating, agents }, async ({ start, model, taskQueue }) => {
+    await shared.with({ script: delegating }, async ({ start, model, taskQueue }) => {
       const sourceId = await start('ask the researcher', { tools: ['agent__researcher'] });
       expect(await getAgentResult(env.client, sourceId)).toMatchObject({ status: 'completed', text: 'the parent says 42' });
       const childRequests = () => model.requests.filter((r) => isChild(r.body as MessagesRequestBody)).length;

@@ -5,13 +5,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { getAgentResult, getTranscript } from '../../src/client/index.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
 import { webSearch } from '../../src/tools/web-search.js';
-import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+import { builtinTools } from '../../src/tools/registry.js';
+import { useSharedAgent, useTestEnv, withAgent, type AgentHarness, type TestEnv } from '../helpers/harness.js';
 import { findPlainText, payloadEncodings, rawHistory, traceHeaders } from '../helpers/plaintext.js';
 
 const tag = randomUUID().slice(0, 8);
@@ -56,18 +57,14 @@ const script: Script = [
 ];
 
 const keys = `k1:${randomBytes(32).toString('base64')}`;
-let encrypted: TestEnv;
-let plain: TestEnv;
+const encrypted = useTestEnv(agentDataConverter({ AGENT_ENCRYPTION_KEYS: keys }));
+const plain = useTestEnv(agentDataConverter({}));
 let raw: Client;
-beforeAll(async () => {
-  encrypted = await openTestEnv(agentDataConverter({ AGENT_ENCRYPTION_KEYS: keys }));
-  plain = await openTestEnv(agentDataConverter({}));
+beforeAll(() => {
   raw = new Client({ connection: encrypted.client.connection });
 });
-afterAll(async () => {
-  await encrypted?.close();
-  await plain?.close();
-});
+// One worker, with the keys, for the encrypted runs; the control run (no keys) has a worker of its own.
+const shared = useSharedAgent(encrypted, { tools: [...builtinTools, vault, crashy] });
 
 /** A payload stored in plain text. Patch markers (`patched()`) and a local activity's marker data are written by
  * Temporal's core itself, outside the codecs: the patch id, a name from our code; the activity's type, sequence
@@ -77,7 +74,9 @@ const notEncrypted = (p: { path: string; encoding: string }) =>
 
 /** Runs the script to completion; `whileWorkerRuns` may query the run (the worker still answers). */
 async function completedRun(env: TestEnv, whileWorkerRuns?: (id: string) => Promise<void>): Promise<string> {
-  return withAgent(env, { script, tools: TOOLS }, async (h) => {
+  const withWorker = <T>(fn: (h: AgentHarness) => Promise<T>) =>
+    env === encrypted ? shared.with({ script, tools: TOOLS }, fn) : withAgent(env, { script, tools: TOOLS }, fn);
+  return withWorker(async (h) => {
     const id = await h.start(`Please handle ${SECRET.task}`, { tools: TOOLS.map((t) => t.name) });
     const result = await getAgentResult(env.client, id);
     expect(result.status).toBe('completed');
@@ -119,7 +118,7 @@ describe('encrypted history', () => {
 
   it('keeps the failure message of a failed run encrypted (the workflow sandbox encodes failures too)', async () => {
     const failing: Script = [apiError(400, 'invalid_request_error', `rejected because of ${SECRET.failure}`)];
-    const id = await withAgent(encrypted, { script: failing }, async (h) => {
+    const id = await shared.with({ script: failing }, async (h) => {
       const started = await h.start(`Please handle ${SECRET.task}`);
       const result = await getAgentResult(encrypted.client, started);
       expect(result.status).toBe('failed');
@@ -134,7 +133,7 @@ describe('encrypted history', () => {
   }, 60_000);
 
   it('an encrypted history replays with the project data converter, and does not without the keys', async () => {
-    const id = await withAgent(encrypted, { script: [reply([text(`short ${SECRET.reply}`)])] }, async (h) => {
+    const id = await shared.with({ script: [reply([text(`short ${SECRET.reply}`)])] }, async (h) => {
       const started = await h.start(`Please handle ${SECRET.task}`);
       expect((await getAgentResult(encrypted.client, started)).status).toBe('completed');
       return started;

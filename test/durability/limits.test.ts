@@ -1,20 +1,15 @@
 // Payload and context limits: big tool outputs are truncated with a note, an oversized result fails once
 // (never an endless retry), and old tool results are cleared from requests near the context window.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLEARED_TOOL_RESULT } from '../../src/activities/request.js';
 import { getStatus, getTranscript } from '../../src/client/index.js';
 import type { MessageParam } from '../../src/core/types.js';
 import { reply, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
-import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+import { builtinTools } from '../../src/tools/registry.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 const bigOutput = defineTool<{ size: number }>({
   name: 'big_output',
@@ -23,6 +18,9 @@ const bigOutput = defineTool<{ size: number }>({
   execute: async ({ size }) => 'y'.repeat(size),
 });
 
+// One worker for all the file's tests.
+const agents = useSharedAgent(env, { tools: [...builtinTools, bigOutput] });
+
 type ResultBlock = { type: string; content: string; is_error?: boolean };
 const resultsOf = (body: unknown, index: number) =>
   ((body as MessagesRequestBody).messages[index].content as unknown as ResultBlock[]).filter((b) => b.type === 'tool_result');
@@ -30,7 +28,7 @@ const resultsOf = (body: unknown, index: number) =>
 describe('tool output limit', () => {
   it('truncates output above maxToolOutputChars and tells the model how much was cut', async () => {
     const script = [reply([toolUse('big_output', { size: 50_000 })]), reply([text('ok')])];
-    await withAgent(env, { script, tools: [bigOutput] }, async ({ run, model }) => {
+    await agents.with({ script, tools: [bigOutput] }, async ({ run, model }) => {
       const result = await run('big', { tools: ['big_output'], maxToolOutputChars: 1000 });
       expect(result.status).toBe('completed');
       const [block] = resultsOf(model.requests.filter((r) => r.status === 200)[1].body, 2);
@@ -44,7 +42,7 @@ describe('tool output limit', () => {
 describe('payload limit', () => {
   it('fails the run at once with a clear error when a model reply cannot fit in one Temporal payload', async () => {
     const script = [reply([text('z'.repeat(2_000_000))])];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('huge reply');
       expect(result.status).toBe('failed');
       expect(result.error).toMatch(/over the 1800000-byte limit of one Temporal payload/);
@@ -60,7 +58,7 @@ describe('context management', () => {
       turn < 6
         ? { ...reply([toolUse('big_output', { size: 20 + turn })]), usage: { input_tokens: 5000 } }
         : reply([text('done')]);
-    await withAgent(env, { script, tools: [bigOutput] }, async ({ run, model, env }) => {
+    await agents.with({ script, tools: [bigOutput] }, async ({ run, model, env }) => {
       const result = await run('many tools', { tools: ['big_output'], contextClearAtTokens: 4000 });
       expect(result.status).toBe('completed');
       const last = model.requests.filter((r) => r.status === 200).at(-1)!.body as MessagesRequestBody;
@@ -85,7 +83,7 @@ describe('continue-as-new with a large task', () => {
     const task = `Summarise this log:\n${'log line 42: ok\n'.repeat(56_000)}`; // about 900 KB
     const script = (_body: MessagesRequestBody, turn: number) =>
       turn < 5 ? reply([toolUse('big_output', { size: 150_000 + turn })]) : reply([text('summarised')]);
-    await withAgent(env, { script, tools: [bigOutput] }, async ({ run, env }) => {
+    await agents.with({ script, tools: [bigOutput] }, async ({ run, env }) => {
       const result = await run(task, { tools: ['big_output'], maxToolOutputChars: 300_000, continueAsNewAfterSteps: 4, maxSteps: 20 });
       expect(result).toMatchObject({ status: 'completed', text: 'summarised', runsUsed: 2 });
       // The continued run's input holds the task once: in the carried transcript.

@@ -1,8 +1,10 @@
 // Shared by the integration tests: a client and worker on the one dev server that global-setup started, and
-// the scripted model reached through the real Anthropic SDK. Each test gets its own task queue, so tests in
-// a file never pick up each other's runs.
+// the scripted model reached through the real Anthropic SDK. Each `withAgent` gets its own task queue, so tests in
+// a file never pick up each other's runs; `useSharedAgent` keeps one queue and worker for a file, and ends the runs
+// each test left open before the next.
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { isDeepStrictEqual } from 'node:util';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, vi } from 'vitest';
@@ -11,7 +13,7 @@ import type { McpServerConfig, SubAgentConfig } from '../../src/config/types.js'
 import type { AgentResult, AgentSettings } from '../../src/core/types.js';
 import { startScriptedModel, type MessagesRequestBody, type ScriptedModel, type ScriptedModelOptions, type Script } from '../../src/scripted/index.js';
 import { builtinTools } from '../../src/tools/registry.js';
-import type { AgentTool } from '../../src/tools/types.js';
+import type { AgentTool, AnyAgentTool } from '../../src/tools/types.js';
 import type { ModelConnection } from '../../src/activities/index.js';
 import { createAgentWorker, type AgentWorker, type AgentWorkerOptions } from '../../src/worker/worker.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
@@ -47,10 +49,10 @@ export async function openTestEnv(dataConverter: DataConverter = agentDataConver
 
 /** Call once at the top of a test file: opens a TestEnv before the file's tests and closes it after them. The
  * object returned stands for that env (usable inside tests and hooks, once it is open). */
-export function useTestEnv(): TestEnv {
+export function useTestEnv(dataConverter?: DataConverter): TestEnv {
   let env: TestEnv | undefined;
   beforeAll(async () => {
-    env = await openTestEnv();
+    env = await openTestEnv(dataConverter);
   });
   afterAll(async () => {
     await env?.close();
@@ -231,4 +233,171 @@ export function withWorkflowTaskTimeout(client: Client, seconds: number): Client
       workflow: [{ start: (input, next) => next({ ...input, options: { ...input.options, workflowTaskTimeout: msToTs(seconds * 1000) } }) }],
     },
   });
+}
+
+/** The worker-level options of `useSharedAgent`: those of `withAgent` that shape the worker, the same for every test
+ * of the file. */
+export interface SharedAgentOptions {
+  /** Every tool the file's tests use (default: the built-ins), or its definition alone (no `execute`) for a tool
+   * that only tests bring. A test names its own in `with({ tools })`, each defined as the file's tool of that name is;
+   * the test's own `execute` then runs its calls. */
+  tools?: Array<AnyAgentTool | Omit<AnyAgentTool, 'execute'>>;
+  apiKey?: string;
+  maxActivities?: number;
+  modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
+  /** Sub-agents of the worker (`agent__<name>` tools). */
+  agents?: Record<string, SubAgentConfig>;
+  workerOptions?: AgentWorkerOptions['workerOptions'];
+  modelBatches?: AgentWorkerOptions['modelBatches'];
+}
+
+/** What a test of a file with a shared agent worker gives `with`: its script and tools, as to `withAgent`. */
+export interface SharedAgentRun {
+  script?: Script;
+  /** The tools the test's runs see by default (their names are the runs' settings unless the test says otherwise). */
+  tools?: AnyAgentTool[];
+  modelOptions?: Pick<ScriptedModelOptions, 'contextWindow' | 'compaction' | 'taskBudget'>;
+}
+
+export interface SharedAgent {
+  /** `withAgent(env, options, fn)` on the file's model and worker: the model is scripted anew for `fn` (its
+   * `requests` are this test's alone), and every run still open on the task queue when `fn` ends is terminated, and
+   * the worker's calls in flight are waited out, before the next test. */
+  with<T>(options: SharedAgentRun, fn: (h: AgentHarness) => Promise<T>): Promise<T>;
+}
+
+/** What of a tool the worker and the model see (all but the code that runs its calls). */
+const toolDefinition = ({ name, description, inputSchema, needsApproval, readOnly, timeout, heartbeatTimeout, retry, completesLater, fast }: Omit<AnyAgentTool, 'execute'>) => ({
+  name, description, inputSchema, needsApproval, readOnly, timeout, heartbeatTimeout, retry, completesLater, fast,
+});
+
+/** A tool's definition without its code: for `useSharedAgent`'s tools, when the file's tests bring the code. */
+export function definitionOf(tool: AnyAgentTool): Omit<AnyAgentTool, 'execute'> {
+  return Object.fromEntries(Object.entries(toolDefinition(tool)).filter(([, v]) => v !== undefined)) as Omit<AnyAgentTool, 'execute'>;
+}
+
+/** Call once at the top of a test file, after `useTestEnv`: one scripted model and one agent worker on a task queue
+ * of their own serve every `with(...)` of the file's tests (a worker's creation costs about a second of CPU). For the
+ * tests that need no worker configuration of their own; the rest keep `withAgent`. Tests of a file run one at a time,
+ * as vitest runs them by default. */
+export function useSharedAgent(env: TestEnv, options: SharedAgentOptions = {}): SharedAgent {
+  const fileTools = options.tools ?? builtinTools;
+  const withCode = (tools: typeof fileTools) => tools.filter((t): t is AnyAgentTool => 'execute' in t).map((t) => [t.name, t] as const);
+  let current = new Map(withCode(fileTools));
+  // The worker's tools: the file's definitions, whose calls run the current test's tool of that name.
+  const routed = fileTools.map((tool): AnyAgentTool => ({
+    ...tool,
+    execute: (input, context) => {
+      const code = current.get(tool.name);
+      if (!code) throw new Error(`useSharedAgent(): this test gave no tool "${tool.name}" (the file has its definition only)`);
+      return code.execute(input, context);
+    },
+  }));
+  let shared: { model: ScriptedModel; agent: AgentWorker; taskQueue: string; running: Promise<void>; stopped: Promise<never> } | undefined;
+
+  beforeAll(async () => {
+    const model = await startScriptedModel({ script: [] });
+    const taskQueue = `test-${randomUUID()}`;
+    const agent = await createAgentWorker({
+      connection: env.connection,
+      client: env.client,
+      taskQueue,
+      tools: routed,
+      model: { apiKey: options.apiKey ?? 'test-key', baseURL: model.url, ...options.modelConnection },
+      maxActivities: options.maxActivities,
+      dataConverter: env.dataConverter,
+      agents: options.agents,
+      workerOptions: options.workerOptions,
+      modelBatches: options.modelBatches,
+    }).catch(async (err) => {
+      await model.close();
+      throw err;
+    });
+    const running = agent.worker.run();
+    // A worker that stops (fails) while a test runs fails that test at once, as `runUntil` would.
+    const stopped = running.then(
+      () => Promise.reject(new Error('the shared agent worker stopped')),
+      (err: unknown) => Promise.reject(err instanceof Error ? err : new Error(String(err))),
+    );
+    stopped.catch(() => undefined);
+    shared = { model, agent, taskQueue, running, stopped };
+  });
+  afterAll(async () => {
+    if (!shared) return;
+    const { agent, running, model } = shared;
+    shared = undefined;
+    if (agent.worker.getState() === 'RUNNING') agent.worker.shutdown();
+    try {
+      await running;
+    } finally {
+      await model.close();
+    }
+  });
+
+  return {
+    async with(run, fn) {
+      if (!shared) throw new Error('useSharedAgent(): the worker runs only inside tests');
+      const { model, agent, taskQueue, stopped } = shared;
+      const testTools = run.tools ?? builtinTools;
+      for (const tool of testTools) {
+        const fileTool = fileTools.find((t) => t.name === tool.name);
+        if (!fileTool || !isDeepStrictEqual(toolDefinition(fileTool), toolDefinition(tool))) {
+          throw new Error(`useSharedAgent(): the tool "${tool.name}" is not among the file's tools as defined there; give it to useSharedAgent, or use withAgent`);
+        }
+      }
+      current = new Map([...withCode(fileTools), ...withCode(testTools)]);
+      model.reset({ script: run.script ?? [], ...run.modelOptions });
+      const started = new Set<string>();
+      const harness: AgentHarness = {
+        env,
+        model,
+        agent,
+        taskQueue,
+        async start(task, settings = {}, workflowId) {
+          const toolNames = (run.tools ?? []).map((t) => t.name);
+          const full = defaultSettings({ tools: toolNames.length ? toolNames : ['calculator', 'web_search'], ...settings });
+          const { workflowId: id } = await startAgent(env.client, { task, settings: full, taskQueue, workflowId });
+          started.add(id);
+          return id;
+        },
+        async run(task, settings = {}, workflowId) {
+          return getAgentResult(env.client, await harness.start(task, settings, workflowId));
+        },
+      };
+      try {
+        return await Promise.race([fn(harness), stopped]);
+      } finally {
+        await endTestRuns(env.client, taskQueue, started);
+        model.reset({ script: [] });
+        await vi.waitFor(
+          () => {
+            const { numInFlightActivities, numInFlightWorkflowActivations } = agent.worker.getStatus();
+            if (numInFlightActivities + numInFlightWorkflowActivations > 0) {
+              throw new Error(`the shared worker still has ${numInFlightActivities} activities and ${numInFlightWorkflowActivations} workflow activations in flight`);
+            }
+          },
+          { timeout: 30_000, interval: 50 },
+        );
+      }
+    },
+  };
+}
+
+/** Terminates the runs a test left open on `taskQueue`: those it started through the harness, and any other the
+ * server lists there as running (children, runs started by other means). */
+async function endTestRuns(client: Client, taskQueue: string, started: Set<string>): Promise<void> {
+  const open = new Set(started);
+  for await (const execution of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) {
+    open.add(execution.workflowId);
+  }
+  await Promise.all(
+    [...open].map((id) =>
+      client.workflow
+        .getHandle(id)
+        .terminate('the test ended')
+        .catch((err: unknown) => {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+        }),
+    ),
+  );
 }

@@ -254,6 +254,29 @@ describe('hold and failTimes', () => {
   });
 });
 
+describe('reset', () => {
+  it('scripts the model anew on the same address: the new script answers, the records, holds and failTimes counts start again, and a request held from before is not answered', async () => {
+    const { server, client } = await start([failTimes(1, apiError(529, 'overloaded_error', 'Overloaded'), reply([text('first script')]))]);
+    expect(await rejection(client, base([user('go')]))).toBeInstanceOf(OverloadedError);
+    expect((await client.messages.create(base([user('go')]))).content).toEqual([{ type: 'text', text: 'first script' }]);
+    const { requests } = server;
+
+    server.reset({ script: [{ ...reply([text('held')]), hold: true }] });
+    expect(server.requests).toBe(requests);
+    expect(server.requests).toEqual([]);
+    const abandoned = client.messages.create(base([user('go')])).catch((e: unknown) => e);
+    await server.waitForHeld(1);
+
+    server.reset({ script: [failTimes(1, apiError(529, 'overloaded_error', 'Overloaded'), reply([text('second script')]))] });
+    expect(await abandoned).toBeInstanceOf(Error);
+    expect(server.requests).toEqual([]);
+    // The failTimes count of turn 0 started again: the first request fails once more.
+    expect(await rejection(client, base([user('go')]))).toBeInstanceOf(OverloadedError);
+    expect((await client.messages.create(base([user('go')]))).content).toEqual([{ type: 'text', text: 'second script' }]);
+    expect(server.requests.map((r) => r.status)).toEqual([529, 200]);
+  });
+});
+
 describe('stream shapes', () => {
   it('eventDelayMs spaces the SSE events out; cut ends the connection after N events once, then the turn streams whole', async () => {
     const turn = { ...reply([text('a reply long enough to take several text_delta events to stream')]), eventDelayMs: 40, cut: { afterEvents: 4 } };

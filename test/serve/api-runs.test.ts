@@ -3,15 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { reply, text } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 import { readEvents } from './sse.js';
 import { auth, calc, call, openApi } from './api-helpers.js';
 
 const env = useTestEnv();
+// One worker for all the file's tests.
+const agents = useSharedAgent(env);
 
 describe('runs over HTTP', () => {
   it('a run started twice with one Idempotency-Key starts once; status, transcript and result read it', async () => {
-    await withAgent(env, { script: [calc('toolu_a'), reply([text('It is 4.')])] }, async (h) => {
+    await agents.with({ script: [calc('toolu_a'), reply([text('It is 4.')])] }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
         const key = { ...auth(), 'idempotency-key': `key-${randomUUID()}` };
@@ -39,7 +41,7 @@ describe('runs over HTTP', () => {
   it('steering over HTTP: deny with a reason, a follow-up, cancel, then resume to completion', async () => {
     // The scripted model answers by the turn of the conversation: both runs get these two turns.
     const script = [calc('toolu_d'), reply([text('Done.')])];
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
         const body = { task: 'two plus two', tools: ['calculator'], approve: ['calculator'] };

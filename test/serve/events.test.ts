@@ -4,15 +4,19 @@ import { setMaxListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { getStatus } from '../../src/client/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 import { readEvents, type SseEvent } from './sse.js';
 import { auth, calc, call, openApi } from './api-helpers.js';
 
 const env = useTestEnv();
+// One worker for all the file's tests, with the researcher sub-agent one of them delegates to.
+const agents = useSharedAgent(env, {
+  agents: { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'] } },
+});
 
 describe('the event stream', () => {
   it('the event stream delivers a run’s events in order and, after a disconnect, resumes from Last-Event-ID without losing or repeating one', async () => {
-    await withAgent(env, { script: [calc('toolu_b'), reply([text('It is 4.')])] }, async (h) => {
+    await agents.with({ script: [calc('toolu_b'), reply([text('It is 4.')])] }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
         const started = await call(api, 'POST', '/v1/runs', { task: 'two plus two', tools: ['calculator'], approve: ['calculator'] });
@@ -50,7 +54,7 @@ describe('the event stream', () => {
   });
 
   it('50 concurrent subscribers share one poller and add no event to the run’s history', async () => {
-    await withAgent(env, { script: [calc('toolu_c'), reply([text('It is 4.')])] }, async (h) => {
+    await agents.with({ script: [calc('toolu_c'), reply([text('It is 4.')])] }, async (h) => {
       // Reads an hour apart: the feed reads the run once when its first subscriber comes, and not again in this test.
       const api = await openApi(env, h.taskQueue, undefined, 3_600_000);
       try {
@@ -95,7 +99,7 @@ describe('the event stream', () => {
 
 
   it('a guard that stops a run is an event before its end', async () => {
-    await withAgent(env, { script: [calc('toolu_g'), reply([text('never reached')])] }, async (h) => {
+    await agents.with({ script: [calc('toolu_g'), reply([text('never reached')])] }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
         const id = (await call(api, 'POST', '/v1/runs', { task: 'two plus two', tools: ['calculator'], maxSteps: 1, summaryOn: [] })).json!.workflowId as string;
@@ -113,7 +117,7 @@ describe('the event stream', () => {
 
   it('the words a model call streams arrive as model_text events before the call ends', async () => {
     const words = 'The answer is coming word by word, and it keeps going for quite a while before it ends.';
-    await withAgent(env, { script: [{ ...reply([text(words)]), holdAfterEvents: 8 }] }, async (h) => {
+    await agents.with({ script: [{ ...reply([text(words)]), holdAfterEvents: 8 }] }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
         const id = (await call(api, 'POST', '/v1/runs', { task: 'say it slowly', tools: ['calculator'] })).json!.workflowId as string;
@@ -130,14 +134,13 @@ describe('the event stream', () => {
   });
 
   it('a sub-agent’s child run is a child_started event between its tool_call and its tool_result', async () => {
-    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'] } };
     const script = (req: { system?: unknown }, turn: number) => {
       const system = typeof req.system === 'string' ? req.system : '';
       // The child's answer waits for the test: the child is running when the stream is read.
       if (system.includes('researcher')) return { ...reply([text('42')]), hold: true };
       return turn === 0 ? reply([toolUse('agent__researcher', { task: 'what is 6*7?' }, 'toolu_child')]) : reply([text('It is 42.')]);
     };
-    await withAgent(env, { script, agents }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
         const id = await h.start('ask the researcher', { tools: ['agent__researcher'] });

@@ -9,9 +9,11 @@ import { getAgentResult } from '../../src/client/index.js';
 import { findTemporalCli } from '../../src/devserver/find-temporal.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { testServerAddress } from '../helpers/test-server.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
+// One worker for all the file's tests.
+const agents = useSharedAgent(env);
 const run = promisify(execFile);
 
 /** The Temporal CLI, as an operator runs it against the test's server. */
@@ -25,7 +27,7 @@ describe('a default agent worker in Temporal tools', () => {
   it('answers the stack-trace query: `temporal workflow stack` shows the loop waiting in its model call', async () => {
     // One calculator turn, then a model call the script holds until the test releases it.
     const script: Script = [reply([toolUse('calculator', { expression: '6*7' })]), { ...reply([text('42')]), hold: true }];
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const workflowId = await h.start('what is 6*7?');
       await vi.waitFor(() => expect(h.model.requests.length).toBe(2), { timeout: 15_000, interval: 50 });
       const stack = await temporal('workflow', 'stack', '--workflow-id', workflowId);
@@ -38,7 +40,7 @@ describe('a default agent worker in Temporal tools', () => {
   it('a failed run without encryption: `temporal workflow describe` shows the failure message in clear', async () => {
     // A 400 is not retried: the run fails with the API's message.
     const script: Script = [apiError(400, 'invalid_request_error', 'messages: the first message must use the "user" role')];
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const workflowId = await h.start('hello');
       expect(await getAgentResult(env.client, workflowId)).toMatchObject({ status: 'failed' });
       const described = await temporal('workflow', 'describe', '--workflow-id', workflowId);

@@ -4,9 +4,19 @@ import type { MessageParam } from '../../src/core/types.js';
 import { franceDemoScript, reply, text, toolUse } from '../../src/scripted/index.js';
 import type { RecordedRequest } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
-import { scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
+import { builtinTools } from '../../src/tools/registry.js';
+import { scheduledActivities, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
+
+/** The concurrency test's tool, as the file's worker defines it (the test's own counts its calls). */
+const slowDefinition = {
+  name: 'slow',
+  description: 'waits a little',
+  inputSchema: { type: 'object' as const, properties: { n: { type: 'number' } }, required: ['n'] },
+};
+// One worker for the file's tests, but the one without an API key.
+const agents = useSharedAgent(env, { tools: [...builtinTools, defineTool<{ n: number }>({ ...slowDefinition, execute: async ({ n }) => `done ${n}` })] });
 
 const FRANCE = 'Search for the population of France and calculate what 15% of that number is';
 
@@ -17,7 +27,7 @@ const answered = (requests: RecordedRequest[]) => requests.filter((r) => r.statu
 
 describe('agentWorkflow', () => {
   it('runs the France example through two tool turns and ends on end_turn with the computed answer', async () => {
-    await withAgent(env, { script: franceDemoScript }, async ({ run, model, env }) => {
+    await agents.with({ script: franceDemoScript }, async ({ run, model, env }) => {
       const result = await run(FRANCE);
       expect(result.status).toBe('completed');
       expect(result.stopReason).toBe('end_turn');
@@ -50,7 +60,7 @@ describe('agentWorkflow', () => {
       ]),
       reply([text('5 and 100.')]),
     ];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('add and multiply');
       expect(result.status).toBe('completed');
       expect(result.toolCalls).toBe(2);
@@ -70,7 +80,7 @@ describe('agentWorkflow', () => {
 
   it('sends the whole assistant content back, text and tool_use blocks alike', async () => {
     const script = [reply([text('Let me compute.'), toolUse('calculator', { expression: '6 * 7' })]), reply([text('42')])];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       await run('six times seven');
       // The scripted model rejects a request whose assistant turn differs from what it returned, so getting a
       // second answer already proves it; the assertion shows what was sent.
@@ -90,7 +100,7 @@ describe('agentWorkflow', () => {
       reply([toolUse('no_such_tool', { x: 1 }, 'toolu_1'), toolUse('calculator', { expr: '1+1' }, 'toolu_2')]),
       reply([text('Sorry, I will try again.')]),
     ];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('break things');
       expect(result.status).toBe('completed');
       expect(result.toolCalls).toBe(2);
@@ -107,7 +117,7 @@ describe('agentWorkflow', () => {
 
   it('returns a calculator error as an is_error result the model can read', async () => {
     const script = [reply([toolUse('calculator', { expression: '2 * (3 + )' }, 'toolu_1')]), reply([text('oops')])];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       await run('bad maths');
       const [result] = messagesOf(answered(model.requests)[1])[2].content as Array<{ is_error?: boolean; content: string }>;
       expect(result.is_error).toBe(true);
@@ -119,9 +129,7 @@ describe('agentWorkflow', () => {
     let running = 0;
     let peak = 0;
     const slow = defineTool<{ n: number }>({
-      name: 'slow',
-      description: 'waits a little',
-      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      ...slowDefinition,
       async execute({ n }) {
         running++;
         peak = Math.max(peak, running);
@@ -134,7 +142,7 @@ describe('agentWorkflow', () => {
       reply([toolUse('slow', { n: 1 }), toolUse('slow', { n: 2 }), toolUse('slow', { n: 3 })]),
       reply([text('all done')]),
     ];
-    await withAgent(env, { script, tools: [slow] }, async ({ run }) => {
+    await agents.with({ script, tools: [slow] }, async ({ run }) => {
       const result = await run('three slow things', { tools: ['slow'] });
       expect(result.status).toBe('completed');
       expect(peak).toBe(3);
@@ -156,7 +164,7 @@ describe('agentWorkflow failures', () => {
 
 describe('agentWorkflow stop reasons', () => {
   it.each(['end_turn', 'stop_sequence'] as const)('%s completes the run with the reply text', async (stop) => {
-    await withAgent(env, { script: [reply([text('final words')], stop)] }, async ({ run }) => {
+    await agents.with({ script: [reply([text('final words')], stop)] }, async ({ run }) => {
       const result = await run('say something');
       expect(result).toMatchObject({ status: 'completed', stopReason: stop, text: 'final words', steps: 1 });
     });
@@ -164,7 +172,7 @@ describe('agentWorkflow stop reasons', () => {
 
   it.each(['refusal', 'max_tokens'] as const)('%s stops the run and runs no tool from that turn', async (stop) => {
     const script = [reply([text('I will call a tool'), toolUse('calculator', { expression: '1 + 1' })], stop)];
-    await withAgent(env, { script }, async ({ run, env }) => {
+    await agents.with({ script }, async ({ run, env }) => {
       const result = await run('try a tool');
       expect(result.status).toBe('stopped');
       expect(result.stopReason).toBe(stop);
@@ -176,7 +184,7 @@ describe('agentWorkflow stop reasons', () => {
   });
 
   it('model_context_window_exceeded stops the run with a clear status', async () => {
-    await withAgent(env, { script: [reply([text('partial')], 'model_context_window_exceeded')] }, async ({ run }) => {
+    await agents.with({ script: [reply([text('partial')], 'model_context_window_exceeded')] }, async ({ run }) => {
       const result = await run('too long');
       expect(result.status).toBe('stopped');
       expect(result.stopReason).toBe('model_context_window_exceeded');
@@ -186,7 +194,7 @@ describe('agentWorkflow stop reasons', () => {
 
   it('pause_turn sends the conversation back as it is, the paused assistant turn last', async () => {
     const script = [reply([text('searching the web…')], 'pause_turn'), reply([text('found it')])];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('look something up');
       expect(result).toMatchObject({ status: 'completed', steps: 2, text: 'found it' });
       const second = messagesOf(answered(model.requests)[1]);
@@ -197,7 +205,7 @@ describe('agentWorkflow stop reasons', () => {
 
   it('an unknown stop_reason fails the run with an error naming the value', async () => {
     const script = [{ content: [text('hm')], stop_reason: 'brand_new_reason' as never }];
-    await withAgent(env, { script }, async ({ run }) => {
+    await agents.with({ script }, async ({ run }) => {
       const result = await run('surprise me');
       expect(result.status).toBe('failed');
       expect(result.error).toContain('brand_new_reason');

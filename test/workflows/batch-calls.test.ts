@@ -6,11 +6,13 @@ import { getStatus, getTurnUsage } from '../../src/client/index.js';
 import { formatStatus } from '../../src/cli/commands/inspect.js';
 import { AgentCostUsd } from '../../src/core/search-attributes.js';
 import { apiError, failTimes, reply, text, toolUse, type ScriptTurn } from '../../src/scripted/index.js';
-import { eventually, localActivityTypes, scheduledActivities, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventually, localActivityTypes, scheduledActivities, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
 /** Short, so a test waits milliseconds where a worker waits seconds. */
 const FAST = { windowMs: 200, pollMs: 100, maxPollMs: 200 };
+// One worker, gathering and polling batches with FAST, for all the file's tests.
+const agents = useSharedAgent(env, { modelBatches: FAST });
 
 /** Two calculator turns, then the answer: three model calls. */
 const THREE_STEPS: ScriptTurn[] = [
@@ -21,8 +23,8 @@ const THREE_STEPS: ScriptTurn[] = [
 
 describe('a run in batch mode', () => {
   it('sends every model call as a batch request (none direct), completes with the answer, and costs half of the same run made directly', async () => {
-    const direct = await withAgent(env, { script: THREE_STEPS, modelBatches: FAST }, (h) => h.run('compute', { tools: ['calculator'] }));
-    await withAgent(env, { script: THREE_STEPS, modelBatches: FAST }, async (h) => {
+    const direct = await agents.with({ script: THREE_STEPS }, (h) => h.run('compute', { tools: ['calculator'] }));
+    await agents.with({ script: THREE_STEPS }, async (h) => {
       const result = await h.run('compute', { tools: ['calculator'], modelCalls: 'batch' });
       expect(result.status).toBe('completed');
       expect(result.text).toBe('The answer is 100.');
@@ -55,7 +57,7 @@ describe('a run in batch mode', () => {
 
   it('shows the batch it waits for in status, and a cancel releases the request and cancels the batch no other run needs', async () => {
     const script: ScriptTurn[] = [{ ...reply([text('never seen')]), hold: true }];
-    await withAgent(env, { script, modelBatches: FAST }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const id = await h.start('wait', { tools: [], modelCalls: 'batch' });
       const report = await eventually(() => getStatus(env.client, id), (r) => r.view?.waitingForBatch !== undefined);
       expect(report.view!.waitingForBatch!.batchId).toBe(h.model.batches[0].id);
@@ -71,7 +73,7 @@ describe('a run in batch mode', () => {
 
   it('puts an errored request (overloaded) into a later batch, and makes an expired one directly with batchFallback direct', async () => {
     const overloaded = failTimes(1, apiError(529, 'overloaded_error', 'Overloaded'), reply([text('Done after a retry.')]));
-    await withAgent(env, { script: [overloaded], modelBatches: FAST }, async (h) => {
+    await agents.with({ script: [overloaded] }, async (h) => {
       const result = await h.run('retry', { tools: [], modelCalls: 'batch' });
       expect(result.text).toBe('Done after a retry.');
       expect(h.model.batches.map((b) => b.requests[0].result)).toEqual(['errored', 'succeeded']);
@@ -79,7 +81,7 @@ describe('a run in batch mode', () => {
       expect(result.costUsd).not.toBeNull();
     });
     const expires = failTimes(1, { ...apiError(500, 'api_error', 'not processed in time'), expiredInBatch: true }, reply([text('Done directly.')]));
-    await withAgent(env, { script: [expires], modelBatches: FAST }, async (h) => {
+    await agents.with({ script: [expires] }, async (h) => {
       const result = await h.run('fallback', { tools: [], modelCalls: 'batch', batchFallback: 'direct' });
       expect(result.text).toBe('Done directly.');
       expect(h.model.batches.map((b) => b.requests[0].result)).toEqual(['expired']);

@@ -1,20 +1,14 @@
 // Jobs that outlive the context window: server-side compaction against a Messages API stand-in that enforces a
 // 40,000-token window (a longer prompt is a 400, as on the real API) and compacts on request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getStatus, getTranscript } from '../../src/client/index.js';
 import { CLIENT_SUMMARY_PREFIX, COMPACTED_OPENING, COMPACTION_INSTRUCTION } from '../../src/core/compaction.js';
 import { promptTokens } from '../../src/scripted/prompt-cache.js';
 import { reply, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
-import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
 
 const TURNS = 60;
 const WINDOW = 40_000;
@@ -28,12 +22,14 @@ const readPage = defineTool<{ n: number }>({
     return page(n);
   },
 });
+// One worker for all the file's tests (each says what window the model has, and whether it compacts).
+const agents = useSharedAgent(env, { tools: [readPage] });
 const job = (_req: MessagesRequestBody, turn: number) =>
   turn < TURNS ? reply([text(`Reading page ${turn}.`), toolUse('read_page', { n: turn })]) : reply([text(`Read all ${TURNS} pages.`)]);
 
 describe('server-side compaction', () => {
   it('a 60-turn job with 8 KB tool results completes within a 40,000-token window; the transcript keeps every result', async () => {
-    await withAgent(env, { script: job, tools: [readPage], modelOptions: { contextWindow: WINDOW } }, async ({ run, model, env }) => {
+    await agents.with({ script: job, tools: [readPage], modelOptions: { contextWindow: WINDOW } }, async ({ run, model, env }) => {
       const result = await run('read the whole document', { maxSteps: 100, compactAt: 30_000 });
       expect(result).toMatchObject({ status: 'completed', steps: TURNS + 1, toolCalls: TURNS, text: `Read all ${TURNS} pages.` });
       // No request was refused and none exceeded the window.
@@ -69,7 +65,7 @@ describe('server-side compaction', () => {
   }, 180_000);
 
   it('against an endpoint that refuses the compaction parameter, the same job completes through client-side compaction', async () => {
-    await withAgent(env, { script: job, tools: [readPage], modelOptions: { contextWindow: WINDOW, compaction: false } }, async ({ run, model, env }) => {
+    await agents.with({ script: job, tools: [readPage], modelOptions: { contextWindow: WINDOW, compaction: false } }, async ({ run, model, env }) => {
       const result = await run('read the whole document', { maxSteps: 200, compactAt: 30_000 });
       expect(result).toMatchObject({ status: 'completed', toolCalls: TURNS, text: `Read all ${TURNS} pages.` });
       // One refusal, remembered: no later request asks for compaction again.
@@ -97,7 +93,7 @@ describe('server-side compaction', () => {
   }, 180_000);
 
   it('without compaction the same job stops at the window with a clear status', async () => {
-    await withAgent(env, { script: job, tools: [readPage], modelOptions: { contextWindow: WINDOW } }, async ({ run }) => {
+    await agents.with({ script: job, tools: [readPage], modelOptions: { contextWindow: WINDOW } }, async ({ run }) => {
       const result = await run('read the whole document', { maxSteps: 100, compaction: false });
       expect(result.status).toBe('failed');
       expect(result.error).toMatch(/prompt is too long/);

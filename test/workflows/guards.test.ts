@@ -16,7 +16,8 @@ import {
 } from '../../src/scripted/index.js';
 import { defineTool, ToolError, type AgentTool } from '../../src/tools/types.js';
 import { transcriptPage } from '../../src/workflows/definitions.js';
-import { eventKinds, eventMs as ms, scheduledActivities, useTestEnv, withAgent, type HistoryEvent } from '../helpers/harness.js';
+import { eventKinds, eventMs as ms, scheduledActivities, useSharedAgent, useTestEnv, withAgent, type HistoryEvent } from '../helpers/harness.js';
+import { builtinTools } from '../../src/tools/registry.js';
 
 const env = useTestEnv();
 
@@ -79,6 +80,18 @@ function failingTool(name: string): AgentTool & { calls: unknown[] } {
   return Object.assign(tool, { calls });
 }
 
+/** The deadline test's tool as the worker defines it (the test brings its own, with the same definition). */
+const slowTool = defineTool<Record<string, unknown>>({
+  name: 'slow',
+  description: 'takes far too long',
+  inputSchema: { type: 'object' },
+  execute: async () => 'too late',
+});
+
+// One worker for the file's tests, but the one that bounds the worker's activity slots: every tool the tests use
+// (each test's own spies run its calls).
+const agents = useSharedAgent(env, { tools: [...builtinTools, spyTool('lookup'), failingTool('flaky'), slowTool] });
+
 const SUMMARY = 'Partial answer: France has about 68.6 million people; the rest is unchecked.';
 const isSummaryRequest = (req: MessagesRequestBody) => req.tool_choice?.type === 'none';
 
@@ -92,7 +105,7 @@ describe('repetition guard', () => {
 
   it('stops the run before the third identical call runs, answers it as not run, and asks for a summary', async () => {
     const lookup = spyTool('lookup');
-    await withAgent(env, { script: circling, tools: [lookup] }, async ({ run, model, env }) => {
+    await agents.with({ script: circling, tools: [lookup] }, async ({ run, model, env }) => {
       const result = await run('population of France');
       expect(result).toMatchObject({ status: 'stopped', guard: 'repetition', partial: true, text: SUMMARY, toolCalls: 2, steps: 4 });
       expect(result.error).toMatch(/lookup was requested 3 times with the same arguments/);
@@ -115,7 +128,7 @@ describe('repetition guard', () => {
 
   it('without repetition in summaryOn, makes no summary call; the partial answer is the last text and the transcript is closed', async () => {
     const lookup = spyTool('lookup');
-    await withAgent(env, { script: circling, tools: [lookup] }, async ({ run, model }) => {
+    await agents.with({ script: circling, tools: [lookup] }, async ({ run, model }) => {
       const result = await run('population of France', { summaryOn: ['max_steps'] });
       expect(result).toMatchObject({ status: 'stopped', guard: 'repetition', partial: true, text: 'attempt 3', steps: 3 });
       expect(lookup.calls).toHaveLength(2);
@@ -132,7 +145,7 @@ describe('repetition guard', () => {
     const lookup = spyTool('lookup');
     const script: Script = (_req, turn) =>
       turn < 4 ? reply([toolUse('lookup', { query: `page ${turn}` })]) : reply([text('done')]);
-    await withAgent(env, { script, tools: [lookup] }, async ({ run }) => {
+    await agents.with({ script, tools: [lookup] }, async ({ run }) => {
       const result = await run('browse');
       expect(result).toMatchObject({ status: 'completed', guard: null, toolCalls: 4 });
     });
@@ -144,7 +157,7 @@ describe('error streak guard', () => {
     const flaky = failingTool('flaky');
     const script: Script = (req, turn) =>
       isSummaryRequest(req) ? reply([text(SUMMARY)]) : reply([text(`try ${turn + 1}`), toolUse('flaky', { attempt: turn })]);
-    await withAgent(env, { script, tools: [flaky] }, async ({ run, model }) => {
+    await agents.with({ script, tools: [flaky] }, async ({ run, model }) => {
       const result = await run('use the flaky service');
       expect(result).toMatchObject({ status: 'stopped', guard: 'error_streak', partial: true, text: SUMMARY, toolCalls: 3, steps: 4 });
       expect(result.error).toMatch(/3 tool calls in a row ended in an error/);
@@ -162,7 +175,7 @@ describe('error streak guard', () => {
       reply([toolUse('flaky', { n: 3 }), toolUse('flaky', { n: 4 })]),
       reply([text('done despite the errors')]),
     ];
-    await withAgent(env, { script, tools: [flaky, lookup] }, async ({ run }) => {
+    await agents.with({ script, tools: [flaky, lookup] }, async ({ run }) => {
       const result = await run('mixed', { tools: ['flaky', 'lookup'] });
       expect(result).toMatchObject({ status: 'completed', guard: null, toolCalls: 5, text: 'done despite the errors' });
       expect(flaky.calls).toHaveLength(4);
@@ -181,7 +194,7 @@ describe('budget guard', () => {
       },
       reply([text('never reached')]),
     ];
-    await withAgent(env, { script, tools: [lookup] }, async ({ run, model }) => {
+    await agents.with({ script, tools: [lookup] }, async ({ run, model }) => {
       const result = await run('spend tokens', { budgetTokens: 600 });
       expect(result).toMatchObject({ status: 'stopped', guard: 'budget', partial: true, text: 'second', steps: 2, toolCalls: 1 });
       expect(result.error).toMatch(/token budget spent: 600 of 600 tokens/);
@@ -201,7 +214,7 @@ describe('budget guard', () => {
       { ...reply([text('first'), toolUse('lookup', { query: 'a' })]), usage: { input_tokens: 100, output_tokens: 50 } },
       { ...reply([text('second and last')]), usage: { input_tokens: 1, output_tokens: 1 } },
     ];
-    await withAgent(env, { script, tools: [spyTool('lookup')] }, async ({ run, model }) => {
+    await agents.with({ script, tools: [spyTool('lookup')] }, async ({ run, model }) => {
       const stopped = await run('tight budget', { budgetTokens: 300 });
       expect(stopped).toMatchObject({ status: 'stopped', guard: 'budget', text: 'first', steps: 1, toolCalls: 1 });
       expect(stopped.error).toMatch(/150 of 300 tokens used, and the next call needs at least 151/);
@@ -221,7 +234,7 @@ describe('budget guard', () => {
       { ...reply([text('second'), toolUse('lookup', { query: 'b' })]), usage: second },
       reply([text('never reached')]),
     ];
-    await withAgent(env, { script, tools: [spyTool('lookup')] }, async ({ run, model }) => {
+    await agents.with({ script, tools: [spyTool('lookup')] }, async ({ run, model }) => {
       // Call 1 costs $0.0084 (the next call at least $0.00091 more: it fits); call 2 brings it to $0.0114.
       const result = await run('spend money', { model: 'claude-sonnet-5-5', budgetUsd: 0.01 });
       expect(result).toMatchObject({ status: 'stopped', guard: 'budget', partial: true, text: 'second', steps: 2, toolCalls: 1 });
@@ -237,7 +250,7 @@ describe('budget guard', () => {
   it('cost budget: a call whose cheapest possible price does not fit is not made', async () => {
     const first = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 4000 };
     const script = [{ ...reply([text('first'), toolUse('lookup', { query: 'a' })]), usage: first }, reply([text('never reached')])];
-    await withAgent(env, { script, tools: [spyTool('lookup')] }, async ({ run, model }) => {
+    await agents.with({ script, tools: [spyTool('lookup')] }, async ({ run, model }) => {
       // $0.0084 spent + at least $0.00091 for the next call = $0.00931 > $0.0091.
       const result = await run('spend money', { model: 'claude-sonnet-5-5', budgetUsd: 0.0091 });
       expect(result).toMatchObject({ status: 'stopped', guard: 'budget', text: 'first', steps: 1 });
@@ -257,7 +270,7 @@ describe('deadline guard', () => {
       reply([text('found part of it'), toolUse('lookup', { query: 'a' })]),
       { ...reply([text('never answered')]), hold: true },
     ];
-    await withAgent(env, { script, tools: [spyTool('lookup')] }, async ({ run, model, env }) => {
+    await agents.with({ script, tools: [spyTool('lookup')] }, async ({ run, model, env }) => {
       const deadlineMs = 1500;
       const started = Date.now();
       const result = await run('slow model', { deadlineMs, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
@@ -292,7 +305,7 @@ describe('deadline guard', () => {
       },
     });
     const script = [reply([text('starting the slow job'), toolUse('slow', {})]), reply([text('never reached')])];
-    await withAgent(env, { script, tools: [slow] }, async ({ run, model, env }) => {
+    await agents.with({ script, tools: [slow] }, async ({ run, model, env }) => {
       const result = await run('slow tool', { deadlineMs: 1500, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       // The tool saw its abort signal; the run closed once the cancelled tool call acknowledged, not after the 20 s
       // the tool would otherwise take nor the run's own bound on that wait (the history's only fired timer is the
@@ -316,7 +329,7 @@ describe('deadline guard', () => {
       { ...reply([toolUse('lookup', { query: 'b' })]), delayMs: 800 },
       { ...reply([text('never answered')]), hold: true },
     ];
-    await withAgent(env, { script, tools: [spyTool('lookup')] }, async ({ run, model, env }) => {
+    await agents.with({ script, tools: [spyTool('lookup')] }, async ({ run, model, env }) => {
       const deadlineMs = 4_000;
       const result = await run('slow job', { deadlineMs, continueAsNewAfterSteps: 1, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       model.release();
@@ -345,7 +358,7 @@ describe('deadline guard', () => {
   });
 
   it('a run that ends before its deadline completes normally', async () => {
-    await withAgent(env, { script: [reply([text('quick answer')])] }, async ({ run }) => {
+    await agents.with({ script: [reply([text('quick answer')])] }, async ({ run }) => {
       const result = await run('fast', { deadlineMs: 60_000 });
       expect(result).toMatchObject({ status: 'completed', guard: null, partial: false, text: 'quick answer' });
     });
@@ -361,7 +374,7 @@ describe('finish tool (outputSchema)', () => {
 
   it('ends the run when submit_answer is called with valid input; the result carries it as output', async () => {
     const script = [reply([text('Submitting.'), toolUse('submit_answer', { population: 68_606_000, country: 'France' })])];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('population of France', { tools: [], outputSchema: schema });
       expect(result).toMatchObject({ status: 'completed', guard: null, partial: false, steps: 1, toolCalls: 1, text: 'Submitting.' });
       expect(result.output).toEqual({ population: 68_606_000, country: 'France' });
@@ -376,7 +389,7 @@ describe('finish tool (outputSchema)', () => {
       reply([toolUse('submit_answer', { population: 'about 68 million' })]),
       reply([toolUse('submit_answer', { population: 68_606_000 })]),
     ];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('population of France', { tools: [], outputSchema: schema });
       expect(result).toMatchObject({ status: 'completed', steps: 2, toolCalls: 2, output: { population: 68_606_000 } });
       const [rejected] = blocksOf(messagesOf(answered(model)[1]).at(-1)!);
@@ -388,7 +401,7 @@ describe('finish tool (outputSchema)', () => {
   it('wraps a schema that is not an object in an `answer` property and unwraps the output', async () => {
     const listSchema = { type: 'array', items: { type: 'string' } };
     const script = [reply([toolUse('submit_answer', { answer: ['Paris', 'Lyon'] })])];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('two cities', { tools: [], outputSchema: listSchema });
       expect(result).toMatchObject({ status: 'completed', output: ['Paris', 'Lyon'] });
       expect(result.text).toBe('["Paris","Lyon"]');
@@ -409,7 +422,7 @@ describe('model options', () => {
       reply([thinking('I need the calculator for this.', 'sig-abc123'), toolUse('calculator', { expression: '6 * 7' })]),
       reply([text('42')]),
     ];
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('six times seven', { effort: 'high', thinkingBudget: 2048 });
       expect(result).toMatchObject({ status: 'completed', text: '42' });
       const [first, second] = answered(model);
@@ -426,7 +439,7 @@ describe('model options', () => {
   });
 
   it('sends neither when not asked to', async () => {
-    await withAgent(env, { script: [reply([text('ok')])] }, async ({ run, model }) => {
+    await agents.with({ script: [reply([text('ok')])] }, async ({ run, model }) => {
       await run('plain');
       expect(bodyOf(model.requests[0])).not.toHaveProperty('thinking');
       expect(bodyOf(model.requests[0])).not.toHaveProperty('output_config');
@@ -445,7 +458,7 @@ describe('prompt caching', () => {
   const cacheMarkers = (r: RecordedRequest) => (JSON.stringify(r.body).match(/"cache_control"/g) ?? []).length;
 
   it('is on by default: every request marks the last block of the last message, and only it', async () => {
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('six times seven');
       expect(result.status).toBe('completed');
       const requests = answered(model);
@@ -466,7 +479,7 @@ describe('prompt caching', () => {
   });
 
   it('off: no cache_control anywhere in any request', async () => {
-    await withAgent(env, { script }, async ({ run, model }) => {
+    await agents.with({ script }, async ({ run, model }) => {
       const result = await run('six times seven', { promptCaching: false, system: 'Be brief.' });
       expect(result.status).toBe('completed');
       expect(answered(model)).toHaveLength(2);
@@ -506,7 +519,7 @@ describe('worker maxActivities', () => {
 
   it('without the bound, the same two runs do call the model at the same time (the measurement sees overlap)', async () => {
     const { stats, script } = slowModel(600);
-    await withAgent(env, { script }, async ({ start }) => {
+    await agents.with({ script }, async ({ start }) => {
       const results = await Promise.all([await start('run one', { tools: [] }), await start('run two', { tools: [] })].map(resultOf));
       expect(results.map((r) => r.status)).toEqual(['completed', 'completed']);
     });

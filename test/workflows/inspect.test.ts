@@ -8,9 +8,11 @@ import { defaultSettings, getAgentResult, getStatus, startAgent } from '../../sr
 import * as SA from '../../src/core/search-attributes.js';
 import { totalTokens } from '../../src/core/transcript.js';
 import { franceDemoScript, reply, text, toolUse } from '../../src/scripted/index.js';
-import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventually, startRun, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
+// One worker for all the file's tests.
+const agents = useSharedAgent(env);
 
 const FRANCE = 'Search for the population of France and calculate what 15% of that number is';
 
@@ -30,7 +32,7 @@ async function activitySummaries(client: Client, workflowId: string): Promise<Ar
 
 describe('what the Temporal UI shows of a run', () => {
   it('puts a summary on every scheduled activity: the model call number and message count, the tool call and its argument', async () => {
-    await withAgent(env, { script: franceDemoScript }, async ({ run, env }) => {
+    await agents.with({ script: franceDemoScript }, async ({ run, env }) => {
       const result = await run(FRANCE);
       expect(result.status).toBe('completed');
       expect(await activitySummaries(env.client, result.workflowId)).toEqual([
@@ -44,7 +46,7 @@ describe('what the Temporal UI shows of a run', () => {
   });
 
   it('gives the run a static summary (the task) and static details naming the model and the tools', async () => {
-    await withAgent(env, { script: franceDemoScript }, async ({ run, env }) => {
+    await agents.with({ script: franceDemoScript }, async ({ run, env }) => {
       const result = await run(FRANCE, { model: 'claude-test-model' });
       const description = await env.client.workflow.getHandle(result.workflowId).describe();
       expect(await description.staticSummary()).toBe(FRANCE);
@@ -57,7 +59,7 @@ describe('what the Temporal UI shows of a run', () => {
 
 describe('search attributes', () => {
   it('a finished run carries status, steps, tokens, cost, stop reason and model, in describe() and in a visibility query', async () => {
-    await withAgent(env, { script: franceDemoScript }, async ({ run, env }) => {
+    await agents.with({ script: franceDemoScript }, async ({ run, env }) => {
       const result = await run(FRANCE);
       expect(result.status).toBe('completed');
       const expected = {
@@ -97,7 +99,7 @@ describe('search attributes', () => {
 
   it('a run stopped by a guard carries AgentGuard, so stopped runs can be filtered by guard', async () => {
     const script = [reply([text('Computing.'), toolUse('calculator', { expression: '1 + 1' })]), reply([text('never reached')])];
-    await withAgent(env, { script }, async ({ run, env }) => {
+    await agents.with({ script }, async ({ run, env }) => {
       const result = await run('count', { maxSteps: 1, summaryOn: [] });
       expect(result).toMatchObject({ status: 'stopped', guard: 'max_steps' });
       const attrs = (await env.client.workflow.getHandle(result.workflowId).describe()).typedSearchAttributes;
@@ -114,7 +116,7 @@ describe('search attribute upserts', () => {
   it('a run of fast turns upserts when its status changes, not on every turn: the end carries the final steps', async () => {
     const script = (_req: unknown, turn: number) =>
       turn < 5 ? reply([toolUse('calculator', { expression: `${turn} + 1` })]) : reply([text('done')]);
-    await withAgent(env, { script }, async ({ run, env }) => {
+    await agents.with({ script }, async ({ run, env }) => {
       const result = await run('six fast turns', { maxSteps: 10 });
       expect(result).toMatchObject({ status: 'completed', steps: 6 });
       const history = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
@@ -144,7 +146,7 @@ describe('live status', () => {
       reply([text('Computing first.'), toolUse('calculator', { expression: '6 * 7' })]),
       { ...reply([text('It is 42.')]), hold: true },
     ];
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const workflowId = await startRun(h, 'six times seven');
       await h.model.waitForHeld();
 
@@ -178,7 +180,7 @@ describe('live status', () => {
   });
 
   it('getStatus answers from the run\'s history when no worker answers the query, instead of hanging', async () => {
-    await withAgent(env, { script: [reply([text('unused')])] }, async (h) => {
+    await agents.with({ script: [reply([text('unused')])] }, async (h) => {
       // A run on a task queue no worker polls: nobody can answer the query.
       const orphan = await startAgent(h.env.client, {
         task: 'nobody will run this',

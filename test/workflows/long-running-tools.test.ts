@@ -6,9 +6,28 @@ import { completeToolCall, getAgentResult, getStatus, ToolCompletionError } from
 import type { MessagesRequestBody } from '../../src/scripted/index.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
-import { eventually, lastToolResults, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventually, lastToolResults, startRun, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
+
+// The definitions of the tools the tests bring (each test's own code runs its calls).
+const noInput = { type: 'object', properties: {} } as const;
+const slowBuildDefinition = {
+  name: 'slow_build',
+  description: 'Builds slowly.',
+  inputSchema: noInput,
+  timeout: '1s',
+  retry: { maximumAttempts: 2, initialInterval: '200ms' },
+} as const;
+const quickDefinition = { name: 'quick', description: 'q', inputSchema: noInput } as const;
+const longDefinition = { name: 'long', description: 'l', inputSchema: noInput, timeout: '2h' } as const;
+const buildDefinition = { name: 'build', description: 'Builds, reporting its progress.', inputSchema: noInput, timeout: '10m' } as const;
+const humanTaskDefinition = { name: 'human_task', description: 'Asks a person.', inputSchema: noInput, completesLater: true } as const;
+const sneakyDefinition = { name: 'sneaky', description: 'x', inputSchema: noInput } as const;
+// One worker for the file's tests, but the one on a 1-slot worker.
+const agents = useSharedAgent(env, {
+  tools: [slowBuildDefinition, quickDefinition, longDefinition, buildDefinition, humanTaskDefinition, sneakyDefinition],
+});
 
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -42,18 +61,14 @@ async function scheduledToolCalls(client: Client, workflowId: string, runId?: st
 describe('per-tool call policy', () => {
   it("gives the model an is_error result naming the timeout and the attempt when a call outlives its tool's timeout, and the run goes on", async () => {
     const slow = defineTool({
-      name: 'slow_build',
-      description: 'Builds slowly.',
-      inputSchema: { type: 'object', properties: {} },
-      timeout: '1s',
-      retry: { maximumAttempts: 2, initialInterval: '200ms' },
+      ...slowBuildDefinition,
       execute: async (_input, { signal }) => {
         await sleep(3_000, signal);
         return 'built';
       },
     });
     const script: Script = [reply([toolUse('slow_build', {})]), reply([text('the build timed out')])];
-    await withAgent(env, { script, tools: [slow as AgentTool] }, async (h) => {
+    await agents.with({ script, tools: [slow as AgentTool] }, async (h) => {
       const id = await startRun(h, 'build it', { tools: ['slow_build'] });
       const result = await getAgentResult(env.client, id);
       expect(result).toMatchObject({ status: 'completed', text: 'the build timed out' });
@@ -69,10 +84,10 @@ describe('per-tool call policy', () => {
   });
 
   it("uses the run's --tool-timeout for tools that set none, and keeps a tool's own timeout over it", async () => {
-    const quick = defineTool({ name: 'quick', description: 'q', inputSchema: { type: 'object', properties: {} }, execute: async () => 'ok' });
-    const long = defineTool({ name: 'long', description: 'l', inputSchema: { type: 'object', properties: {} }, timeout: '2h', execute: async () => 'ok' });
+    const quick = defineTool({ ...quickDefinition, execute: async () => 'ok' });
+    const long = defineTool({ ...longDefinition, execute: async () => 'ok' });
     const script: Script = [reply([toolUse('quick', {}), toolUse('long', {})]), reply([text('both done')])];
-    await withAgent(env, { script, tools: [quick as AgentTool, long as AgentTool] }, async (h) => {
+    await agents.with({ script, tools: [quick as AgentTool, long as AgentTool] }, async (h) => {
       const id = await startRun(h, 'both', { tools: ['quick', 'long'], toolTimeoutMs: 20 * 60_000 });
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed' });
       expect((await scheduledToolCalls(env.client, id)).map((c) => [c.summary, c.startToCloseSeconds])).toEqual([
@@ -83,9 +98,9 @@ describe('per-tool call policy', () => {
   });
 
   it('keeps the policies recorded at the start through continue-as-new: the next run asks for them no more', async () => {
-    const long = defineTool({ name: 'long', description: 'l', inputSchema: { type: 'object', properties: {} }, timeout: '2h', execute: async () => 'ok' });
+    const long = defineTool({ ...longDefinition, execute: async () => 'ok' });
     const script: Script = [reply([toolUse('long', {})]), reply([toolUse('long', {})]), reply([text('twice')])];
-    await withAgent(env, { script, tools: [long as AgentTool] }, async (h) => {
+    await agents.with({ script, tools: [long as AgentTool] }, async (h) => {
       const id = await startRun(h, 'twice', { tools: ['long'], continueAsNewAfterSteps: 1 });
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'twice', runsUsed: 3 });
       // The latest run (after two continue-as-new) started from the carried policies: no describeTools.
@@ -107,10 +122,7 @@ describe('progress from inside a call', () => {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     const build = defineTool({
-      name: 'build',
-      description: 'Builds, reporting its progress.',
-      inputSchema: { type: 'object', properties: {} },
-      timeout: '10m',
+      ...buildDefinition,
       execute: async (_input, context) => {
         context.progress('compiling 120 files', 0.1);
         await sleep(500);
@@ -120,7 +132,7 @@ describe('progress from inside a call', () => {
       },
     });
     const script: Script = [reply([toolUse('build', {}, 'toolu_build')]), reply([text('built')])];
-    await withAgent(env, { script, tools: [build as AgentTool] }, async (h) => {
+    await agents.with({ script, tools: [build as AgentTool] }, async (h) => {
       const id = await startRun(h, 'build it', { tools: ['build'] });
       const status = await eventually(
         () => getStatus(env.client, id),
@@ -203,10 +215,7 @@ describe('calls completed from outside', () => {
   it('gives the model an is_error result for an outside completion that sends an error, and refuses a token already used on a running run', async () => {
     const tokens: string[] = [];
     const approvalTask = defineTool({
-      name: 'human_task',
-      description: 'Asks a person.',
-      inputSchema: { type: 'object', properties: {} },
-      completesLater: true,
+      ...humanTaskDefinition,
       execute: async (_input, context) => {
         tokens.push(context.completionToken);
         return context.completeLater();
@@ -217,7 +226,7 @@ describe('calls completed from outside', () => {
       reply([toolUse('human_task', {})]),
       reply([text('done')]),
     ];
-    await withAgent(env, { script, tools: [approvalTask as AgentTool] }, async (h) => {
+    await agents.with({ script, tools: [approvalTask as AgentTool] }, async (h) => {
       const id = await startRun(h, 'ask twice', { tools: ['human_task'] });
       await eventually(async () => tokens.length, (n) => n === 1, 20_000);
       await completeToolCall(env.client, tokens[0], { content: 'the person said no', isError: true });
@@ -232,13 +241,11 @@ describe('calls completed from outside', () => {
 
   it('refuses completeLater() from a tool that did not declare completesLater, as an error the model sees', async () => {
     const sneaky = defineTool({
-      name: 'sneaky',
-      description: 'x',
-      inputSchema: { type: 'object', properties: {} },
+      ...sneakyDefinition,
       execute: async (_input, context) => context.completeLater(),
     });
     const script: Script = [reply([toolUse('sneaky', {})]), reply([text('ok')])];
-    await withAgent(env, { script, tools: [sneaky as AgentTool] }, async (h) => {
+    await agents.with({ script, tools: [sneaky as AgentTool] }, async (h) => {
       const id = await startRun(h, 'x', { tools: ['sneaky'] });
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed' });
       const [toolResult] = lastToolResults(h.model.requests);

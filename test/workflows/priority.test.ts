@@ -4,9 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { temporal } from '@temporalio/proto';
 import { defaultSettings, getAgentResult, resumeAgent, startAgent } from '../../src/client/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
+// One worker for all the file's tests, with the researcher sub-agent one of them delegates to.
+const shared = useSharedAgent(env, {
+  agents: { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], priority: 2 } },
+});
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 function priorities(events: HistoryEvent[]) {
@@ -21,7 +25,7 @@ function priorities(events: HistoryEvent[]) {
 describe('priority and fairness', () => {
   it("a run's priority and fairness key are on its start and on every activity it schedules", async () => {
     const script = [reply([toolUse('calculator', { expression: '6 * 7' })]), reply([text('42')])];
-    await withAgent(env, { script }, async (h) => {
+    await shared.with({ script }, async (h) => {
       const { workflowId } = await startAgent(env.client, {
         task: 'what is 6 * 7?',
         settings: defaultSettings({ tools: ['calculator'] }),
@@ -38,13 +42,12 @@ describe('priority and fairness', () => {
   });
 
   it("a sub-agent's child run takes the priority its config gives, and its parent's fairness key", async () => {
-    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], priority: 2 } };
     const script = (req: { system?: unknown }, turn: number) => {
       const system = typeof req.system === 'string' ? req.system : '';
       if (system.includes('researcher')) return turn === 0 ? reply([toolUse('calculator', { expression: '6 * 7' })]) : reply([text('42')]);
       return turn === 0 ? reply([toolUse('agent__researcher', { task: 'what is 6 * 7?' })]) : reply([text('It is 42.')]);
     };
-    await withAgent(env, { script, agents }, async (h) => {
+    await shared.with({ script }, async (h) => {
       const { workflowId } = await startAgent(env.client, {
         task: 'ask the researcher',
         settings: defaultSettings({ tools: ['calculator', 'agent__researcher'] }),
@@ -66,7 +69,7 @@ describe('priority and fairness', () => {
 
   it('a resumed job keeps its priority and fairness key', async () => {
     const script = [reply([toolUse('calculator', { expression: '6 * 7' })]), reply([text('42')])];
-    await withAgent(env, { script }, async (h) => {
+    await shared.with({ script }, async (h) => {
       const { workflowId } = await startAgent(env.client, {
         task: 'what is 6 * 7?',
         settings: defaultSettings({ tools: ['calculator'], maxSteps: 1, summaryOn: [] }),

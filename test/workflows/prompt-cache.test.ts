@@ -3,17 +3,19 @@
 import { describe, expect, it } from 'vitest';
 import { totalTokens } from '../../src/core/transcript.js';
 import { reply, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
+// One worker for all the file's tests.
+const agents = useSharedAgent(env);
 
 const job = (_req: MessagesRequestBody, turn: number) =>
   turn < 4 ? reply([text(`Turn ${turn}: ${'n'.repeat(8000)}`), toolUse('calculator', { expression: `${turn} * 3` })]) : reply([text('done')]);
 
 describe('prompt caching', () => {
   it('on by default: later turns read earlier ones from the cache, and the same job costs less than without it', async () => {
-    const cached = await withAgent(env, { script: job }, ({ run }) => run('cached job', { model: 'claude-sonnet-5-5' }));
-    const uncached = await withAgent(env, { script: job }, async ({ run, model }) => {
+    const cached = await agents.with({ script: job }, ({ run }) => run('cached job', { model: 'claude-sonnet-5-5' }));
+    const uncached = await agents.with({ script: job }, async ({ run, model }) => {
       const result = await run('cached job', { model: 'claude-sonnet-5-5', promptCaching: false });
       expect(JSON.stringify(model.requests.map((r) => r.body))).not.toContain('cache_control');
       return result;

@@ -6,9 +6,11 @@ import { getTranscript } from '../../src/client/index.js';
 import { costUsd, priceFor, WEB_SEARCH_USD_PER_1000 } from '../../src/core/pricing.js';
 import type { MessageParam } from '../../src/core/types.js';
 import { franceDemoScript, reply, serverToolUse, text, webSearchResult, type ReplyTurn } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
 const env = useTestEnv();
+// One worker for all the file's tests.
+const agents = useSharedAgent(env);
 
 const USAGE = { input_tokens: 1000, output_tokens: 100 };
 /** A search that pauses the turn (the server-side loop hit its iteration limit), then one more search and the answer. */
@@ -38,7 +40,7 @@ const SERVER_TOOLS = { tools: ['web_search' as const], webSearchMaxUses: 3, allo
 
 describe('server tools (web_search)', () => {
   it('sends the web_search definition, resumes after pause_turn with the conversation as it is, keeps the blocks whole, and prices the searches', async () => {
-    await withAgent(env, { script: [PAUSED, ANSWER] }, async (h) => {
+    await agents.with({ script: [PAUSED, ANSWER] }, async (h) => {
       const result = await h.run('how many people live in France?', { tools: ['calculator'], serverTools: SERVER_TOOLS });
       expect(result).toMatchObject({ status: 'completed', text: 'France has about 68,606,000 people.', steps: 2, toolCalls: 0 });
 
@@ -98,7 +100,7 @@ describe('server tools (web_search)', () => {
   }, 60_000);
 
   it('the budget guard counts the searches: a call whose tokens fit but whose search does not stops the run', async () => {
-    await withAgent(env, { script: [PAUSED, ANSWER] }, async (h) => {
+    await agents.with({ script: [PAUSED, ANSWER] }, async (h) => {
       // The first call's tokens cost $0.003 and its search $0.01: over a $0.01 budget only with the search.
       const result = await h.run('how many people live in France?', { tools: ['calculator'], serverTools: SERVER_TOOLS, budgetUsd: 0.01 });
       expect(result).toMatchObject({ status: 'stopped', guard: 'budget', steps: 1 });
@@ -109,7 +111,7 @@ describe('server tools (web_search)', () => {
   }, 60_000);
 
   it('the France demo runs on the web_search server tool (scripted), with the calculator as the only client tool', async () => {
-    await withAgent(env, { script: franceDemoScript }, async (h) => {
+    await agents.with({ script: franceDemoScript }, async (h) => {
       const result = await h.run('Search for the population of France and calculate what 15% of that number is', {
         tools: ['calculator'],
         serverTools: { tools: ['web_search'] },

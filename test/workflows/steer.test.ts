@@ -20,10 +20,22 @@ import { reply, startScriptedModel, text, toolUse, type RecordedRequest } from '
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
 import { createAgentWorker } from '../../src/worker/worker.js';
-import { eventKinds, eventMs, eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, eventMs, eventually, startRun, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 import { builtinTools } from '../../src/tools/registry.js';
 
 const env = useTestEnv();
+
+// The definitions of the tools the tests bring (each test's own code runs its calls).
+const deployDefinition = {
+  name: 'deploy',
+  description: 'deploys to a target',
+  inputSchema: { type: 'object' as const, properties: { target: { type: 'string' } }, required: ['target'] },
+  needsApproval: true,
+};
+const waitDefinition = { name: 'wait', description: 'waits until the test lets it finish', inputSchema: { type: 'object' as const, properties: {} } };
+const stubbornDefinition = { name: 'stubborn', description: 'never looks at its signal', inputSchema: { type: 'object' as const, properties: {} } };
+// One worker for the file's tests, but the worker-restart test, which starts its own.
+const agents = useSharedAgent(env, { tools: [...builtinTools, deployDefinition, waitDefinition, hangingTool().hang, stubbornDefinition] });
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -54,7 +66,7 @@ describe('tool approval', () => {
   const calc = (id: string) => reply([text('Let me compute.'), toolUse('calculator', { expression: '2 + 2' }, id)]);
 
   it('a tool listed in settings.approve waits for a decision; approved, it runs and the run completes', async () => {
-    await withAgent(env, { script: [calc('toolu_ok'), reply([text('It is 4.')])] }, async (h) => {
+    await agents.with({ script: [calc('toolu_ok'), reply([text('It is 4.')])] }, async (h) => {
       const workflowId = await startRun(h, 'two plus two', { approve: ['calculator'] });
       const waiting = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
       expect(waiting.pendingApprovals).toEqual([{ toolUseId: 'toolu_ok', name: 'calculator', input: { expression: '2 + 2' } }]);
@@ -82,7 +94,7 @@ describe('tool approval', () => {
       },
     };
     const script = [calc('toolu_no'), reply([text('Understood, I will not compute it.')])];
-    await withAgent(env, { script, tools: [countingCalc] }, async (h) => {
+    await agents.with({ script, tools: [countingCalc] }, async (h) => {
       const workflowId = await startRun(h, 'two plus two', { tools: ['calculator'], approve: ['calculator'] });
       await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
       expect(await denyToolCall(h.env.client, workflowId, 'toolu_no', 'arithmetic is not allowed today')).toEqual({
@@ -101,7 +113,7 @@ describe('tool approval', () => {
   it('the validator rejects a decision on an unknown tool call and a second decision on the same call', async () => {
     // The second model call is held so the run is still open when the second decision arrives.
     const script = [calc('toolu_once'), { ...reply([text('done')]), hold: true }];
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const workflowId = await startRun(h, 'two plus two', { approve: ['calculator'] });
       await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
 
@@ -129,16 +141,13 @@ describe('tool approval', () => {
 
   it('a tool whose definition says needsApproval waits for a decision without being listed in settings', async () => {
     const deploy = defineTool<{ target: string }>({
-      name: 'deploy',
-      description: 'deploys to a target',
-      inputSchema: { type: 'object', properties: { target: { type: 'string' } }, required: ['target'] },
-      needsApproval: true,
+      ...deployDefinition,
       async execute({ target }) {
         return `deployed to ${target}`;
       },
     });
     const script = [reply([toolUse('deploy', { target: 'prod' }, 'toolu_dep')]), reply([text('Deployed.')])];
-    await withAgent(env, { script, tools: [deploy] }, async (h) => {
+    await agents.with({ script, tools: [deploy] }, async (h) => {
       const workflowId = await startRun(h, 'ship it', { tools: ['deploy'] });
       const waiting = await statusWhen(workflowId, (v) => v.status === 'awaiting_approval');
       expect(waiting.pendingApprovals.map((c) => c.toolUseId)).toEqual(['toolu_dep']);
@@ -200,7 +209,7 @@ describe('tool approval', () => {
 describe('follow-up messages', () => {
   it('a chat run waits after end_turn; a follow-up starts the next turn; closing it completes the run with both answers', async () => {
     const script = [reply([text('Paris is the capital of France.')]), reply([text('Berlin is the capital of Germany.')])];
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const workflowId = await startRun(h, 'capital of France?', { chat: true });
       const idle = await statusWhen(workflowId, (v) => v.waitingForMessage);
       expect(idle).toMatchObject({ status: 'running', steps: 1, lastText: 'Paris is the capital of France.' });
@@ -224,9 +233,7 @@ describe('follow-up messages', () => {
     const started = gate();
     const finish = gate();
     const wait = defineTool<Record<string, never>>({
-      name: 'wait',
-      description: 'waits until the test lets it finish',
-      inputSchema: { type: 'object', properties: {} },
+      ...waitDefinition,
       async execute() {
         started.open();
         await finish.opened;
@@ -234,7 +241,7 @@ describe('follow-up messages', () => {
       },
     });
     const script = [reply([toolUse('wait', {}, 'toolu_w')]), reply([text('Done, and noted.')])];
-    await withAgent(env, { script, tools: [wait] }, async (h) => {
+    await agents.with({ script, tools: [wait] }, async (h) => {
       const workflowId = await startRun(h, 'wait, then answer', { tools: ['wait'] });
       await started.opened;
       await sendFollowUp(h.env.client, workflowId, 'Also: keep it short.');
@@ -260,7 +267,7 @@ describe('follow-ups at the end of a run', () => {
       req.tool_choice?.type === 'none'
         ? { ...reply([text('Summary: counted once.')]), hold: true }
         : reply([toolUse('calculator', { expression: `${turn} + 1` })]);
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const workflowId = await h.start('count', { maxSteps: 1 });
       await h.model.waitForHeld(1, 20_000); // the summary call is in flight
       const refused = await sendFollowUp(h.env.client, workflowId, 'one more thing').catch((err: unknown) => err);
@@ -312,7 +319,7 @@ describe('cancellation', () => {
   it('cancelling mid-tool ends the run as cancelled with the partial answer, and the tool sees its signal abort', async () => {
     const { hang, started, abortedAt: aborted } = hangingTool();
     const script = [reply([text('Starting the long job.'), toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
-    await withAgent(env, { script, tools: [hang] }, async (h) => {
+    await agents.with({ script, tools: [hang] }, async (h) => {
       const workflowId = await startRun(h, 'a long job', { tools: ['hang'], heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       await started.opened;
       await cancelRun(h.env.client, workflowId);
@@ -350,7 +357,7 @@ describe('cancellation', () => {
   it('a tool that has been running for several heartbeats keeps beating (the server records each beat), and the cancellation reaches it with the next one', async () => {
     const { hang, started, abortedAt: aborted } = hangingTool();
     const script = [reply([toolUse('hang', {}, 'toolu_h')]), reply([text('never reached')])];
-    await withAgent(env, { script, tools: [hang] }, async (h) => {
+    await agents.with({ script, tools: [hang] }, async (h) => {
       const workflowId = await startRun(h, 'a long job', { tools: ['hang'] });
       const handle = h.env.client.workflow.getHandle(workflowId);
       await started.opened;
@@ -374,7 +381,7 @@ describe('cancellation', () => {
 
   it('cancelling while a model call is in flight waits for the call to acknowledge: the closed run shows no pending activity', async () => {
     const script = [{ ...reply([text('never sent')]), hold: true }];
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const workflowId = await startRun(h, 'a slow model', { heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       const handle = h.env.client.workflow.getHandle(workflowId);
       await eventually(() => handle.describe(), (d) => (d.raw.pendingActivities ?? []).length === 1 && h.model.requests.length === 1);
@@ -392,16 +399,14 @@ describe('cancellation', () => {
   it('a tool that ignores its abort signal does not hold the cancel: the call ends as cancelled at its next heartbeat', async () => {
     const started = gate();
     const stubborn = defineTool<Record<string, never>>({
-      name: 'stubborn',
-      description: 'never looks at its signal',
-      inputSchema: { type: 'object', properties: {} },
+      ...stubbornDefinition,
       execute() {
         started.open();
         return new Promise<string>((resolve) => setTimeout(() => resolve('finally done'), 60_000));
       },
     });
     const script = [reply([toolUse('stubborn', {})]), reply([text('never reached')])];
-    await withAgent(env, { script, tools: [stubborn] }, async (h) => {
+    await agents.with({ script, tools: [stubborn] }, async (h) => {
       const workflowId = await startRun(h, 'a stubborn tool', { tools: ['stubborn'], heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       await started.opened;
       await cancelRun(h.env.client, workflowId);

@@ -1,19 +1,15 @@
 // The step cap is a safety net: it must stop a run that never ends on its own, say so in the worker log, and
 // still give the user something useful.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessagesRequestBody } from '../../src/scripted/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
-import { openTestEnv, scheduledActivities, withAgent, type TestEnv } from '../helpers/harness.js';
+import { scheduledActivities, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 import { workerLogs } from '../setup-runtime.js';
 
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
+// One worker for all the file's tests.
+const agents = useSharedAgent(env);
 
 /** Every turn asks for another calculation, so the model never ends on its own; asked to sum up with tools
  * disabled, it does. */
@@ -24,7 +20,7 @@ const neverEnding = (req: MessagesRequestBody, turn: number) =>
 
 describe('step cap', () => {
   it('stops a run after max_steps model calls with guard max_steps, a warning, and a summary call', async () => {
-    await withAgent(env, { script: neverEnding }, async ({ run, model, env }) => {
+    await agents.with({ script: neverEnding }, async ({ run, model, env }) => {
       const result = await run('count forever', { maxSteps: 4 });
       expect(result.status).toBe('stopped');
       expect(result.guard).toBe('max_steps');
@@ -45,7 +41,7 @@ describe('step cap', () => {
   });
 
   it('without a summary call, the partial answer is the last assistant text', async () => {
-    await withAgent(env, { script: neverEnding }, async ({ run, model }) => {
+    await agents.with({ script: neverEnding }, async ({ run, model }) => {
       const result = await run('count forever', { maxSteps: 3, summaryOn: [] });
       expect(result).toMatchObject({ status: 'stopped', guard: 'max_steps', steps: 3, text: 'step 3: computing' });
       expect(model.requests.filter((r) => r.status === 200)).toHaveLength(3);

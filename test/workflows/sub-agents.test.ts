@@ -8,7 +8,7 @@ import { totalTokens } from '../../src/core/transcript.js';
 import type { MessageParam, ModelReply, Usage } from '../../src/core/types.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import type { RecordedRequest } from '../../src/scripted/index.js';
-import { eventKinds, eventMs, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, eventMs, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 /** A cancelled call acknowledges at its next heartbeat, sent every third of this (the default's 3 s otherwise). */
@@ -17,6 +17,9 @@ const ACK_HEARTBEAT_TIMEOUT_MS = 2_000;
 const RESEARCHER = {
   researcher: { description: 'Researches one question and answers it.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 10 },
 };
+
+// One worker, with the researcher, for the tests that delegate to it; those with other sub-agents keep their own.
+const shared = useSharedAgent(env, { agents: RESEARCHER });
 
 const systemOf = (r: { system?: unknown }) => (typeof r.system === 'string' ? r.system : JSON.stringify(r.system ?? ''));
 /** The task of a run, as the request carries it (its first message's text; the request adds a cache marker). */
@@ -57,7 +60,7 @@ async function ownModelUsage(workflowId: string): Promise<Usage[]> {
 
 describe('sub-agents', () => {
   it('runs three agent__ calls of one turn as three children at once and answers from their results, its usage theirs plus its own', async () => {
-    await withAgent(env, { script: delegateThree, agents: RESEARCHER }, async (h) => {
+    await shared.with({ script: delegateThree }, async (h) => {
       const id = await h.start('Answer three questions', { tools: ['agent__researcher'] });
       // All three children's first model calls are held at the same time: they run in parallel.
       await h.model.waitForHeld(3, 20_000);
@@ -122,7 +125,7 @@ describe('sub-agents', () => {
       if (turn === 0) return reply([toolUse('agent__researcher', { task: 'slow a' }), toolUse('agent__researcher', { task: 'slow b' })]);
       return reply([text('done')]);
     };
-    await withAgent(env, { script: heldChildren, agents: RESEARCHER }, async (h) => {
+    await shared.with({ script: heldChildren }, async (h) => {
       // The children's held calls acknowledge the cancel at their next heartbeat: a 2 s heartbeat timeout (inherited by
       // the children) beats every 667 ms instead of the default's 3 s.
       const id = await h.start('Slow work', { tools: ['agent__researcher'], heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
@@ -150,7 +153,7 @@ describe('sub-agents', () => {
       if (turn === 0) return { ...reply([toolUse('agent__researcher', { task: 'one question' })]), usage: { input_tokens: 100, output_tokens: 10 } };
       return reply([text('ok')]);
     };
-    await withAgent(env, { script: reportsThenHolds, agents: RESEARCHER }, async (h) => {
+    await shared.with({ script: reportsThenHolds }, async (h) => {
       const id = await h.start('Delegate one', { tools: ['agent__researcher'] });
       await h.model.waitForHeld(1, 20_000); // the child's second call: its first is done and reported
       await vi.waitFor(
@@ -199,7 +202,7 @@ describe('sub-agents', () => {
   it('terminate of the parent terminates its running children (parent close policy)', async () => {
     const held: Script = (req, turn) =>
       systemOf(req).includes('researcher') ? { ...reply([text('never')]), hold: true } : turn === 0 ? reply([toolUse('agent__researcher', { task: 'slow' })]) : reply([text('done')]);
-    await withAgent(env, { script: held, agents: RESEARCHER }, async (h) => {
+    await shared.with({ script: held }, async (h) => {
       const id = await h.start('Slow work', { tools: ['agent__researcher'] });
       await h.model.waitForHeld(1, 20_000);
       await env.client.workflow.getHandle(id).terminate('operator says stop');
@@ -223,7 +226,7 @@ describe('sub-agents', () => {
       if (turn === 0) return { ...reply([toolUse('agent__researcher', { task: 'big' }), toolUse('agent__researcher', { task: 'small' })]), usage: { input_tokens: 100, output_tokens: 0 } };
       return reply([text('done')]);
     };
-    await withAgent(env, { script, agents: RESEARCHER }, async (h) => {
+    await shared.with({ script }, async (h) => {
       // B's held call acknowledges its cancel at its next heartbeat (every 667 ms with this timeout, inherited).
       const result = await h.run('Spend', { tools: ['agent__researcher'], budgetTokens: 10_000, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
       expect(result).toMatchObject({ status: 'stopped', guard: 'budget' });
@@ -243,7 +246,7 @@ describe('sub-agents', () => {
         : turn === 0
           ? reply([toolUse('agent__researcher', { task: 'slow' })])
           : reply([text('The researcher ran out of time.')]);
-    await withAgent(env, { script: held, agents: RESEARCHER }, async (h) => {
+    await shared.with({ script: held }, async (h) => {
       const result = await h.run('Slow work', { tools: ['agent__researcher'], deadlineMs: 5_000 });
       // The parent finished on its own (its deadline's timer never fired); the child's did, set for less than the parent's.
       expect(result).toMatchObject({ status: 'completed', text: 'The researcher ran out of time.' });

@@ -1,16 +1,12 @@
 // A budget the model can see: with a token budget, each request carries output_config.task_budget (total and
 // what is left), so the model can finish within it; an endpoint that refuses it gets requests without it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
-import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await openTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useTestEnv();
+// One worker for all the file's tests (each scripts the model, and says whether it takes a task budget).
+const agents = useSharedAgent(env);
 
 const threeTurns = [
   reply([text('First.'), toolUse('calculator', { expression: '6 * 7' })]),
@@ -22,7 +18,7 @@ const budgetOf = (body: unknown) => (body as MessagesRequestBody & { output_conf
 
 describe('task budget', () => {
   it('with --budget-tokens every request carries the budget and what is left of it, with the beta', async () => {
-    await withAgent(env, { script: threeTurns }, async ({ run, model }) => {
+    await agents.with({ script: threeTurns }, async ({ run, model }) => {
       const result = await run('compute', { budgetTokens: 50_000, effort: 'low' });
       expect(result.status).toBe('completed');
       const budgets = model.requests.map((r) => budgetOf(r.body));
@@ -38,14 +34,14 @@ describe('task budget', () => {
   });
 
   it('without --budget-tokens no request carries one', async () => {
-    await withAgent(env, { script: threeTurns }, async ({ run, model }) => {
+    await agents.with({ script: threeTurns }, async ({ run, model }) => {
       expect((await run('compute')).status).toBe('completed');
       expect(model.requests.map((r) => budgetOf(r.body))).toEqual([undefined, undefined, undefined]);
     });
   });
 
   it('an endpoint that refuses it: one 400, then the run goes on without it (the budget guard still stops it)', async () => {
-    await withAgent(env, { script: threeTurns, modelOptions: { taskBudget: false } }, async ({ run, model }) => {
+    await agents.with({ script: threeTurns, modelOptions: { taskBudget: false } }, async ({ run, model }) => {
       const result = await run('compute', { budgetTokens: 50_000 });
       expect(result).toMatchObject({ status: 'completed', steps: 3 });
       expect(model.requests.map((r) => r.status)).toEqual([400, 200, 200, 200]);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { approveToolCall, getAgentResult, getStatus } from '../../src/client/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
-import { scheduledActivities, useTestEnv, withAgent, eventually } from '../helpers/harness.js';
+import { scheduledActivities, useSharedAgent, useTestEnv, eventually } from '../helpers/harness.js';
 import { startWebhookReceiver, type Delivery, useWebhookSecret } from '../helpers/webhook-receiver.js';
 import type { WebhookEvent } from '../../src/core/types.js';
 import { findPlainText, rawHistory } from '../helpers/plaintext.js';
@@ -19,6 +19,8 @@ async function scheduledActivityCompletions(workflowId: string): Promise<string[
 }
 const SECRET = 'test-webhook-secret';
 useWebhookSecret(SECRET);
+// One worker for all the file's tests (started once the secret is set, as a worker of the webhooks' user would be).
+const agents = useSharedAgent(env);
 
 const verified = (d: Delivery): WebhookEvent => verifyWebhook({ secret: SECRET, body: d.body, headers: d.headers });
 
@@ -26,7 +28,7 @@ describe('webhooks', () => {
   it('a receiver that answers 500 twice gets the event on the third try, with a valid signature and the same id each time', async () => {
     const receiver = await startWebhookReceiver((n) => (n <= 2 ? 500 : 200));
     try {
-      await withAgent(env, { script: [reply([text('Done.')])] }, async (h) => {
+      await agents.with({ script: [reply([text('Done.')])] }, async (h) => {
         const id = await h.start('say done', { webhooks: [receiver.url] });
         const result = await getAgentResult(env.client, id);
         expect(result.status).toBe('completed');
@@ -54,7 +56,7 @@ describe('webhooks', () => {
     const b = await startWebhookReceiver();
     try {
       const script = [reply([toolUse('calculator', { expression: '2 + 2' })]), reply([text('4')])];
-      await withAgent(env, { script }, async (h) => {
+      await agents.with({ script }, async (h) => {
         const id = await h.start('add', { tools: ['calculator'], approve: ['calculator'], webhooks: [a.url, b.url] });
         await eventually(async () => a.deliveries.length, (n) => n === 1);
         const needed = verified(a.deliveries[0]);
@@ -78,7 +80,7 @@ describe('webhooks', () => {
       // The fourth model call is held until the delivery has settled: without it a fast run could reach its answer
       // first, and end without a turn left to continue as new at.
       const script = [reply([toolUse('calculator', { expression: '2 + 2' })]), search('a'), search('b'), { ...search('c'), hold: true }, reply([text('done')])];
-      await withAgent(env, { script }, async (h) => {
+      await agents.with({ script }, async (h) => {
         const id = await h.start('add, then look around', { tools: ['calculator', 'web_search'], approve: ['calculator'], continueAsNewAfterSteps: 1, webhooks: [receiver.url] });
         await eventually(async () => receiver.deliveries.length, (n) => n === 1);
         await approveToolCall(env.client, id);
@@ -103,7 +105,7 @@ describe('webhooks', () => {
     const receiver = await startWebhookReceiver((n) => (n === 1 ? 500 : 200));
     try {
       const loop = [reply([toolUse('calculator', { expression: '1 + 1' })]), reply([toolUse('calculator', { expression: '2 + 2' })])];
-      await withAgent(env, { script: loop }, async (h) => {
+      await agents.with({ script: loop }, async (h) => {
         const id = await h.start('loop', { tools: ['calculator'], maxSteps: 1, summaryOn: [], webhooks: [receiver.url] });
         const result = await getAgentResult(env.client, id);
         expect(result.guard).toBe('max_steps');
@@ -118,7 +120,7 @@ describe('webhooks', () => {
   });
 
   it('a run without webhooks schedules no delivery', async () => {
-    await withAgent(env, { script: [reply([text('Done.')])] }, async (h) => {
+    await agents.with({ script: [reply([text('Done.')])] }, async (h) => {
       const id = await h.start('say done');
       await getAgentResult(env.client, id);
       expect(await scheduledActivities(env.client, id)).not.toContain('deliverWebhook');

@@ -3,17 +3,20 @@
 // a broken store ending the run through the error-streak guard, and a denied comment.
 import { describe, expect, it } from 'vitest';
 import { triageScript } from '../../../examples/triage/scripted-model.js';
+import { IssueStore, SEED_FILE } from '../../../examples/triage/store.js';
 import { triageTools } from '../../../examples/triage/tools/index.js';
 import { denyToolCall, getAgentResult, getStatus, getTranscript } from '../../../src/client/index.js';
 import type { AgentStatusView } from '../../../src/core/types.js';
 import type { RecordedRequest } from '../../../src/scripted/index.js';
 import { defineTool } from '../../../src/tools/types.js';
-import { eventually, scheduledActivities, useTestEnv, withAgent } from '../../helpers/harness.js';
+import { definitionOf, eventually, scheduledActivities, useSharedAgent, useTestEnv } from '../../helpers/harness.js';
 import { freshStore } from './fixture.js';
 import { writeFileSync } from 'node:fs';
 
 const env = useTestEnv();
 const TOOLS = ['search_issues', 'get_issue', 'add_label', 'add_comment'];
+// One worker for all the file's tests: the four tools by definition (each test brings them on a fresh store).
+const agents = useSharedAgent(env, { tools: triageTools(new IssueStore(SEED_FILE)).map(definitionOf) });
 
 interface ToolCallSeen {
   name: string;
@@ -44,7 +47,7 @@ describe('the triage bot', () => {
   it('triages #39: reads it, searches its title, reads #21, labels and comments "Duplicate of #21", then summarises', async () => {
     const s = freshStore();
     try {
-      await withAgent(env, { script: triageScript, tools: triageTools(s.store) }, async (h) => {
+      await agents.with({ script: triageScript, tools: triageTools(s.store) }, async (h) => {
         const workflowId = await h.start('Triage issue #39', { tools: TOOLS });
         const result = await getAgentResult(env.client, workflowId);
         expect(result).toMatchObject({ status: 'completed', toolCalls: 5, steps: 5 });
@@ -83,7 +86,7 @@ describe('the triage bot', () => {
   it('#38 is marked a duplicate of #12 (which search ranks above the near miss #28); #40 duplicates nothing and is left unlabelled', async () => {
     const s = freshStore();
     try {
-      await withAgent(env, { script: triageScript, tools: triageTools(s.store) }, async (h) => {
+      await agents.with({ script: triageScript, tools: triageTools(s.store) }, async (h) => {
         const pdf = await h.run('Triage issue #38', { tools: TOOLS });
         expect(pdf.text).toMatch(/^Issue #38 \("Long code lines are cut off in exported PDFs"\) is a duplicate of #12 /);
         expect(s.issue(38).comments.map((c) => c.body)).toEqual(['Duplicate of #12']);
@@ -112,7 +115,7 @@ describe('the triage bot', () => {
           return answer;
         },
       });
-      await withAgent(env, { script: triageScript, tools: [...tools.slice(0, 3), flaky] }, async (h) => {
+      await agents.with({ script: triageScript, tools: [...tools.slice(0, 3), flaky] }, async (h) => {
         const result = await h.run('Triage issue #39', { tools: TOOLS });
         expect(result.status).toBe('completed');
         expect(attempts).toBe(2);
@@ -128,7 +131,7 @@ describe('the triage bot', () => {
     const s = freshStore();
     writeFileSync(s.path, '{"issues": [ truncated');
     try {
-      await withAgent(env, { script: triageScript, tools: triageTools(s.store) }, async (h) => {
+      await agents.with({ script: triageScript, tools: triageTools(s.store) }, async (h) => {
         const workflowId = await h.start('Triage issue #39', { tools: TOOLS });
         const result = await getAgentResult(env.client, workflowId);
         expect(result).toMatchObject({ status: 'stopped', guard: 'error_streak', partial: true, toolCalls: 3 });
@@ -152,7 +155,7 @@ describe('the triage bot', () => {
   it('--approve add_comment: the comment waits for a decision; denied, it is not posted and the model reports it', async () => {
     const s = freshStore();
     try {
-      await withAgent(env, { script: triageScript, tools: triageTools(s.store) }, async (h) => {
+      await agents.with({ script: triageScript, tools: triageTools(s.store) }, async (h) => {
         const workflowId = await h.start('Triage issue #39', { tools: TOOLS, approve: ['add_comment'] });
         const waiting = (await eventually(
           async () => {
