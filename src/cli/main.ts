@@ -28,10 +28,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
   },
   start: { summary: 'start a run and print its workflow id (a worker elsewhere runs it)', load: async () => (await import('./commands/start.js')).start },
   result: { summary: 'wait for a run and print its result', load: async () => (await import('./commands/start.js')).result },
-  status: { summary: 'live state of a run: steps, tokens, cost, guard, tools in flight, approvals', load: async () => (await import('./commands/inspect.js')).status },
-  transcript: { summary: 'the whole conversation of a run', load: async () => (await import('./commands/inspect.js')).transcript },
+  status: { summary: 'live state of a run: steps, tokens, cost, guard, tools in flight, approvals', load: async () => (await import('./commands/status.js')).status },
+  transcript: { summary: 'the whole conversation of a run', load: async () => (await import('./commands/transcript.js')).transcript },
   watch: { summary: 'follow a run step by step until it ends, then print its result', load: async () => (await import('./commands/watch.js')).watch },
-  list: { summary: 'recent runs, with their status, steps, tokens and cost', load: async () => (await import('./commands/inspect.js')).list },
+  list: { summary: 'recent runs, with their status, steps, tokens and cost', load: async () => (await import('./commands/list.js')).list },
   schedule: {
     summary: 'recurring runs on Temporal Schedules: create (--cron or --every), list, describe, pause, unpause, trigger, delete',
     load: async () => (await import('./commands/schedule.js')).schedule,

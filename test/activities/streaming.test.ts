@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { describe, expect, it } from 'vitest';
 import { getAgentResult, getStatus, getTranscript } from '../../src/client/index.js';
-import { formatStatus } from '../../src/cli/commands/inspect.js';
+import { formatStatus } from '../../src/cli/commands/status.js';
 import { reply, text, toolUse, type ReplyTurn } from '../../src/scripted/index.js';
 import { eventually, scheduledActivities, startRun, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 

@@ -2,7 +2,7 @@
 // API would refuse or what would silently do nothing.
 import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../src/core/args.js';
-import { formatTranscript } from '../../src/cli/commands/inspect.js';
+import { formatTranscript } from '../../src/cli/commands/transcript.js';
 import { formatResult } from '../../src/cli/output.js';
 import { runFromFlags, START_FLAGS } from '../../src/cli/settings.js';
 import type { MessageParam } from '../../src/core/types.js';

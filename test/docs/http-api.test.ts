@@ -24,7 +24,7 @@ describe('docs/http-api.md', () => {
   });
 
   it('its Errors section names every error type the server answers with', () => {
-    const sources = ['app.ts', 'auth.ts', 'run-request.ts'].map((f) => readFileSync(path.join(ROOT, 'src/serve', f), 'utf8')).join('\n');
+    const sources = ['app.ts', 'run-routes.ts', 'auth.ts', 'run-request.ts'].map((f) => readFileSync(path.join(ROOT, 'src/serve', f), 'utf8')).join('\n');
     const types = new Set([
       ...[...sources.matchAll(/fail\(c, \d+, '(\w+)'/g)].map((m) => m[1]),
       ...[...sources.matchAll(/RequestError\([^;]*?, \d{3}, '(\w+)'\)/g)].map((m) => m[1]),

@@ -3,7 +3,7 @@
 // recorded (its batch ids, its cost at the batch price), and the fallbacks of an errored or expired request.
 import { describe, expect, it } from 'vitest';
 import { getStatus, getTurnUsage } from '../../src/client/index.js';
-import { formatStatus } from '../../src/cli/commands/inspect.js';
+import { formatStatus } from '../../src/cli/commands/status.js';
 import { AgentCostUsd } from '../../src/core/search-attributes.js';
 import { apiError, failTimes, reply, text, toolUse, type ScriptTurn } from '../../src/scripted/index.js';
 import { eventually, localActivityTypes, scheduledActivities, useSharedAgent, useTestEnv } from '../helpers/harness.js';
