@@ -39,16 +39,17 @@ describe('ensureJaeger', () => {
       const waits: string[] = [];
       let announced = () => {};
       const secondWaits = new Promise<void>((resolve) => (announced = resolve));
-      // The build holds the lock until the second caller says it waits (a fixed pause lost that race on a loaded
-      // machine: the lock was gone before the second caller looked at it).
+      // The build holds the lock until the other caller says it waits (a fixed pause lost that race on a loaded
+      // machine: the lock was gone before the other caller looked at it).
       const build = async (dir: string) => {
         builds++;
         await Promise.race([secondWaits, new Promise((r) => setTimeout(r, 10_000))]);
         await fs.writeFile(path.join(dir, 'jaeger'), '#!/bin/sh\n', { mode: 0o755 });
         return path.join(dir, 'jaeger');
       };
+      // Either caller may take the lock first (their first file checks race), so both say when they wait.
       const log = (m: string) => (waits.push(m), announced());
-      const [a, b] = await Promise.all([ensureJaeger(() => {}, { env, build }), ensureJaeger(log, { env, build })]);
+      const [a, b] = await Promise.all([ensureJaeger(log, { env, build }), ensureJaeger(log, { env, build })]);
       expect(builds).toBe(1);
       expect(a).toBe(path.join(root, 'jaeger-v1.76.0', 'jaeger'));
       expect(b).toBe(a);
