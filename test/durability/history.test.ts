@@ -9,24 +9,31 @@ import type { MessagesRequestBody } from '../../src/scripted/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
 import { calculator } from '../../src/tools/calculator.js';
-import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
 
-let env: TestEnv;
 // The last test's own server (a lowered history-length threshold), started with the file so that it is ready when
 // that test comes, instead of the test waiting for it to start; stopped with the file.
 let suggestingServer: Promise<DevServer> | undefined;
-beforeAll(async () => {
+beforeAll(() => {
   suggestingServer = startDevServer({
     uiPort: false,
     extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=30'],
   });
   suggestingServer.catch(() => {}); // reported by the test that awaits it
-  env = await openTestEnv();
 });
 afterAll(async () => {
-  await env?.close();
   await (await suggestingServer?.catch(() => undefined))?.stop();
 });
+const env = useTestEnv();
+// One worker for the tests that need none of their own (a pinned identity, a small workflow cache, another server).
+const agents = useSharedAgent(env);
+
+/** What a cache's `stats` count from now on: the shared worker's caches also counted the file's earlier tests. */
+function countFromNow<S extends object>(stats: S): () => S {
+  const now = stats as unknown as Record<string, number>;
+  const start = { ...now };
+  return () => Object.fromEntries(Object.keys(start).map((k) => [k, now[k] - start[k]])) as S;
+}
 
 /** `turns` tool turns, each with `bytes` of model text, then an answer. */
 const longJob = (turns: number, bytes: number) => (_req: MessagesRequestBody, turn: number) =>
@@ -40,7 +47,8 @@ describe('history size', () => {
   it('grows linearly: 64 turns of 4 KB model output stay under 2x the content they hold', async () => {
     const TURNS = 64;
     const BYTES = 4096;
-    await withAgent(env, { script: longJob(TURNS, BYTES) }, async ({ run, env, agent }) => {
+    await agents.with({ script: longJob(TURNS, BYTES) }, async ({ run, env, agent }) => {
+      const transcriptStats = countFromNow(agent.transcripts.stats);
       const result = await run('a long job', { maxSteps: 100 });
       expect(result).toMatchObject({ status: 'completed', steps: TURNS + 1, toolCalls: TURNS });
       const description = await env.client.workflow.getHandle(result.workflowId).describe();
@@ -56,7 +64,7 @@ describe('history size', () => {
       expect(historyBytes).toBeLessThan(2 * contentBytes);
       // The workflow shared each message once with this worker's cache, just before the model call that
       // needed it: every model call found its whole transcript there, and none made a query.
-      expect(agent.transcripts.stats).toMatchObject({ cacheHits: TURNS + 1, queries: 0, sharedMessages: 2 * TURNS + 1 });
+      expect(transcriptStats()).toMatchObject({ cacheHits: TURNS + 1, queries: 0, sharedMessages: 2 * TURNS + 1 });
     });
   }, 120_000);
 });
@@ -90,7 +98,7 @@ describe('settings stored once', () => {
   it('a model call whose worker lost the settings reads them by query and sends the same request', async () => {
     const script = longJob(3, 10);
     const settings = { maxSteps: 10, tools: ['calculator'], system: 'Be brief.', effort: 'low' as const };
-    const reference = await withAgent(env, { script }, async ({ run, model }) => {
+    const reference = await agents.with({ script }, async ({ run, model }) => {
       await run('three turns', settings);
       return model.requests.filter((r) => r.status === 200).map((r) => r.body);
     });
@@ -103,13 +111,14 @@ describe('settings stored once', () => {
         return calculator.execute(input, ctx);
       },
     });
-    await withAgent(env, { script, tools: [clearing] }, async ({ run, model, agent }) => {
+    await agents.with({ script, tools: [clearing] }, async ({ run, model, agent }) => {
       clear = () => agent.modelSettings.clear();
+      const settingsStats = countFromNow(agent.modelSettings.stats);
       const result = await run('three turns', settings);
       expect(result.status).toBe('completed');
       expect(model.requests.filter((r) => r.status === 200).map((r) => r.body)).toEqual(reference);
       // The first call found what the workflow shared; the three after a tool call asked the run.
-      expect(agent.modelSettings.stats).toEqual({ cacheHits: 1, queries: 3 });
+      expect(settingsStats()).toEqual({ cacheHits: 1, queries: 3 });
     });
   });
 });
@@ -118,7 +127,7 @@ describe('transcript cache fallback', () => {
   it('a model call on a worker whose cache was cleared reads the transcript by query and sends the same request', async () => {
     const script = longJob(3, 100);
     // Reference: the requests of an uninterrupted run.
-    const reference = await withAgent(env, { script }, async ({ run, model }) => {
+    const reference = await agents.with({ script }, async ({ run, model }) => {
       await run('three turns', { maxSteps: 10, tools: ['calculator'] });
       return model.requests.filter((r) => r.status === 200).map((r) => r.body);
     });
@@ -131,11 +140,12 @@ describe('transcript cache fallback', () => {
         return calculator.execute(input, ctx);
       },
     });
-    await withAgent(env, { script, tools: [clearing] }, async ({ run, model, agent }) => {
+    await agents.with({ script, tools: [clearing] }, async ({ run, model, agent }) => {
       clear = () => agent.transcripts.clear();
+      const transcriptStats = countFromNow(agent.transcripts.stats);
       const result = await run('three turns', { maxSteps: 10, tools: ['calculator'] });
       expect(result.status).toBe('completed');
-      const { stats } = agent.transcripts;
+      const stats = transcriptStats();
       // Calls 1, 2 and 4 found what the workflow had shared. Call 3: the cache had lost the first three
       // messages, so the newest two, shared, would have left a gap: the whole transcript came by query.
       expect(stats).toMatchObject({ cacheHits: 3, queries: 1, queriedMessages: 5 });
@@ -169,7 +179,8 @@ describe('transcript sharing under workflow cache eviction', () => {
 describe('continue-as-new', () => {
   it('at a configured step count, carries transcript and guard state; id, result and transcript are unchanged', async () => {
     const script = longJob(5, 50);
-    await withAgent(env, { script }, async ({ run, env, agent, model }) => {
+    await agents.with({ script }, async ({ run, env, agent, model }) => {
+      const transcriptStats = countFromNow(agent.transcripts.stats);
       const result = await run('five turns', { maxSteps: 20, continueAsNewAfterSteps: 2 });
       expect(result).toMatchObject({ status: 'completed', steps: 6, toolCalls: 5, runsUsed: 3 });
       expect(result.text).toBe('Done after 5 turns.');
@@ -178,7 +189,7 @@ describe('continue-as-new', () => {
       const status = await getStatus(env.client, result.workflowId);
       expect(status.view?.runsUsed).toBe(3);
       // Each new run shares its carried transcript under its own run id before its first call: no query.
-      expect(agent.transcripts.stats).toMatchObject({ cacheHits: 6, queries: 0 });
+      expect(transcriptStats()).toMatchObject({ cacheHits: 6, queries: 0 });
       // The model saw one continuous conversation: each request extends the previous one.
       const bodies = model.requests.filter((r) => r.status === 200).map((r) => (r.body as MessagesRequestBody).messages.length);
       expect(bodies).toEqual([1, 3, 5, 7, 9, 11]);

@@ -8,11 +8,22 @@ import { reply, text, thinking, toolUse, type MessagesRequestBody } from '../../
 import { serve, type ApiServer } from '../../src/serve/index.js';
 import { defineTool } from '../../src/tools/types.js';
 import { findChromium, NO_CHROMIUM } from '../helpers/chromium.js';
-import { startRun, useTestEnv, withAgent, type AgentHarness } from '../helpers/harness.js';
+import { builtinTools } from '../../src/tools/registry.js';
+import { startRun, useSharedAgent, useTestEnv, type AgentHarness } from '../helpers/harness.js';
 
 const CHROMIUM = findChromium();
 if (!CHROMIUM) console.warn(`test/e2e/console-pages.test.ts: ${NO_CHROMIUM}`);
 const env = useTestEnv();
+const pageText = (n: number) => `page ${n}: ${'lorem ipsum dolor sit amet '.repeat(303)}`.slice(0, 8192);
+const readPage = defineTool<{ n: number }>({
+  name: 'read_page',
+  description: 'Reads page n of the document.',
+  inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+  execute: async ({ n }) => pageText(n),
+});
+const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'] } };
+// One worker for the file: the built-ins, the compaction test's tool and the sub-agent test's agent.
+const shared = useSharedAgent(env, { tools: [...builtinTools, readPage], agents });
 const TOKEN = 'console-pages-token';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -45,7 +56,7 @@ const overflows = (page: Page) => page.evaluate<boolean>('document.documentEleme
 describe('the console', () => {
   it.skipIf(!CHROMIUM)('filters the runs table by status as `list` does, and refreshes it live as a run completes', async () => {
     const script = [reply([toolUse('calculator', { expression: '2 + 2' }, 'toolu_live')]), reply([text('It is 4.')])];
-    await withAgent(env, { script }, async (h) => {
+    await shared.with({ script }, async (h) => {
       const api = await openServe(h);
       try {
         const done = await startRun(h, 'a run that completes', { tools: ['calculator'], approve: [], searchAttributes: true });
@@ -72,13 +83,12 @@ describe('the console', () => {
   });
 
   it.skipIf(!CHROMIUM)('shows thinking collapsed, a sub-agent where it ran, the tokens of each turn as a chart, and links to the Temporal UI', async () => {
-    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'] } };
     const script = (req: MessagesRequestBody, turn: number) => {
       if (typeof req.system === 'string' && req.system.includes('researcher')) return reply([text('42')]);
       if (turn === 0) return reply([thinking('I should ask the researcher about this.'), toolUse('agent__researcher', { task: 'what is 6*7?' }, 'toolu_sub')]);
       return reply([text('The researcher says 42.')]);
     };
-    await withAgent(env, { script, agents }, async (h) => {
+    await shared.with({ script }, async (h) => {
       const api = await openServe(h);
       try {
         const id = await h.start('ask the researcher', { tools: ['agent__researcher'] });
@@ -108,15 +118,8 @@ describe('the console', () => {
   });
 
   it.skipIf(!CHROMIUM)('marks a compaction where it happened in the conversation', async () => {
-    const pageText = (n: number) => `page ${n}: ${'lorem ipsum dolor sit amet '.repeat(303)}`.slice(0, 8192);
-    const readPage = defineTool<{ n: number }>({
-      name: 'read_page',
-      description: 'Reads page n of the document.',
-      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
-      execute: async ({ n }) => pageText(n),
-    });
     const job = (_req: MessagesRequestBody, turn: number) => (turn < 6 ? reply([toolUse('read_page', { n: turn })]) : reply([text('Read all pages.')]));
-    await withAgent(env, { script: job, tools: [readPage], modelOptions: { contextWindow: 40_000 } }, async (h) => {
+    await shared.with({ script: job, tools: [readPage], modelOptions: { contextWindow: 40_000 } }, async (h) => {
       const api = await openServe(h);
       try {
         const id = await h.start('read the document', { maxSteps: 20, compactAt: 5_000 });
@@ -136,7 +139,7 @@ describe('the console', () => {
 
   it.skipIf(!CHROMIUM)('is usable by keyboard on a phone: Tab reaches Approve, Enter approves, and the run completes', async () => {
     const script = [reply([toolUse('calculator', { expression: '2 + 2' }, 'toolu_key')]), reply([text('It is 4.')])];
-    await withAgent(env, { script }, async (h) => {
+    await shared.with({ script }, async (h) => {
       const api = await openServe(h);
       try {
         const id = await startRun(h, 'approve me by keyboard', { tools: ['calculator'], approve: ['calculator'] });

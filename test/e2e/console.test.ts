@@ -10,11 +10,12 @@ import { getAgentResult } from '../../src/client/index.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { serve } from '../../src/serve/index.js';
 import { findChromium, NO_CHROMIUM } from '../helpers/chromium.js';
-import { startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { startRun, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
 const CHROMIUM = findChromium();
 if (!CHROMIUM) console.warn(`test/e2e/console.test.ts: ${NO_CHROMIUM}`);
 const env = useTestEnv();
+const agents = useSharedAgent(env);
 const TOKEN = 'console-test-token';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Screenshots of the two pages in test-output/; with UPDATE_README_SCREENSHOT=1, also the ones docs/http-api.md shows. */
@@ -28,7 +29,7 @@ async function screenshot(page: import('playwright-core').Page, name: string): P
 describe('the web console', () => {
   it.skipIf(!CHROMIUM)('asks for the token, lists a completed run, and its Approve button lets a waiting run complete', async () => {
     const script = [reply([text('Let me compute.'), toolUse('calculator', { expression: '2 + 2' }, 'toolu_web')]), reply([text('It is 4.')])];
-    await withAgent(env, { script }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const api = await serve({ client: env.client, port: 0, tokens: { operate: [TOKEN], read: [] }, taskQueue: h.taskQueue, eventsIntervalMs: 100, temporalUi: 'http://localhost:8233' });
       let browser: Browser | undefined;
       try {
@@ -62,7 +63,7 @@ describe('the web console', () => {
 
   it.skipIf(!CHROMIUM)('shows the words the model streams on the run page before the call ends', async () => {
     const words = 'The answer is coming word by word, and it keeps going for quite a while before it ends.';
-    await withAgent(env, { script: [{ ...reply([text(words)]), holdAfterEvents: 8 }] }, async (h) => {
+    await agents.with({ script: [{ ...reply([text(words)]), holdAfterEvents: 8 }] }, async (h) => {
       const api = await serve({ client: env.client, port: 0, tokens: { operate: [TOKEN], read: [] }, taskQueue: h.taskQueue, eventsIntervalMs: 100 });
       let browser: Browser | undefined;
       try {

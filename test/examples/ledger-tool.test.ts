@@ -6,16 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerTool, readLedger } from '../../examples/ledger-tool.js';
 import { reply, text, toolUse } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
-import { openTestEnv, withAgent, type TestEnv } from '../helpers/harness.js';
+import { definitionOf, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 
-let env: TestEnv;
+const env = useTestEnv();
+// The file's worker has the tool's definition; each test brings the tool, on a ledger file of its own.
+const agents = useSharedAgent(env, { tools: [definitionOf(ledgerTool('ledger.jsonl'))] });
 let dir: string;
-beforeAll(async () => {
-  env = await openTestEnv();
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ledger-'));
 });
-afterAll(async () => {
-  await env?.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -34,7 +34,7 @@ describe('ledger example tool', () => {
       },
     });
     const script = [reply([toolUse('record_payment', { payee: 'ACME', amount: 12.5 })]), reply([text('Paid.')])];
-    await withAgent(env, { script, tools: [flaky] }, async ({ run, model }) => {
+    await agents.with({ script, tools: [flaky] }, async ({ run, model }) => {
       const result = await run('pay ACME $12.50', { tools: ['record_payment'] });
       expect(result.status).toBe('completed');
       expect(attempts).toBe(2);
@@ -52,7 +52,7 @@ describe('ledger example tool', () => {
   it('refuses a payment over the limit with an error result the model can act on', async () => {
     const script = [reply([toolUse('record_payment', { payee: 'ACME', amount: 20_000 })]), reply([text('I could not pay.')])];
     const file = join(dir, 'refused.jsonl');
-    await withAgent(env, { script, tools: [ledgerTool(file)] }, async ({ run, model }) => {
+    await agents.with({ script, tools: [ledgerTool(file)] }, async ({ run, model }) => {
       await run('pay ACME $20,000', { tools: ['record_payment'] });
       const results = (model.requests.filter((r) => r.status === 200)[1].body as { messages: Array<{ content: unknown }> })
         .messages[2].content as Array<{ content: string; is_error?: boolean }>;

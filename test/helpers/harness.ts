@@ -247,6 +247,9 @@ export interface SharedAgentOptions {
   modelConnection?: Pick<ModelConnection, 'timeoutMs' | 'streamIdleTimeoutMs'>;
   /** Sub-agents of the worker (`agent__<name>` tools). */
   agents?: Record<string, SubAgentConfig>;
+  /** MCP servers of the worker, one session each for the file: for tests that leave the servers as they found them
+   * (or come after the others that use them). */
+  mcpServers?: Record<string, McpServerConfig>;
   workerOptions?: AgentWorkerOptions['workerOptions'];
   modelBatches?: AgentWorkerOptions['modelBatches'];
 }
@@ -307,6 +310,7 @@ export function useSharedAgent(env: TestEnv, options: SharedAgentOptions = {}): 
       maxActivities: options.maxActivities,
       dataConverter: env.dataConverter,
       agents: options.agents,
+      mcpServers: options.mcpServers,
       workerOptions: options.workerOptions,
       modelBatches: options.modelBatches,
     }).catch(async (err) => {

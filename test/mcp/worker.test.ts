@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { cancelRun, getAgentResult, closeChatRun, sendFollowUp, getStatus } from '../../src/client/index.js';
 import type { MessagesRequestBody } from '../../src/scripted/script.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { eventually, lastToolResults, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventually, lastToolResults, startRun, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 import { decodedPayloads, isAlive, stateDir, stdioFixture } from '../helpers/mcp.js';
 
 const env = useTestEnv();
+// One worker, its server `fx` reconnecting for 1 s, for the tests that need neither a state directory of their own nor
+// to stop the worker: the content-mapping test, then the one whose server keeps crashing (which leaves it down).
+const agents = useSharedAgent(env, { mcpServers: { fx: { ...stdioFixture(), reconnectFor: '1s' } } });
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -73,7 +76,7 @@ describe('MCP tools in a run (stdio)', () => {
       reply([toolUse('fx__fail', { reason: 'disk full' }), toolUse('fx__image', {}), toolUse('fx__resource', {})]),
       reply([text('seen')]),
     ];
-    await withAgent(env, { script, mcpServers: { fx: stdioFixture() } }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const id = await startRun(h, 'try the tools', { tools: ['fx__fail', 'fx__image', 'fx__resource'] });
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', toolCalls: 3 });
       // Only the named tools were offered.
@@ -124,7 +127,7 @@ describe('MCP tools in a run (stdio)', () => {
 
   it('answers with an is_error result naming the server once a server that keeps crashing has used up its reconnects and the retries', async () => {
     const script: Script = [reply([toolUse('fx__crash', {})]), reply([text('it failed')])];
-    await withAgent(env, { script, mcpServers: { fx: { ...stdioFixture(), reconnectFor: '1s' } } }, async (h) => {
+    await agents.with({ script }, async (h) => {
       const id = await startRun(h, 'crash it', { tools: ['fx__*'] });
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'it failed' });
       const [toolResult] = lastToolResults(h.model.requests);

@@ -5,7 +5,7 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { franceDemoScript, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { useTestEnv, withAgent } from '../helpers/harness.js';
+import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
 import { exportTracesTo, runFromTracedCaller } from '../helpers/traced-run.js';
 import { ancestorsOf, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 
@@ -19,10 +19,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
 });
+// The file's worker, made once the exporter is set (the sub-agent test's agent on it).
+const shared = useSharedAgent(env, {
+  agents: { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 5 } },
+});
 
 describe('traces of a run', () => {
   it('a France run started from a traced caller exports one trace: invoke_agent over three chat and two execute_tool spans with GenAI attributes', async () => {
-    await withAgent(env, { script: franceDemoScript }, async (h) => {
+    await shared.with({ script: franceDemoScript }, async (h) => {
       const { workflowId, traceId, settings, result } = await runFromTracedCaller(env, h);
       const inTrace = () => receiver.spans.filter((s) => s.traceId === traceId);
       const named = (prefix: string) => inTrace().filter((s) => s.name.startsWith(prefix));
@@ -92,13 +96,12 @@ describe('traces of a run', () => {
   });
 
   it('a sub-agent run is a child: its invoke_agent span hangs under the parent run\'s, its chat and execute_tool spans under its own', async () => {
-    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 5 } };
     const script: Script = (req, turn) => {
       const child = JSON.stringify(req.system ?? '').includes('researcher');
       if (child) return turn === 0 ? reply([toolUse('calculator', { expression: '6 * 7' })]) : reply([text('42')]);
       return turn === 0 ? reply([toolUse('agent__researcher', { task: 'what is 6 * 7?' })]) : reply([text('The answer is 42.')]);
     };
-    await withAgent(env, { script, agents }, async (h) => {
+    await shared.with({ script }, async (h) => {
       const client = new Client({ connection: env.client.connection, dataConverter: env.dataConverter, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
       const { workflowId: id } = await startAgent(client, { task: 'Ask the researcher', settings: defaultSettings({ tools: ['agent__researcher'] }), taskQueue: h.taskQueue });
       expect((await getAgentResult(env.client, id)).status).toBe('completed');

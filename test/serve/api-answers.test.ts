@@ -4,11 +4,22 @@ import { describe, expect, it } from 'vitest';
 import { getAgentResult, getStatus } from '../../src/client/index.js';
 import { reply, text, toolUse, type MessagesRequestBody } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
-import { eventually, startRun, useTestEnv, withAgent } from '../helpers/harness.js';
+import { builtinTools } from '../../src/tools/registry.js';
+import { eventually, startRun, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 import { stdioFixture } from '../helpers/mcp.js';
 import { auth, call, openApi, READ } from './api-helpers.js';
 
 const env = useTestEnv();
+/** A tool that completes later, whose calls the test that brings it runs. */
+const EXTERNAL_JOB = {
+  name: 'external_job',
+  description: 'Starts a job elsewhere, which reports its result when it is done.',
+  inputSchema: { type: 'object' as const, properties: { job: { type: 'string' } }, required: ['job'] },
+  timeout: '10m',
+  completesLater: true,
+};
+// One worker for both tests: the elicitation fixture's server, and the external job's definition.
+const agents = useSharedAgent(env, { tools: [...builtinTools, EXTERNAL_JOB], mcpServers: { fx: stdioFixture({ args: ['--elicit'] }) } });
 
 /** The model calls `name` once, then says what the call returned. */
 const callOnceThenReport = (name: string, input: Record<string, unknown>) => (body: MessagesRequestBody) => {
@@ -19,8 +30,7 @@ const callOnceThenReport = (name: string, input: Record<string, unknown>) => (bo
 
 describe('answering a run from outside over HTTP', () => {
   it("answers an MCP server's question: a bad answer is refused with the reason and the question stays; the right one goes to the server", { timeout: 60_000 }, async () => {
-    const mcpServers = { fx: stdioFixture({ args: ['--elicit'] }) };
-    await withAgent(env, { script: callOnceThenReport('fx__ask', { job: 'backup' }), mcpServers }, async (h) => {
+    await agents.with({ script: callOnceThenReport('fx__ask', { job: 'backup' }) }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
         const id = await startRun(h, 'back it up', { tools: ['fx__*'] });
@@ -58,17 +68,13 @@ describe('answering a run from outside over HTTP', () => {
   it('completes a tool call that completes later with its token; a token that is not one, or a missing field, is refused', { timeout: 60_000 }, async () => {
     let token: string | undefined;
     const externalJob = defineTool({
-      name: 'external_job',
-      description: 'Starts a job elsewhere, which reports its result when it is done.',
-      inputSchema: { type: 'object', properties: { job: { type: 'string' } }, required: ['job'] },
-      timeout: '10m',
-      completesLater: true,
+      ...EXTERNAL_JOB,
       execute(_input, ctx) {
         token = ctx.completionToken;
         return ctx.completeLater();
       },
     });
-    await withAgent(env, { script: callOnceThenReport('external_job', { job: 'build' }), tools: [externalJob] }, async (h) => {
+    await agents.with({ script: callOnceThenReport('external_job', { job: 'build' }), tools: [externalJob] }, async (h) => {
       const api = await openApi(env, h.taskQueue);
       try {
         const id = await startRun(h, 'build it', { tools: ['external_job'] });

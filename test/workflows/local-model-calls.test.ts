@@ -9,9 +9,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { cancelRun, getAgentResult, getStatus, getTranscript, getTurnUsage } from '../../src/client/index.js';
 import { agentStatus } from '../../src/workflows/definitions.js';
 import { reply, startScriptedModel, text, toolUse, type Script } from '../../src/scripted/index.js';
-import { eventKinds, lastToolResults, localActivityTypes, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, lastToolResults, localActivityTypes, useSharedAgent, useTestEnv, withAgent, type AgentHarness } from '../helpers/harness.js';
 
 const env = useTestEnv();
+// The worker of the tests that need none of their own configuration (the local run of the first test among them).
+const agents = useSharedAgent(env);
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const TURNS = 3;
@@ -40,8 +42,8 @@ const localModelAnswers = (es: HistoryEvent[]): LocalAnswer[] =>
 
 describe('local model calls', () => {
   it('make every model call a local activity: no callModel activity, a workflow task fewer per call, the same transcript and usage', async () => {
-    const run = (localModelCalls: boolean) =>
-      withAgent(env, { script }, async ({ start, model }) => {
+    const run = (localModelCalls: boolean) => {
+      const body = async ({ start, model }: AgentHarness) => {
         const id = await start('count', { tools: ['calculator'], ...(localModelCalls ? { localModelCalls } : {}) });
         const result = await getAgentResult(env.client, id);
         return {
@@ -52,8 +54,11 @@ describe('local model calls', () => {
           toolResults: lastToolResults(model.requests),
           requests: model.requests.length,
         };
-      });
-    // Two workers of their own (each its task queue and scripted model), so the two runs go side by side.
+      };
+      return localModelCalls ? agents.with({ script }, body) : withAgent(env, { script }, body);
+    };
+    // Two workers (each its task queue and scripted model: the file's, and one of the plain run's own), so the two
+    // runs go side by side.
     const [local, plain] = await Promise.all([run(true), run(false)]);
 
     expect(local.result).toMatchObject({ status: 'completed', text: 'done', steps: TURNS + 1, toolCalls: TURNS });
@@ -77,7 +82,7 @@ describe('local model calls', () => {
   });
 
   it('a query and a cancel during a long local call reach the run by the workflow task heartbeat (8 s): the query answers, the call is cancelled', async () => {
-    await withAgent(env, { script: [{ ...reply([text('too late')]), hold: true }] }, async ({ start, model }) => {
+    await agents.with({ script: [{ ...reply([text('too late')]), hold: true }] }, async ({ start, model }) => {
       const id = await start('wait', { tools: [], localModelCalls: true });
       await model.waitForHeld(1, 15_000);
       // `status` asks for 3 s, and the worker answers when it next reports the task: the state comes from the
