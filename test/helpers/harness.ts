@@ -136,26 +136,36 @@ export async function withAgent<T>(
     workerOptions: options.workerOptions,
     modelBatches: options.modelBatches,
   });
+  const harness = agentHarness({ env, model, agent, taskQueue }, options.tools);
+  try {
+    return await agent.worker.runUntil(fn(harness));
+  } finally {
+    if (!options.model) await model.close();
+  }
+}
+
+/** The harness of a worker on `taskQueue`: runs see `tools` by name (default: the calculator and web search), and
+ * `onStart` hears of each run started. */
+function agentHarness(
+  parts: Pick<AgentHarness, 'env' | 'model' | 'agent' | 'taskQueue'>,
+  tools: readonly { name: string }[] = [],
+  onStart: (workflowId: string) => void = () => {},
+): AgentHarness {
+  const { env, taskQueue } = parts;
   const harness: AgentHarness = {
-    env,
-    model,
-    agent,
-    taskQueue,
+    ...parts,
     async start(task, settings = {}, workflowId) {
-      const toolNames = (options.tools ?? []).map((t) => t.name);
+      const toolNames = tools.map((t) => t.name);
       const full = defaultSettings({ tools: toolNames.length ? toolNames : ['calculator', 'web_search'], ...settings });
       const started = await startAgent(env.client, { task, settings: full, taskQueue, workflowId });
+      onStart(started.workflowId);
       return started.workflowId;
     },
     async run(task, settings = {}, workflowId) {
       return getAgentResult(env.client, await harness.start(task, settings, workflowId));
     },
   };
-  try {
-    return await agent.worker.runUntil(fn(harness));
-  } finally {
-    if (!options.model) await model.close();
-  }
+  return harness;
 }
 
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -352,22 +362,7 @@ export function useSharedAgent(env: TestEnv, options: SharedAgentOptions = {}): 
       current = new Map([...withCode(fileTools), ...withCode(testTools)]);
       model.reset({ script: run.script ?? [], ...run.modelOptions });
       const started = new Set<string>();
-      const harness: AgentHarness = {
-        env,
-        model,
-        agent,
-        taskQueue,
-        async start(task, settings = {}, workflowId) {
-          const toolNames = (run.tools ?? []).map((t) => t.name);
-          const full = defaultSettings({ tools: toolNames.length ? toolNames : ['calculator', 'web_search'], ...settings });
-          const { workflowId: id } = await startAgent(env.client, { task, settings: full, taskQueue, workflowId });
-          started.add(id);
-          return id;
-        },
-        async run(task, settings = {}, workflowId) {
-          return getAgentResult(env.client, await harness.start(task, settings, workflowId));
-        },
-      };
+      const harness = agentHarness({ env, model, agent, taskQueue }, run.tools, (id) => started.add(id));
       try {
         return await Promise.race([fn(harness), stopped]);
       } finally {
