@@ -28,21 +28,19 @@ const sources = testFiles('test').map((file) => ({ file, text: readFileSync(file
 const unitFiles = sources.filter(({ text }) => !NEEDS_SERVER_OR_PROCESS.test(text)).map(({ file }) => file);
 const isolatedFiles = sources.filter(({ text }) => NEEDS_SERVER_OR_PROCESS.test(text) && CHANGES_PROCESS_STATE.test(text)).map(({ file }) => file);
 
-// Every run in the order a clean clone runs in: largest files first within each project. Vitest's own order on a
-// warm run is by the last run's durations, longest first, and with files sharing their process that was slower:
-// 693 s of vitest against 647 s in one warm clone on 2 cores (BENCHMARKS.md, "The test suite").
+// Every run in the order a clean clone runs in. Files that need a process of their own first: the slowest file of the
+// suite is among them (test/package/packed.test.ts, about 45 s of npm pack and npm install, not of test code), and
+// run last it was the run's tail, one core busy for 40 s while the other waited (455 s of vitest at a6cb6f4). Then
+// the shared-process integration files, then the unit files; largest first within each. Vitest's own order on a warm
+// run is by the last run's durations, longest first, and with files sharing their process that was slower: 693 s of
+// vitest against 647 s in one warm clone on 2 cores (BENCHMARKS.md, "The test suite").
+const PROJECT_ORDER = ['integration-isolated', 'integration', 'unit'];
+
 class LargestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const size = new Map(files.map((f) => [f.moduleId, statSync(f.moduleId).size]));
-    const rank = (f: TestSpecification) => [f.project.config.sequence.groupOrder, f.project.name, f.project.config.isolate ? 0 : 1] as const;
-    return [...files].sort((a, b) => {
-      const [ga, pa, ia] = rank(a);
-      const [gb, pb, ib] = rank(b);
-      if (ga !== gb) return ga - gb;
-      if (pa !== pb) return pa < pb ? -1 : 1;
-      if (ia !== ib) return ia - ib;
-      return size.get(b.moduleId)! - size.get(a.moduleId)!;
-    });
+    const rank = (f: TestSpecification) => PROJECT_ORDER.indexOf(f.project.name);
+    return [...files].sort((a, b) => rank(a) - rank(b) || size.get(b.moduleId)! - size.get(a.moduleId)!);
   }
 }
 
@@ -50,15 +48,18 @@ export default defineConfig({
   test: {
     pool: 'forks',
     sequence: { sequencer: LargestFirst },
-    // Three files at a time, each test process on a dev server of its own (test/helpers/test-server.ts). The suite is
-    // bound by the 2 cores' CPU (about 1,240 s of it), not by waiting: three keep them busier than two did. A server per
-    // process: with one shared by all, in one of four clean runs it locked up (SQLITE_INTERRUPT after a cancelled
+    // Four files at a time, each test process on a dev server of its own (test/helpers/test-server.ts). With three, the
+    // 2 cores were busy 1.6 of the time on average (705 s of CPU in 434 s): tests wait for timers, heartbeats and
+    // servers. Four fill those waits: 332 s of vitest against 405 s with three, the machine idle, every test passing
+    // (with five, on a machine busy with other work, they all passed too). A server per process: with one shared by all, in one of four clean runs it locked up (SQLITE_INTERRUPT after a cancelled
     // task-queue update, a modernc.org/sqlite bug our Go build of the CLI no longer links: docs/operations.md).
-    maxWorkers: 3,
+    maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 180_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: unitFiles } },
+      // Unit files share their process too: they change nothing global (no mocks of modules, no fake timers left on),
+      // and loading the modules once cut the project's CPU from 39 s to 17 s.
+      { extends: true, test: { name: 'unit', include: unitFiles, isolate: false } },
       {
         extends: true,
         test: {
