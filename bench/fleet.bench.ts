@@ -477,6 +477,12 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         `${n} agents: workflow tasks timed out in the sampled runs: bare ${timedOut(bareWft)}, ours ${timedOut(oursWft)}` +
           (local ? `, with local model calls ${timedOut(local.workflowTask)}` : ''),
       );
+      const events = (w: { eventsPerRun: Record<string, number> }) =>
+        `${Object.values(w.eventsPerRun).reduce((a, b) => a + b, 0).toFixed(1)} (${Object.entries(w.eventsPerRun)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+          .join(', ')})`;
+      notes.push(`${n} agents: history events per run (sampled runs): bare ${events(bareWft)}; ours ${events(oursWft)}`);
       const t = o.transcriptStats;
       if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);
     }

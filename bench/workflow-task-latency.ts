@@ -24,6 +24,8 @@ export interface WorkflowTaskLatency {
    * START_TO_CLOSE (a worker took the task and did not answer in time). */
   timedOutByType: Record<string, number>;
   failed: number;
+  /** History events a run holds, by type, averaged over the runs: what the server stored and served for them. */
+  eventsPerRun: Record<string, number>;
 }
 
 /** temporal.api.enums.v1.TimeoutType's values a workflow task can time out with. */
@@ -35,8 +37,14 @@ export async function workflowTaskLatency(client: Client, workflowIds: string[])
   let timedOut = 0;
   const timedOutByType: Record<string, number> = {};
   let failed = 0;
+  const eventCounts: Record<string, number> = {};
   for (const id of workflowIds) {
     const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    for (const e of events) {
+      const type = Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k]) ?? 'other';
+      const name = type.replace(/EventAttributes$/, '');
+      eventCounts[name] = (eventCounts[name] ?? 0) + 1;
+    }
     const scheduledAt = new Map<number, number>();
     for (const e of events) {
       if (e.workflowTaskScheduledEventAttributes) scheduledAt.set(Number(e.eventId), ms(e.eventTime));
@@ -64,5 +72,6 @@ export async function workflowTaskLatency(client: Client, workflowIds: string[])
     timedOut,
     timedOutByType,
     failed,
+    eventsPerRun: Object.fromEntries(Object.entries(eventCounts).map(([k, v]) => [k, v / Math.max(1, workflowIds.length)])),
   };
 }
