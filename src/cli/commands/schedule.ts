@@ -5,7 +5,7 @@
 import { UsageError, expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
 import type { AgentScheduleDescription, AgentScheduleSummary } from '../../client/schedules.js';
 import { defineCommand } from '../command.js';
-import { timeText } from '../format.js';
+import { table, timeText } from '../format.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
 import { START_FLAGS } from '../settings.js';
@@ -179,8 +179,7 @@ export function formatScheduleList(schedules: readonly AgentScheduleSummary[]): 
     s.nextRuns[0] ? timeText(s.nextRuns[0]) : '—',
     s.recentRuns.at(-1)?.workflowId ?? '—',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return `${[header, ...rows].map((cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')}\n`;
+  return table(header, rows);
 }
 
 export function formatSchedule(d: AgentScheduleDescription): string {
