@@ -7,10 +7,8 @@ import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../..
 import { defineCommand } from '../command.js';
 import { table, timeText } from '../format.js';
 import { logLine } from '../log.js';
-import { printJson, printText } from '../output.js';
+import { JSON_FLAG, printJson, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
-
-const JSON_FLAG = { json: { type: 'boolean', help: 'print exactly one JSON document' } } satisfies Record<string, FlagSpec>;
 
 const LIST_FLAGS = {
   status: {
