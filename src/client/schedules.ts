@@ -12,7 +12,7 @@ import {
   type ScheduleSummary,
 } from '@temporalio/client';
 import { parseDuration } from '../core/duration.js';
-import { checkAgentInput, InvalidSettingsError } from '../core/settings-check.js';
+import { checkAgentInput } from '../core/settings-check.js';
 import { oneLine } from '../core/transcript.js';
 import type { AgentInput, AgentSettings } from '../core/types.js';
 import { validateJsonSchema } from '../tools/validate.js';
@@ -282,5 +282,3 @@ const scheduledRun = (a: { scheduledAt: Date; takenAt: Date; action: { workflow:
   scheduledAt: a.scheduledAt,
   startedAt: a.takenAt,
 });
-
-export { InvalidSettingsError };

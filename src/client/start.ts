@@ -157,8 +157,6 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
   }
 }
 
-export { WorkflowNotFoundError };
-
 /** The attributes a run starts with: the agent's own (when the namespace has them) and its task batch. */
 export function runSearchAttributes(settings: AgentSettings, taskBatch?: string): SearchAttributePair[] {
   return [...(settings.searchAttributes ? startingSearchAttributes(settings.model) : []), ...(taskBatch ? [{ key: AgentTaskBatch, value: taskBatch }] : [])];

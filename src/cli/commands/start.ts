@@ -24,8 +24,6 @@ import { sayWhenNoWorker, warnWhenNoWorker } from '../worker-presence.js';
 import { withListedMcpTools } from '../worker-tools.js';
 import { commandLine } from '../invocation.js';
 
-export { taskQueue };
-
 const START_USAGE = 'start "<task>" [options]  (or: start --task-file FILE, start - < task.txt, start --tasks FILE.jsonl)';
 
 export const start = defineCommand({
