@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError } from '../config/check.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import type { AgentConfig } from '../config/types.js';
-import { resolveMcpServers } from '../mcp/config.js';
+import { resolveMcpServers, type ResolvedMcpServer } from '../mcp/config.js';
 import { UsageError, type FlagSpec } from '../core/args.js';
 import { logLine } from './log.js';
 
@@ -35,12 +35,13 @@ export async function loadCliConfig(file: string | undefined): Promise<LoadedCon
   return loaded;
 }
 
-/** For the commands that host a worker: the config's MCP servers resolved against this process's environment now
- * (a `${VAR}` that is not set here), so such a mistake is exit 2 with its one line before anything starts, not an
- * unexpected error (exit 1) from inside the worker's start. `start` does not ask: its worker runs elsewhere. */
-export function requireMcpEnvironment(config: AgentConfig): void {
+/** For the commands that host a worker (and `mcp`): the config's MCP servers resolved against this process's
+ * environment now (a `${VAR}` that is not set here), so such a mistake is exit 2 with its one line before anything
+ * starts, not an unexpected error (exit 1) from inside the worker's start. `start` does not ask: its worker runs
+ * elsewhere. */
+export function requireMcpEnvironment(config: AgentConfig): ResolvedMcpServer[] {
   try {
-    resolveMcpServers(config.mcpServers ?? {});
+    return resolveMcpServers(config.mcpServers ?? {});
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

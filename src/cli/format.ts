@@ -36,6 +36,13 @@ export function timeText(date: Date): string {
   return `${new Date(date).toISOString().slice(0, 19).replace('T', ' ')}Z`;
 }
 
+/** Rows under a header, each column as wide as its widest cell, two spaces apart; `right`: the columns aligned right. */
+export function table(header: string[], rows: string[][], right: number[] = []): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (right.includes(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  return `${[header, ...rows].map(line).join('\n')}\n`;
+}
+
 export function indent(text: string): string {
   return text
     .split('\n')

@@ -1,8 +1,11 @@
 // What the CLI prints (a result, text for a person, JSON for a program), the exit code that goes with it, and
 // the exit itself, which waits until everything printed has reached the reader.
+import type { FlagSpec } from '../core/args.js';
 import { totalTokens } from '../core/transcript.js';
 import type { AgentResult, RunStatus } from '../core/types.js';
 import { terminalSafe } from './terminal-text.js';
+
+export const JSON_FLAG = { json: { type: 'boolean', help: 'print exactly one JSON document' } } satisfies Record<string, FlagSpec>;
 
 export const EXIT = {
   completed: 0,

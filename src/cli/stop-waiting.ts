@@ -24,3 +24,10 @@ export async function stopWaitingOnSignal<T>(workflowId: string, again: string, 
     for (const s of STOP_SIGNALS) process.off(s, stop);
   }
 }
+
+/** Resolves at the first SIGINT or SIGTERM: a command that serves until Ctrl-C (`serve`, `server`, `codec-server`). */
+export function stopRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    for (const s of STOP_SIGNALS) process.once(s, () => resolve());
+  });
+}

@@ -2,6 +2,7 @@
 // `--task-file -`): argv stops around 128 KB, a long task does not. Its size is checked before anything starts,
 // since the task travels in the workflow input, one Temporal payload.
 import { readFile, stat } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
 import { UsageError } from '../core/args.js';
 import { MAX_INPUT_BYTES, taskSizeProblem, tooLargeFix } from '../core/run-settings.js';
 
@@ -53,7 +54,5 @@ async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) {
     throw new UsageError('the task is "-" (standard input), but standard input is a terminal: pipe the task in, or use --task-file FILE');
   }
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return text(process.stdin);
 }

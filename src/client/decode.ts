@@ -7,7 +7,8 @@ import type { temporal } from '@temporalio/proto';
 type Payload = temporal.api.common.v1.IPayload;
 type Failure = temporal.api.failure.v1.IFailure;
 
-async function decodePayloads(client: Client, payloads: Payload[]): Promise<Payload[]> {
+/** `payloads` through the client's payload codecs (decrypted), not yet converted to values. */
+export async function decodePayloads(client: Client, payloads: Payload[]): Promise<Payload[]> {
   let decoded = payloads;
   // Codecs encode in order, so they decode in reverse.
   for (const codec of [...client.options.loadedDataConverter.payloadCodecs].reverse()) decoded = await codec.decode(decoded);

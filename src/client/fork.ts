@@ -14,7 +14,7 @@ import { validateJsonSchema } from '../tools/validate.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { readRunFromHistory } from './history.js';
-import { runDetails, runTaskQueue, searchAttributesRegistered, type StartedAgent } from './start.js';
+import { randomSuffix, runDetails, runTaskQueue, searchAttributesRegistered, type StartedAgent } from './start.js';
 import { turnsOfRun, type TurnUsage } from './turns.js';
 
 export interface ForkOptions {
@@ -76,7 +76,9 @@ export async function forkRun(client: Client, sourceId: string, options: ForkOpt
     );
   }
   const workflowId = options.workflowId ?? forkId(sourceId);
-  const forkAttribute = settings.searchAttributes && (await forkAttributeRegistered(client));
+  // AgentForkedFrom is registered by the embedded server and the full stack; other servers need the `temporal
+  // operator search-attribute create` command in docs/fork-and-replay.md.
+  const forkAttribute = settings.searchAttributes && (await searchAttributesRegistered(client, [AgentForkedFrom]));
   const handle = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
     taskQueue: runTaskQueue(client, options.taskQueue),
@@ -168,22 +170,5 @@ function taskOf(input: AgentInput, messages: MessageParam[]): string {
 
 /** `<source>-fork-k2x1q9`: readable in the UI, unique enough never to collide. */
 function forkId(sourceId: string): string {
-  const suffix = Math.random().toString(36).slice(2, 8).padEnd(6, '0');
-  return `${sourceId.slice(0, 180)}-fork-${suffix}`;
-}
-
-const forkAttributeByClient = new WeakMap<Client, Promise<boolean>>();
-
-/** Whether the namespace has AgentForkedFrom (registered by the embedded server and the full stack; other servers need
- * the `temporal operator search-attribute create` command in docs/fork-and-replay.md). */
-function forkAttributeRegistered(client: Client): Promise<boolean> {
-  let known = forkAttributeByClient.get(client);
-  if (!known) {
-    known = client.connection.operatorService
-      .listSearchAttributes({ namespace: client.options.namespace })
-      .then((r) => AgentForkedFrom.name in (r.customAttributes ?? {}))
-      .catch(() => false);
-    forkAttributeByClient.set(client, known);
-  }
-  return known;
+  return `${sourceId.slice(0, 180)}-fork-${randomSuffix()}`;
 }

@@ -37,14 +37,13 @@ export async function readRunFromHistory(
   client: Client,
   workflowId: string,
   runId?: string,
-  options: { workflowBundlePath?: string } = {},
 ): Promise<RunFromHistory> {
   const handle = client.workflow.getHandle(workflowId, runId);
   const resolvedRunId = runId ?? (await handle.describe()).runId;
   // Pinned to the run described, so a run starting meanwhile (continue-as-new) cannot mix two histories.
   const history = await fetchHistoryInPages(client, workflowId, resolvedRunId);
   await assertHistoryReadable(client, history); // a missing or wrong key: the codec's one-line error
-  const replayed = await replayRunHistory(client, history, { workflowId, runId: resolvedRunId }, options);
+  const replayed = await replayRunHistory(client, history, { workflowId, runId: resolvedRunId });
   const events = history.events ?? [];
   const endedByServer = serverClosure(events);
   const view = endedByServer ? closedView(replayed.view, endedByServer.status) : replayed.view;

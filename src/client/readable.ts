@@ -5,16 +5,13 @@ import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { ENCODING_ENCRYPTED, METADATA_KEY_ID } from '../codec/encryption-codec.js';
+import { decodePayloads } from './decode.js';
 
 const text = (bytes: unknown) => (bytes instanceof Uint8Array ? Buffer.from(bytes).toString('utf8') : undefined);
 
 /** Throws what the client's codecs throw for the first encrypted payload of `history` they cannot decode. */
 export async function assertHistoryReadable(client: Client, history: temporal.api.history.v1.IHistory): Promise<void> {
-  const codecs = client.options.loadedDataConverter.payloadCodecs;
-  for (const payload of oneEncryptedPayloadPerKey(history).values()) {
-    let payloads: Payload[] = [payload];
-    for (const codec of [...codecs].reverse()) payloads = await codec.decode(payloads);
-  }
+  for (const payload of oneEncryptedPayloadPerKey(history).values()) await decodePayloads(client, [payload]);
 }
 
 /** The first encrypted payload of each key id, anywhere in the events (inputs, results, failures, metadata). */

@@ -32,7 +32,6 @@ export async function replayRunHistory(
   client: Client,
   history: History,
   ids: { workflowId: string; runId: string },
-  options: { workflowBundlePath?: string } = {},
 ): Promise<ReplayedRun> {
   const { Worker } = await import('@temporalio/worker');
   await ensureQuietRuntime();
@@ -91,7 +90,7 @@ export async function replayRunHistory(
 
   await (InspectingReplayWorker as unknown as typeof WorkerType).runReplayHistory(
     {
-      workflowBundle: await workflowBundle(options.workflowBundlePath, client.options.dataConverter),
+      workflowBundle: await workflowBundle(undefined, client.options.dataConverter),
       dataConverter: client.options.dataConverter,
       replayName: 'durable-agent-inspect',
       sinks: { ...ignoredTranscriptSinks, ...ignoredTelemetrySinks },

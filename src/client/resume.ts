@@ -65,7 +65,6 @@ function priorityOf(p: Priority | undefined): { priority?: Priority } {
 async function fetchFirstInput(client: Client, workflowId: string, runId: string): Promise<unknown> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  const payloads = started?.input?.payloads ?? [];
   // Through the payload codecs too: with encryption on, the input is stored encrypted.
-  return decodePayloadAt(client, payloads, 0);
+  return decodePayloadAt(client, started?.input?.payloads, 0);
 }

@@ -12,13 +12,13 @@ import {
   type ScheduleSummary,
 } from '@temporalio/client';
 import { parseDuration } from '../core/duration.js';
-import { checkAgentInput, InvalidSettingsError } from '../core/settings-check.js';
+import { checkAgentInput } from '../core/settings-check.js';
 import { oneLine } from '../core/transcript.js';
 import type { AgentInput, AgentSettings } from '../core/types.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import type { OverlapPolicy } from '../core/schedule-overlap.js';
-import { runDetails, runSearchAttributes, runTaskQueue, searchAttributesRegistered } from './start.js';
+import { invalidArgument, runDetails, runSearchAttributes, runTaskQueue, searchAttributesRegistered } from './start.js';
 
 export { ScheduleNotFoundError };
 export { OVERLAP_POLICIES, type OverlapPolicy } from '../core/schedule-overlap.js';
@@ -128,7 +128,7 @@ export async function createAgentSchedule(client: Client, options: CreateSchedul
     if (err instanceof ScheduleAlreadyRunning) {
       throw new InvalidScheduleError(`a schedule named "${options.name}" already exists: delete it first (schedule delete ${options.name}) or choose another name`);
     }
-    const invalid = invalidArgument(err);
+    const invalid = invalidArgument(err); // a cron expression it cannot parse, an unknown time zone
     if (invalid) throw new InvalidScheduleError(`the server refused the schedule: ${invalid}`);
     throw err;
   }
@@ -282,14 +282,3 @@ const scheduledRun = (a: { scheduledAt: Date; takenAt: Date; action: { workflow:
   scheduledAt: a.scheduledAt,
   startedAt: a.takenAt,
 });
-
-/** The server's reason for an INVALID_ARGUMENT (a cron expression it cannot parse, an unknown time zone). */
-function invalidArgument(err: unknown): string | null {
-  for (let e = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, details } = e as { code?: number; details?: unknown };
-    if (code === 3 && typeof details === 'string') return details;
-  }
-  return null;
-}
-
-export { InvalidSettingsError };

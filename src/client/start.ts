@@ -157,8 +157,6 @@ export async function getAgentResult(client: Client, workflowId: string): Promis
   }
 }
 
-export { WorkflowNotFoundError };
-
 /** The attributes a run starts with: the agent's own (when the namespace has them) and its task batch. */
 export function runSearchAttributes(settings: AgentSettings, taskBatch?: string): SearchAttributePair[] {
   return [...(settings.searchAttributes ? startingSearchAttributes(settings.model) : []), ...(taskBatch ? [{ key: AgentTaskBatch, value: taskBatch }] : [])];
@@ -166,27 +164,35 @@ export function runSearchAttributes(settings: AgentSettings, taskBatch?: string)
 
 /** The server's reason, when it refused a start for a search attribute the namespace does not define. */
 function unregisteredSearchAttribute(err: unknown): string | null {
-  const cause = (err as { cause?: { code?: number; details?: unknown } }).cause;
-  const details = typeof cause?.details === 'string' ? cause.details : '';
-  return cause?.code === INVALID_ARGUMENT && /no mapping defined for search attribute/i.test(details) ? details.replace(/^Namespace/, 'namespace') : null;
+  const details = invalidArgument(err) ?? '';
+  return /no mapping defined for search attribute/i.test(details) ? details.replace(/^Namespace/, 'namespace') : null;
 }
-const INVALID_ARGUMENT = 3; // gRPC status code
 
-const registeredByClient = new WeakMap<Client, Promise<boolean>>();
+/** The server's reason for an INVALID_ARGUMENT (gRPC status 3), found on `err` or what caused it. */
+export function invalidArgument(err: unknown): string | null {
+  for (let e = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, details } = e as { code?: number; details?: unknown };
+    if (code === 3 && typeof details === 'string') return details;
+  }
+  return null;
+}
 
-/** Whether the namespace has the Agent* search attributes (the embedded server registers them; other servers
- * need the `temporal operator search-attribute create` commands in docs/inspecting.md). Upserting an unregistered
- * attribute would fail every workflow task, so runs only use them when they are there. */
-export function searchAttributesRegistered(client: Client): Promise<boolean> {
+const registeredByClient = new WeakMap<Client, Promise<Record<string, unknown>>>();
+
+/** Whether the namespace has these search attributes, by default the Agent* ones (the embedded server registers
+ * them; other servers need the `temporal operator search-attribute create` commands in docs/inspecting.md).
+ * Upserting an unregistered attribute would fail every workflow task, so runs only use them when they are there. */
+export async function searchAttributesRegistered(client: Client, keys: readonly { name: string }[] = AGENT_SEARCH_ATTRIBUTES): Promise<boolean> {
   let known = registeredByClient.get(client);
   if (!known) {
     known = client.connection.operatorService
       .listSearchAttributes({ namespace: client.options.namespace })
-      .then((r) => AGENT_SEARCH_ATTRIBUTES.every((k) => k.name in (r.customAttributes ?? {})))
-      .catch(() => false);
+      .then((r) => r.customAttributes ?? {})
+      .catch(() => ({}));
     registeredByClient.set(client, known);
   }
-  return known;
+  const registered = await known;
+  return keys.every((k) => k.name in registered);
 }
 
 /** The task queue a run starts on: `taskQueue`, or with encryption on, its queue for the key the client encrypts
@@ -213,15 +219,20 @@ function isAgentResult(value: unknown): value is AgentResult {
 
 /** `agent-search-for-the-population-8k2x1q`: readable in the UI, unique enough to never collide. */
 export function newWorkflowId(task: string): string {
-  const slug = task
+  return `agent-${slugOf(task, 32) || 'run'}-${randomSuffix()}`;
+}
+
+/** The words of `text` in lower case, joined by `-`, at most `max` characters (for a workflow id). */
+export const slugOf = (text: string, max: number) =>
+  text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
-    .slice(0, 32)
+    .slice(0, max)
     .replace(/-+$/g, '');
-  const suffix = Math.random().toString(36).slice(2, 8).padEnd(6, '0');
-  return `agent-${slug || 'run'}-${suffix}`;
-}
+
+/** Six random characters that make a workflow id unique. */
+export const randomSuffix = () => Math.random().toString(36).slice(2, 8).padEnd(6, '0');
 
 /** The run's details in the Temporal UI (its static details). */
 export function runDetails(settings: AgentSettings): string {

@@ -7,7 +7,7 @@ import { canonicalJson } from '../core/canonical.js';
 import { sha256Hex } from '../core/sha256.js';
 import type { AgentResult } from '../core/types.js';
 import { listRuns, type RunSummary } from './inspect.js';
-import { getAgentResult, startAgent, type StartAgentOptions, type StartedAgent } from './start.js';
+import { getAgentResult, slugOf, startAgent, type StartAgentOptions, type StartedAgent } from './start.js';
 
 /** A task batch's name: it goes into workflow ids and a visibility query. */
 const BATCH_NAME = /^[A-Za-z0-9][\w.@-]{0,79}$/;
@@ -98,7 +98,7 @@ export function taskWorkflowIds(batch: string, tasks: readonly Pick<BatchTask, '
     const hash = sha256Hex(t.key ?? canonicalJson({ task: t.task, settings: t.settings })).slice(0, 12);
     const n = (seen.get(hash) ?? 0) + 1;
     seen.set(hash, n);
-    return `${batch}-${slug(t.task)}-${hash}${n > 1 ? `-${n}` : ''}`;
+    return `${batch}-${slugOf(t.task, 24) || 'task'}-${hash}${n > 1 ? `-${n}` : ''}`;
   });
 }
 
@@ -131,14 +131,6 @@ export function checkBatchName(batch: string): void {
     throw new InvalidTaskBatchError(`the batch name "${String(batch).slice(0, 60)}" is not usable: letters, digits and . _ @ - (at most 80, starting with a letter or digit)`);
   }
 }
-
-const slug = (task: string) =>
-  task
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 24)
-    .replace(/-+$/g, '') || 'task';
 
 /** A counting semaphore. */
 class Slots {

@@ -34,26 +34,25 @@ export const TOOL_CATALOG_TIMEOUT_MS = 10_000;
 export type WorkerTools = { answered: true; offered: OfferedTools } | { answered: false; why: string };
 
 /** Asks a worker of `taskQueue` what tools it offers: at once "none polls" when no worker polls the queue, else
- * a one-activity workflow (agentToolCatalog) that a worker answers, within `timeoutMs`. */
+ * a one-activity workflow (agentToolCatalog) that a worker answers, within TOOL_CATALOG_TIMEOUT_MS. */
 export async function askWorkersForTools(
   client: Client,
   taskQueue: string,
-  timeoutMs = TOOL_CATALOG_TIMEOUT_MS,
   /** Called once if no worker has answered after a second: the caller says what it waits for. */
-  onSlow?: (polledAt: Date | undefined) => void,
+  onSlow: (polledAt: Date | undefined) => void,
 ): Promise<WorkerTools> {
   const polled = await lastPolled(client, taskQueue);
   if (polled?.polled === false) return { answered: false, why: `no worker polls task queue "${taskQueue}"` };
-  const slow = onSlow ? setTimeout(() => onSlow(polled?.at), SLOW_ANSWER_MS) : undefined;
+  const slow = setTimeout(() => onSlow(polled?.at), SLOW_ANSWER_MS);
   try {
     const offered = await client.workflow.execute<() => Promise<OfferedTools>>(AGENT_TOOL_CATALOG_WORKFLOW, {
       taskQueue,
       workflowId: `durable-agent-tool-catalog-${randomUUID()}`,
-      workflowExecutionTimeout: timeoutMs,
+      workflowExecutionTimeout: TOOL_CATALOG_TIMEOUT_MS,
     });
     return { answered: true, offered };
   } catch (err) {
-    return { answered: false, why: `no worker of task queue "${taskQueue}" said what tools it offers within ${timeoutMs} ms (${(err as Error).message})` };
+    return { answered: false, why: `no worker of task queue "${taskQueue}" said what tools it offers within ${TOOL_CATALOG_TIMEOUT_MS} ms (${(err as Error).message})` };
   } finally {
     clearTimeout(slow);
   }

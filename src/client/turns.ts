@@ -3,10 +3,11 @@
 // mode, the poll's marker that found the reply, priced at the batch price). A
 // read adds nothing to the history; encrypted payloads are decoded with the client's codecs.
 import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { costUsd, priceFor, roundUsd } from '../core/pricing.js';
 import type { AgentInput, BatchPoll, ModelReply, Usage } from '../core/types.js';
+import { decodePayloadAt } from './decode.js';
 
 /** The name of the marker Temporal's core records for a local activity's outcome. */
 const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
@@ -36,7 +37,7 @@ export async function turnsOfRun(
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
   const events = history.events ?? [];
   const started = events[0]?.workflowExecutionStartedEventAttributes;
-  const input = await decode<AgentInput>(client, started?.input?.payloads?.[0]);
+  const input = await decodePayloadAt<AgentInput>(client, started?.input?.payloads, 0);
   const firstStep = (input?.carried?.loop.steps ?? 0) + 1;
   const modelCalls = new Set<string>();
   const turns: TurnUsage[] = [];
@@ -45,7 +46,7 @@ export async function turnsOfRun(
     if (scheduled?.activityType?.name === 'callModel') modelCalls.add(String(e.eventId));
     const done = e.activityTaskCompletedEventAttributes;
     const result = done && modelCalls.has(String(done.scheduledEventId)) ? done.result : localModelCallResult(e);
-    const decoded = await decode<ModelReply | BatchPoll>(client, result?.payloads?.[0]);
+    const decoded = await decodePayloadAt<ModelReply | BatchPoll>(client, result?.payloads, 0);
     // A batch-mode call's reply is in the poll that found it succeeded (a poll still pending holds none).
     const reply = decoded && 'status' in decoded ? (decoded.status === 'succeeded' ? decoded.reply : undefined) : decoded;
     if (!reply) continue;
@@ -67,12 +68,4 @@ function localModelCallResult(e: temporal.api.history.v1.IHistoryEvent): tempora
   const data = marker.details?.data?.payloads?.[0];
   const type = data ? defaultPayloadConverter.fromPayload<{ activity_type?: string }>(data).activity_type : undefined;
   return type === 'callModel' || type === 'pollModelBatchRequest' ? marker.details?.result : undefined;
-}
-
-async function decode<T>(client: Client, payload: Payload | null | undefined): Promise<T | undefined> {
-  if (!payload) return undefined;
-  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
-  let payloads: Payload[] = [payload];
-  for (const codec of [...payloadCodecs].reverse()) payloads = await codec.decode(payloads);
-  return payloadConverter.fromPayload<T>(payloads[0]);
 }

@@ -22,7 +22,7 @@ export async function startCatalog(
   const { askWorkersForTools, TOOL_CATALOG_TIMEOUT_MS } = await import('./task-queue.js'); // loaded with Temporal's client, on use
   // A worker that polled the queue may have stopped since (the server remembers a poller for minutes): its answer
   // then never comes, and the wait is said rather than silent.
-  const answer = await askWorkersForTools(client, taskQueue, TOOL_CATALOG_TIMEOUT_MS, (at) =>
+  const answer = await askWorkersForTools(client, taskQueue, (at) =>
     log(
       `waiting up to ${TOOL_CATALOG_TIMEOUT_MS / 1000} s for a worker of task queue "${taskQueue}" to say what tools it offers` +
         `${at ? ` (one last polled it ${secondsAgo(at)} ago: it may have stopped)` : ''}…`,

@@ -6,7 +6,6 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection, type ConnectionOptions } from '@temporalio/client';
-import { SearchAttributeType } from '@temporalio/common';
 import { REGISTERED_SEARCH_ATTRIBUTES } from '../core/search-attributes.js';
 import { findTemporalCli } from './find-temporal.js';
 import { findFreePort, isPortFree, portClash, PortClashError, retryOnPortClash, type PortChooser } from './ports.js';
@@ -63,19 +62,11 @@ export const EMBEDDED_SERVER_DYNAMIC_CONFIG: readonly string[] = Object.freeze([
   'history.transferProcessorMaxPollRPS=1000',
 ]);
 
-/** CLI spelling of each SDK search attribute type (`--search-attribute Name=Type`). */
-const CLI_TYPE: Record<string, string> = {
-  [SearchAttributeType.TEXT]: 'Text',
-  [SearchAttributeType.KEYWORD]: 'Keyword',
-  [SearchAttributeType.INT]: 'Int',
-  [SearchAttributeType.DOUBLE]: 'Double',
-  [SearchAttributeType.BOOL]: 'Bool',
-  [SearchAttributeType.DATETIME]: 'Datetime',
-  [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
-};
-
+/** `--search-attribute Name=Type` for each attribute: the CLI spells the SDK's types in PascalCase (KEYWORD_LIST:
+ * KeywordList). */
 export function searchAttributeArgs(): string[] {
-  return REGISTERED_SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${CLI_TYPE[k.type]}`]);
+  const cliType = (type: string) => type.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, c: string) => c.toUpperCase());
+  return REGISTERED_SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=${cliType(k.type)}`]);
 }
 
 /** How to reach a server that needs more than an address (TLS, an API key, gRPC metadata: Temporal Cloud). */

@@ -32,8 +32,6 @@ import {
   reconnectable,
   timedOut,
 } from './errors.js';
-
-export { McpBadAnswer, McpNoAnswer, McpServerUnavailable };
 import { answerElicitation, type InFlightCall } from './elicitation.js';
 import { listAllTools, type ListingLimits } from './listing.js';
 import { authorizationFailureText, isAuthorizationFailure, McpLoginRequired, StoreOAuthProvider, workerAuthProvider } from './oauth.js';

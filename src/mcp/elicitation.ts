@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { defaultsAnswer, recordedAnswer, type ElicitationAnswer } from '../core/elicitation.js';
+import { oneLine } from '../core/transcript.js';
 import type { NeedsInput } from '../tools/types.js';
 import type { McpServerPolicy } from './config.js';
 
@@ -33,21 +34,21 @@ export function answerElicitation(server: ElicitingServer, calls: InFlightCall[]
   const schema = params.requestedSchema ?? { type: 'object', properties: {} };
   const { elicitation: policy, elicitationTimeoutMs } = server.policy;
   if (policy === 'decline') {
-    server.log(`MCP server "${server.name}" asked "${oneLine(params.message)}": declined (mcpServers.${server.name}.elicitation: decline)`);
+    server.log(`MCP server "${server.name}" asked "${oneLine(params.message, 200)}": declined (mcpServers.${server.name}.elicitation: decline)`);
     return { action: 'decline' };
   }
   if (policy === 'accept-defaults') {
     const answer = defaultsAnswer(schema);
-    server.log(`MCP server "${server.name}" asked "${oneLine(params.message)}": ${answer.action === 'accept' ? 'accepted with its defaults' : 'declined (its defaults do not fill every required field)'}`);
+    server.log(`MCP server "${server.name}" asked "${oneLine(params.message, 200)}": ${answer.action === 'accept' ? 'accepted with its defaults' : 'declined (its defaults do not fill every required field)'}`);
     return answer as ElicitResult;
   }
   if (calls.length !== 1) {
-    server.log(`MCP server "${server.name}" asked "${oneLine(params.message)}" while ${calls.length} calls were in flight on its session: which call asks cannot be told, so it is declined`);
+    server.log(`MCP server "${server.name}" asked "${oneLine(params.message, 200)}" while ${calls.length} calls were in flight on its session: which call asks cannot be told, so it is declined`);
     return { action: 'decline' };
   }
   const [call] = calls;
   if (!call.elicitation) {
-    server.log(`MCP server "${server.name}" asked "${oneLine(params.message)}" during "${call.tool}": declined (the run started before this worker version could hold questions)`);
+    server.log(`MCP server "${server.name}" asked "${oneLine(params.message, 200)}" during "${call.tool}": declined (the run started before this worker version could hold questions)`);
     return { action: 'decline' };
   }
   const index = call.asked++;
@@ -64,8 +65,4 @@ export function answerElicitation(server: ElicitingServer, calls: InFlightCall[]
   });
   // The call has been cancelled: the server's tool handler stops; the call is made again with the answer.
   throw new McpError(ErrorCode.InternalError, 'the question was handed to the run; the call will be made again with its answer');
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').slice(0, 200);
 }

@@ -2,6 +2,7 @@
 // messages are a transport's, and an answer that is not valid MCP comes as a schema library's error whose message is its
 // issues as pretty-printed JSON (16 lines).
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { oneLine } from '../core/transcript.js';
 
 interface SchemaIssue {
   path: PropertyKey[];
@@ -61,20 +62,16 @@ function issuesOf(err: Error): SchemaIssue[] {
 /** `tools.3.inputSchema.type: Invalid input: expected "object" (and 2 more problems)`. */
 export function invalidAnswerText(err: Error): string {
   const [first, ...rest] = issuesOf(err);
-  if (!first) return `its answer is not valid MCP: ${oneLine(err.message)}`;
+  if (!first) return `its answer is not valid MCP: ${oneLine(err.message, Infinity)}`;
   const where = Array.isArray(first.path) && first.path.length > 0 ? `${first.path.map(String).join('.')}: ` : '';
   const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? '' : 's'})` : '';
-  return `its answer is not valid MCP: ${where}${oneLine(first.message)}${more}`;
+  return `its answer is not valid MCP: ${where}${oneLine(first.message, Infinity)}${more}`;
 }
 
 export function messageOf(err: unknown): string {
   if (err instanceof StreamableHTTPError && err.code !== undefined && err.code > 0) return `HTTP ${err.code}: ${err.message}`;
   if (isInvalidAnswer(err)) return invalidAnswerText(err);
-  return err instanceof Error ? oneLine(err.message) : String(err);
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ');
+  return err instanceof Error ? oneLine(err.message, Infinity) : String(err);
 }
 
 /** The stdio transport's error when a server's message outgrows its read buffer (the SDK then closes the session). */

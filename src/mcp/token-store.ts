@@ -224,15 +224,6 @@ export class FileMcpTokenStore implements McpTokenStore {
       throw new McpTokenStoreError(`the MCP token store ${this.where} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): check the folder's owner and mode`);
     }
   }
-
-  /** The file's mode (for tests and `mcp status`), or undefined when there is no file yet. */
-  async mode(): Promise<number | undefined> {
-    try {
-      return (await stat(this.#file)).mode & 0o777;
-    } catch {
-      return undefined;
-    }
-  }
 }
 
 /** A store in memory (tests, the conformance client, a worker given tokens another way). */

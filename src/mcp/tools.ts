@@ -9,6 +9,7 @@ import { ToolError, type AnyAgentTool, type ToolInputSchema } from '../tools/typ
 import { checkToolSchema, validateJsonSchema } from '../tools/validate.js';
 import { resolveMcpServers } from './config.js';
 import { McpSession, type McpTool } from './connect.js';
+import { messageOf } from './errors.js';
 import type { McpTokenStore } from './token-store.js';
 import { toolResultContent } from './content.js';
 
@@ -201,8 +202,4 @@ export function withMcpTools(registry: ToolRegistry, mcp: McpTools): ToolRegistr
         return { name: tool.name, description: tool.description, input_schema: tool.inputSchema };
       }),
   };
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -4,7 +4,8 @@
 // has its result, and the results come back in the reverse of the submitted order, since the API promises no order.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAuthenticated, readBody, sendError, sendJson } from './http.js';
+import { text as readBody } from 'node:stream/consumers';
+import { isAuthenticated, sendError, sendJson } from './http.js';
 
 /** What one request of a batch came to: its Message, or its error (`expired`: the script said it expires). */
 export interface BatchAnswer {

@@ -158,18 +158,15 @@ function checkMessageShapes(messages: unknown[]): string | null {
         if (block.type === 'text' && (typeof block.text !== 'string' || block.text === '')) {
           return `messages.${i}.content.${j}.text: text content blocks must be non-empty`;
         }
-        if (block.type === 'tool_use' && (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input))) {
-          return `messages.${i}.content.${j}: \`tool_use\` blocks need a string \`id\`, a string \`name\` and an object \`input\``;
+        const isCall = block.type === 'tool_use' || block.type === 'server_tool_use';
+        if (isCall && (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input))) {
+          return `messages.${i}.content.${j}: \`${block.type}\` blocks need a string \`id\`, a string \`name\` and an object \`input\``;
         }
-        if (block.type === 'tool_result' && typeof block.tool_use_id !== 'string') {
+        if (SERVER_RESULT_BLOCKS.has(block.type) && message.role !== 'assistant') {
+          return `messages.${i}.content.${j}: \`${block.type}\` blocks are only allowed in assistant messages`;
+        }
+        if ((block.type === 'tool_result' || SERVER_RESULT_BLOCKS.has(block.type)) && typeof block.tool_use_id !== 'string') {
           return `messages.${i}.content.${j}.tool_use_id: Field required`;
-        }
-        if (block.type === 'server_tool_use' && (typeof block.id !== 'string' || typeof block.name !== 'string' || !isObject(block.input))) {
-          return `messages.${i}.content.${j}: \`server_tool_use\` blocks need a string \`id\`, a string \`name\` and an object \`input\``;
-        }
-        if (SERVER_RESULT_BLOCKS.has(block.type)) {
-          if (message.role !== 'assistant') return `messages.${i}.content.${j}: \`${block.type}\` blocks are only allowed in assistant messages`;
-          if (typeof block.tool_use_id !== 'string') return `messages.${i}.content.${j}.tool_use_id: Field required`;
         }
         if (block.type === 'tool_result') {
           const problem = toolResultContentProblem(block.content, `messages.${i}.content.${j}.content`);

@@ -1,5 +1,5 @@
 // The scripted model's HTTP plumbing, shared by the Messages route (server.ts) and the Message Batches routes
-// (batches.ts): bodies, JSON answers and the API's error shape, and its authentication rule.
+// (batches.ts): JSON answers and the API's error shape, and its authentication rule.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
@@ -10,15 +10,6 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendError(res: ServerResponse, requestId: string, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
   const body = { type: 'error', error: { type, message }, request_id: requestId };
   sendJson(res, status, body, { ...headers, 'request-id': requestId });
-}
-
-export function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => parts.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 /** The API's rule: a key in `x-api-key`, or a bearer token. */

@@ -200,19 +200,16 @@ function blockProblem(block: unknown): string | null {
     case 'text':
       return typeof block.text === 'string' ? null : 'text block needs a string "text"';
     case 'tool_use':
-      if (typeof block.name !== 'string' || block.name === '') return 'tool_use block needs a non-empty string "name"';
-      if (!isObject(block.input)) return 'tool_use block needs an object "input"';
-      return block.id === undefined || typeof block.id === 'string' ? null : 'tool_use "id" must be a string';
+    case 'server_tool_use':
+      if (typeof block.name !== 'string' || block.name === '') return `${block.type} block needs a non-empty string "name"`;
+      if (!isObject(block.input)) return `${block.type} block needs an object "input"`;
+      return block.id === undefined || typeof block.id === 'string' ? null : `${block.type} "id" must be a string`;
     case 'thinking':
       return typeof block.thinking === 'string' && typeof block.signature === 'string'
         ? null
         : 'thinking block needs string "thinking" and "signature"';
     case 'redacted_thinking':
       return typeof block.data === 'string' ? null : 'redacted_thinking block needs a string "data"';
-    case 'server_tool_use':
-      if (typeof block.name !== 'string' || block.name === '') return 'server_tool_use block needs a non-empty string "name"';
-      if (!isObject(block.input)) return 'server_tool_use block needs an object "input"';
-      return block.id === undefined || typeof block.id === 'string' ? null : 'server_tool_use "id" must be a string';
     default:
       if ((SERVER_TOOL_RESULT_TYPES as readonly unknown[]).includes(block.type)) {
         if (block.content === undefined) return `${String(block.type)} block needs "content"`;
@@ -246,8 +243,7 @@ function timingProblem(turn: Record<string, unknown>): string | null {
   return null;
 }
 
-/** Why `turn` is not a valid ScriptTurn, or null when it is. */
-/** `knownStopReasonsOnly` is off for scripts written in code, so a test can send a stop_reason the SDK does
+/** Why `turn` is not a valid ScriptTurn, or null when it is. `knownStopReasonsOnly` is off for scripts written in code, so a test can send a stop_reason the SDK does
  * not list yet (the workflow must fail clearly on it); script files keep to the known ones. */
 export function scriptTurnProblem(turn: unknown, knownStopReasonsOnly = true): string | null {
   if (!isObject(turn)) return 'is not an object';

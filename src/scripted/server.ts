@@ -20,7 +20,8 @@ import {
 import { clientSummaryReply, compactionRequestProblem, type CompactionOptions } from './compaction.js';
 import { buildMessage } from './message.js';
 import { PromptCache } from './prompt-cache.js';
-import { isAuthenticated, readBody, sendError, sendJson } from './http.js';
+import { text as readBody } from 'node:stream/consumers';
+import { isAuthenticated, sendError, sendJson } from './http.js';
 import { ScriptedBatches, type BatchAnswer, type RecordedBatch } from './batches.js';
 import { messageEvents, writeSse } from './sse.js';
 

@@ -2,35 +2,30 @@
 // answer that is not a success is one JSON object `{ "error": { "type", "message", "field"? } }`, never a stack.
 // Here: the app, what every request goes through (CORS, tokens, the loopback guard, agent runs only, the body limit),
 // the console and the error answers; the routes of runs are in run-routes.ts, those of schedules in schedules.ts.
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { InvalidSettingsError, RunNotResumableError, ForkError, ToolCompletionError } from '../client/index.js';
 import { EncryptionKeyError } from '../codec/keys.js';
 import { authorize, type ApiTokens } from './auth.js';
-import type { EventHub } from './events.js';
 import { openApiDocument } from './openapi.js';
 import { consoleHtml } from './console-page.js';
 import { CONSOLE_JS } from './console-script.js';
-import type { RunInput } from '../config/run-input.js';
 import { SettingsInputError } from '../core/settings-check.js';
-import { fail, jsonBody } from './http.js';
+import { fail } from './http.js';
 import { RequestError } from './run-request.js';
-import { agentRunsOnly, runRoutes } from './run-routes.js';
+import { agentRunsOnly, runRoutes, type RunRoutesOptions } from './run-routes.js';
 import { scheduleRoutes } from './schedules.js';
 
-export interface ApiOptions {
-  client: Client;
-  /** Turns a run request's settings into the run's (defaults filled, its tools checked against the tool catalog). */
-  settings(values: Record<string, unknown>): Promise<RunInput>;
-  taskQueue: string;
+/** The run routes' options (the client, the run settings, the task queue, the event hub), and what every request goes
+ * through. */
+export interface ApiOptions extends RunRoutesOptions {
   /** Undefined: no auth (only allowed on 127.0.0.1, checked by `serve`). */
   tokens?: ApiTokens;
   allowOrigins?: string[];
   /** Request bodies above this are 413 (default 2 MB: a task fits one Temporal payload). */
   bodyLimitBytes?: number;
-  hub: EventHub;
   /** The Temporal Web UI's address, for the console's link to a run. */
   temporalUi?: string;
   log?: (line: string) => void;
@@ -88,7 +83,7 @@ export function createApi(options: ApiOptions): Hono {
   app.get('/console.js', (c) => c.body(CONSOLE_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' }));
 
   runRoutes(app, options);
-  scheduleRoutes(app, options, jsonBody);
+  scheduleRoutes(app, options);
 
   return app;
 }

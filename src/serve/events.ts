@@ -6,12 +6,8 @@ import type { Client } from '@temporalio/client';
 import { getStatus, getTranscript } from '../client/index.js';
 import { compareEventIds, eventId, isTerminal, messageEvents, streamedDelta, type RunEvent } from '../core/run-events.js';
 
-export interface EventHubOptions {
-  /** How often a run with subscribers is read (default 300 ms). */
-  intervalMs?: number;
-  /** How long a run's feed outlives its last subscriber, so a reconnect within it is exact (default 30 s). */
-  lingerMs?: number;
-}
+/** How long a run's feed outlives its last subscriber, so a reconnect within it is exact. */
+const LINGER_MS = 30_000;
 
 type Listener = (event: RunEvent) => void;
 /** Called once the feed has sent its last event (its `end`, whether or not this subscriber was sent it), or stopped. */
@@ -19,23 +15,19 @@ type Done = () => void;
 
 export class EventHub {
   readonly #feeds = new Map<string, RunFeed>();
-  readonly #intervalMs: number;
-  readonly #lingerMs: number;
 
+  /** `intervalMs`: how often a run with subscribers is read. */
   constructor(
     private readonly client: Client,
-    options: EventHubOptions = {},
-  ) {
-    this.#intervalMs = options.intervalMs ?? 300;
-    this.#lingerMs = options.lingerMs ?? 30_000;
-  }
+    private readonly intervalMs = 300,
+  ) {}
 
   /** Replays the events after `afterId` (all without one), then calls `listener` with each new one. Returns
    * the unsubscribe function. */
   subscribe(workflowId: string, afterId: string | undefined, listener: Listener, done: Done = () => {}): () => void {
     let feed = this.#feeds.get(workflowId);
     if (!feed) {
-      feed = new RunFeed(this.client, workflowId, this.#intervalMs, () => this.#feeds.delete(workflowId), this.#lingerMs);
+      feed = new RunFeed(this.client, workflowId, this.intervalMs, () => this.#feeds.delete(workflowId));
       this.#feeds.set(workflowId, feed);
     }
     return feed.add(afterId, listener, done);
@@ -73,7 +65,6 @@ class RunFeed {
     readonly workflowId: string,
     private readonly intervalMs: number,
     private readonly onStop: () => void,
-    private readonly lingerMs: number,
   ) {}
 
   get subscribers(): number {
@@ -100,7 +91,7 @@ class RunFeed {
       this.#listeners.delete(after);
       if (this.#listeners.size === 0) {
         clearTimeout(this.#linger);
-        this.#linger = setTimeout(() => this.stop(), this.#ended ? Math.min(this.lingerMs, 5_000) : this.lingerMs);
+        this.#linger = setTimeout(() => this.stop(), this.#ended ? 5_000 : LINGER_MS);
         this.#linger.unref();
       }
     };

@@ -61,7 +61,7 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
   const taskQueue = options.taskQueue ?? (process.env.AGENT_TASK_QUEUE || DEFAULTS.taskQueue);
   const local = options.catalog ?? toolCatalog({});
   const webhooks = checkWebhooks(options.webhooks);
-  const hub = new EventHub(options.client, { intervalMs: options.eventsIntervalMs });
+  const hub = new EventHub(options.client, options.eventsIntervalMs);
   const app = createApi({
     client: options.client,
     taskQueue,

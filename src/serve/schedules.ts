@@ -2,8 +2,7 @@
 // schedule's body is a run request (`task` and settings, read and checked as `POST /v1/runs` reads them) plus its
 // name and timing: `{ "name", "every" | "cron", "overlap"?, "catchupWindow"?, "jitter"?, "timezone"?, "paused"?,
 // "note"?, "task", ...settings }`.
-import type { Client } from '@temporalio/client';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import {
   createAgentSchedule,
   deleteAgentSchedule,
@@ -18,7 +17,8 @@ import {
   type CreateScheduleOptions,
   type OverlapPolicy,
 } from '../client/schedules.js';
-import type { RunInput } from '../config/run-input.js';
+import type { RunRoutesOptions } from './run-routes.js';
+import { jsonBody, objectBody } from './http.js';
 import { parseRunRequest, RequestError } from './run-request.js';
 
 /** The fields of a schedule's body that are not the run's: the schedule's name and timing. */
@@ -34,13 +34,7 @@ export const SCHEDULE_FIELDS = {
   note: { type: 'string', description: 'a note, shown by describe' },
 } as const;
 
-export interface ScheduleRoutesOptions {
-  client: Client;
-  settings(values: Record<string, unknown>): Promise<RunInput>;
-  taskQueue: string;
-}
-
-export function scheduleRoutes(app: Hono, options: ScheduleRoutesOptions, jsonBody: (c: Context, optional?: boolean) => Promise<unknown>): void {
+export function scheduleRoutes(app: Hono, options: Omit<RunRoutesOptions, 'hub'>): void {
   const { client } = options;
 
   app.get('/v1/schedules', async (c) => c.json({ schedules: await listAgentSchedules(client) }));
@@ -79,11 +73,8 @@ export function scheduleRoutes(app: Hono, options: ScheduleRoutesOptions, jsonBo
   for (const action of ['pause', 'unpause', 'trigger'] as const) {
     app.post(`/v1/schedules/:name/${action}`, async (c) => {
       const name = c.req.param('name');
-      const body = (await jsonBody(c, true)) as Record<string, unknown>;
       const allowed = action === 'trigger' ? 'overlap' : 'note';
-      const unknown = Object.keys(body ?? {}).find((k) => k !== allowed);
-      if (unknown !== undefined) throw new RequestError(`unknown field "${unknown}" (fields: ${allowed})`, unknown);
-      const value = body[allowed];
+      const value = objectBody(await jsonBody(c, true), [allowed])[allowed];
       if (value !== undefined && typeof value !== 'string') throw new RequestError(`${allowed} must be a string`, allowed);
       if (action === 'trigger') checkOverlap(value);
       await asRequest(() =>

@@ -5,6 +5,7 @@ import { ENCRYPTION_KEYS_VARIABLE, keyRingFromEnv } from '../../codec/keys.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
+import { stopRequested } from '../stop-waiting.js';
 import { printText } from '../output.js';
 
 const USAGE = 'codec-server [--port N] [--host ADDRESS] [--allow-origin URL,...]';
@@ -30,10 +31,7 @@ async function codecServerCommand({ flags, positionals }: Parsed<typeof CODEC_SE
   const server = await openCodecServer({ port: flags.port, host: flags.host, allowedOrigins: flags['allow-origin'] });
   printText(`Codec server: ${server.url}\n`);
   logLine(`Web UI origins allowed: ${server.allowedOrigins.join(', ')}; Ctrl-C stops it`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested();
   await server.close();
   logLine('codec server stopped');
   return 0;

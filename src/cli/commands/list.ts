@@ -5,12 +5,10 @@ import { agentClient } from '../lazy-client.js';
 import { AGENT_STATUSES, TERMINAL_STATUSES } from '../../core/types.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
-import { timeText } from '../format.js';
+import { table, timeText } from '../format.js';
 import { logLine } from '../log.js';
-import { printJson, printText } from '../output.js';
+import { JSON_FLAG, printJson, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
-
-const JSON_FLAG = { json: { type: 'boolean', help: 'print exactly one JSON document' } } satisfies Record<string, FlagSpec>;
 
 const LIST_FLAGS = {
   status: {
@@ -80,13 +78,7 @@ export function formatList(runs: readonly RunSummary[]): string {
       ...optional.map(([, cell]) => cell(r) ?? '—'),
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === 2 || i === 3 || i === 4 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-      .join('  ')
-      .trimEnd();
-  return [header, ...rows].map(line).join('\n') + '\n';
+  return table(header, rows, [2, 3, 4]);
 }
 
 /** The run's status as the workflow last published it, unless the server closed the run without the workflow

@@ -1,12 +1,12 @@
 // `mcp login <server>`, `mcp logout <server>`, `mcp status`: the OAuth authorizations of the config's streamable-HTTP
 // MCP servers, kept in the token store the workers read (src/mcp/token-store.ts). No token is ever printed.
-import { resolveMcpServers, type ResolvedMcpServer } from '../../mcp/config.js';
+import type { ResolvedMcpServer } from '../../mcp/config.js';
 import { defaultMcpTokenStore, type McpAuthRecord } from '../../mcp/token-store.js';
 import { durationMs } from '../../tools/policy.js';
 import { nearestName } from '../../core/suggest.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
-import { CONFIG_FLAG, loadCliConfig } from '../config.js';
+import { CONFIG_FLAG, loadCliConfig, requireMcpEnvironment } from '../config.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
 
@@ -36,12 +36,7 @@ async function mcpCommand({ flags, positionals }: Parsed<typeof MCP_FLAGS>): Pro
     throw new UsageError(`${action === undefined ? 'missing the action' : `unknown action "${action}"`}: give login, logout or status\nusage: ${USAGE}`);
   }
   const { config } = await loadCliConfig(flags.config);
-  let servers: ResolvedMcpServer[];
-  try {
-    servers = resolveMcpServers(config.mcpServers ?? {});
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const servers = requireMcpEnvironment(config);
   const store = defaultMcpTokenStore();
   if (action === 'status') {
     expectPositionals(rest, [], USAGE);

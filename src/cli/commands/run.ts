@@ -39,7 +39,7 @@ async function runTask(flags: Parsed<typeof RUN_FLAGS>['flags'], task: string): 
   const { settings, priority } = runFromFlags(flags, toolCatalog(config));
   return withWorker(flags, config, async (temporal) => {
     const { describeIfExists, startAgent } = await agentClient();
-      if (!task && !(await describeIfExists(temporal.client, flags.id!))) {
+    if (!task && !(await describeIfExists(temporal.client, flags.id!))) {
       throw new UsageError(`no run with id "${flags.id}" exists: give a task to start one`);
     }
     const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });

@@ -2,21 +2,18 @@
 // (src/client/schedules.ts). `create` takes the flags of `start` (the run's settings, checked by the same function)
 // and stores the task and settings once, in the schedule; each firing is an ordinary run, listed by
 // `list --schedule NAME`.
-import { needsWorkerCatalog, toolCatalog } from '../../config/tool-names.js';
-import { withoutToolNames } from '../../config/run-input.js';
 import { UsageError, expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
 import type { AgentScheduleDescription, AgentScheduleSummary } from '../../client/schedules.js';
 import { defineCommand } from '../command.js';
-import { loadCliConfig } from '../config.js';
-import { timeText } from '../format.js';
+import { table, timeText } from '../format.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
-import { runFromValues, START_FLAGS, valuesFromFlags } from '../settings.js';
+import { START_FLAGS } from '../settings.js';
 import { readTask } from '../task.js';
 import { taskQueue } from '../task-queue.js';
 import { withTemporal } from '../temporal.js';
 import { OVERLAP_POLICIES, type OverlapPolicy } from '../../core/schedule-overlap.js';
-import { runFromWorkers } from './start.js';
+import { startRunInput } from './start.js';
 
 const USAGE =
   'schedule create <name> (--cron EXPR | --every D) [run options] "<task>" | schedule list | ' +
@@ -137,13 +134,9 @@ async function create(flags: Flags, rest: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(asFlagWords((err as Error).message));
   }
-  const { config } = await loadCliConfig(flags.config);
-  const local = toolCatalog(config);
-  const values = valuesFromFlags(flags);
-  const askWorkers = needsWorkerCatalog(values.tools as string[] | undefined, local);
-  const checked = runFromValues(askWorkers ? withoutToolNames(values) : values, local, flags).settings;
+  const runInput = await startRunInput(flags);
   return withTemporal(async (temporal) => {
-    const settings = askWorkers ? (await runFromWorkers(flags, values, temporal, local, config.mcpServers ?? {})).settings : checked;
+    const { settings } = await runInput(temporal);
     try {
       await s.createAgentSchedule(temporal.client, {
         name,
@@ -186,8 +179,7 @@ export function formatScheduleList(schedules: readonly AgentScheduleSummary[]): 
     s.nextRuns[0] ? timeText(s.nextRuns[0]) : '—',
     s.recentRuns.at(-1)?.workflowId ?? '—',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return `${[header, ...rows].map((cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n')}\n`;
+  return table(header, rows);
 }
 
 export function formatSchedule(d: AgentScheduleDescription): string {

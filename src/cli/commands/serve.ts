@@ -6,6 +6,7 @@ import { expectPositionals, type FlagSpec, type Parsed } from '../../core/args.j
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig } from '../config.js';
 import { logLine } from '../log.js';
+import { stopRequested } from '../stop-waiting.js';
 import { openTemporal } from '../temporal.js';
 
 const SERVE_FLAGS = {
@@ -63,10 +64,7 @@ async function serveCommand({ flags, positionals }: Parsed<typeof SERVE_FLAGS>):
     if (flags['insecure-no-auth']) logLine('warning: --insecure-no-auth: anyone on this machine can start and steer runs');
     // Where the console is and which token signs in to it (named, never printed: tokens stay out of logs).
     else logLine(`console: ${api.url}/ (sign in with the value of DURABLE_AGENT_API_TOKEN, or DURABLE_AGENT_API_READ_TOKEN to only read)`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopRequested();
     logLine('stopping');
     await api.close();
     return 0;

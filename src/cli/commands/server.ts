@@ -3,6 +3,7 @@ import { keyRingFromEnv } from '../../codec/keys.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { logLine } from '../log.js';
+import { stopRequested } from '../stop-waiting.js';
 import { EXIT, printText } from '../output.js';
 import { isPortFree } from '../../devserver/ports.js';
 import { EMBEDDED_DB } from '../temporal.js';
@@ -63,11 +64,7 @@ async function serverCommand({ flags, positionals }: Parsed<typeof SERVER_FLAGS>
   const died = new Promise<string>((resolve) =>
     dev.process.once('exit', (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`)),
   );
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  const death = await Promise.race([died, stopped.then(() => null)]);
+  const death = await Promise.race([died, stopRequested().then(() => null)]);
   await codec?.close();
   if (death !== null) {
     logLine(`error: the Temporal server process ${death} (see its [temporal] lines above); runs in ${dbFile} are kept, start \`server\` again to go on`);

@@ -3,7 +3,7 @@
 // the activities, the Anthropic and MCP SDKs): a `start` spends its CPU on the start, not on loading them. Temporal's
 // client loads once the flags and the task are checked (src/cli/lazy-client.ts).
 import { needsWorkerCatalog, toolCatalog, type ToolCatalog } from '../../config/tool-names.js';
-import { withoutToolNames } from '../../config/run-input.js';
+import { withoutToolNames, type RunInput } from '../../config/run-input.js';
 import type { McpServerConfig } from '../../config/types.js';
 import { expectPositionals, UsageError } from '../../core/args.js';
 import { defineCommand } from '../command.js';
@@ -23,8 +23,6 @@ import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { sayWhenNoWorker, warnWhenNoWorker } from '../worker-presence.js';
 import { withListedMcpTools } from '../worker-tools.js';
 import { commandLine } from '../invocation.js';
-
-export { taskQueue };
 
 const START_USAGE = 'start "<task>" [options]  (or: start --task-file FILE, start - < task.txt, start --tasks FILE.jsonl)';
 
@@ -47,21 +45,14 @@ from the batch's name and the line).`,
     for (const f of ['concurrency', 'tasks-name'] as const) if (allFlags[f] !== undefined) throw new UsageError(`--${f} goes with --tasks FILE`);
     const { tasks: _t, concurrency: _c, 'tasks-name': _n, ...flags } = allFlags;
     const task = await readTask(positionals, flags['task-file'], START_USAGE);
-    const { config } = await loadCliConfig(flags.config);
-    const local = toolCatalog(config);
-    // Bad flags are exit 2 before any connection; tool names that only the workers can vouch for are checked
-    // once they have said what they offer.
-    const values = valuesFromFlags(flags);
-    const askWorkers = needsWorkerCatalog(values.tools as string[] | undefined, local);
-    const checked = runFromValues(askWorkers ? withoutToolNames(values) : values, local, flags);
+    const runInput = await startRunInput(flags);
     return withTemporal(async (temporal) => {
-      const fromWorkers = askWorkers ? await runFromWorkers(flags, values, temporal, local, config.mcpServers ?? {}) : undefined;
-      const { settings, priority } = fromWorkers ?? checked;
+      const { settings, priority, noWorker } = await runInput(temporal);
       const { startAgent } = await agentClient();
       const started = await startAgent(temporal.client, { task, settings, workflowId: flags.id, taskQueue: taskQueue(), priority });
       if (started.attached) logLine(`a run with id ${started.workflowId} already exists: not starting a second one`);
       // `start` does not wait for the run, but says when nothing will run it.
-      await warnWhenNoWorker(temporal.client, taskQueue(), started.workflowId, fromWorkers?.noWorker);
+      await warnWhenNoWorker(temporal.client, taskQueue(), started.workflowId, noWorker);
       if (flags.json) process.stdout.write(`${JSON.stringify({ workflowId: started.workflowId, runId: started.runId })}\n`);
       else printText(`${started.workflowId}\n`);
       return 0;
@@ -69,9 +60,21 @@ from the batch's name and the line).`,
   },
 });
 
+/** `start`'s (and `schedule create`'s) settings and priority from the flags. Bad flags are exit 2 here, before any
+ * connection; tool names that only the workers can vouch for are checked by the function this returns, once they
+ * have said what they offer. */
+export async function startRunInput(flags: StartFlags): Promise<(temporal: TemporalSession) => Promise<RunInput & { noWorker?: boolean }>> {
+  const { config } = await loadCliConfig(flags.config);
+  const local = toolCatalog(config);
+  const values = valuesFromFlags(flags);
+  const askWorkers = needsWorkerCatalog(values.tools as string[] | undefined, local);
+  const checked = runFromValues(askWorkers ? withoutToolNames(values) : values, local, flags);
+  return async (temporal) => (askWorkers ? runFromWorkers(flags, values, temporal, local, config.mcpServers ?? {}) : checked);
+}
+
 /** `start`'s settings, its tools checked against what the task queue's workers offer (with no worker to ask, against
  * this process's tools and the listed tools of the config's MCP servers it names). */
-export async function runFromWorkers(
+async function runFromWorkers(
   flags: StartFlags,
   values: Record<string, unknown>,
   temporal: TemporalSession,

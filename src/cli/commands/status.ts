@@ -8,15 +8,13 @@ import { oneLine } from '../../core/transcript.js';
 import { forkedFromLine } from '../../core/fork.js';
 import { childRows } from '../sub-agents-view.js';
 import { TERMINAL_STATUSES, type AgentStatusView, type ForkOrigin, type ToolCallView } from '../../core/types.js';
-import { expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
+import { expectPositionals, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { callText, indent, modelCallText, plural, timeText, tokensText, toolCallProgressText } from '../format.js';
 import { logLine } from '../log.js';
-import { printJson, printText } from '../output.js';
+import { JSON_FLAG, printJson, printText } from '../output.js';
 import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { withTemporal } from '../temporal.js';
-
-const JSON_FLAG = { json: { type: 'boolean', help: 'print exactly one JSON document' } } satisfies Record<string, FlagSpec>;
 
 export const status = defineCommand({
   usage: 'status <workflowId> [--json]',

@@ -6,13 +6,11 @@ import { oneLine } from '../../core/transcript.js';
 import { forkedFromLine, lastForkableStep, transcriptBeforeStep } from '../../core/fork.js';
 import { childRuns } from '../sub-agents-view.js';
 import type { CompactionRecord, ForkOrigin, ContentBlockParam, MessageParam } from '../../core/types.js';
-import { expectPositionals, type FlagSpec, type Parsed } from '../../core/args.js';
+import { expectPositionals, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { blocksOf, indent, serverToolText, toolResultText } from '../format.js';
-import { printJson, printText } from '../output.js';
+import { JSON_FLAG, printJson, printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
-
-const JSON_FLAG = { json: { type: 'boolean', help: 'print exactly one JSON document' } } satisfies Record<string, FlagSpec>;
 
 export const transcript = defineCommand({
   usage: 'transcript <workflowId> [--json]',

@@ -142,7 +142,6 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
   }
 }
 
-/** `--deployment NAME --build-id ID [--versioning B]`: both or neither. */
 /** --batch-window and --batch-poll as the worker's modelBatches, checked (a bad value: exit 2 naming the flag). */
 function batchOptionsFromFlags(flags: Parsed<typeof WORKER_FLAGS>['flags']): ModelBatchOptions {
   const windowMs = flags['batch-window'] !== undefined ? durationFlag('batch-window', flags['batch-window']) : undefined;
@@ -156,6 +155,7 @@ function batchOptionsFromFlags(flags: Parsed<typeof WORKER_FLAGS>['flags']): Mod
   return options;
 }
 
+/** `--deployment NAME --build-id ID [--versioning B]`: both or neither. */
 function deploymentFromFlags(flags: Parsed<typeof WORKER_FLAGS>['flags']): WorkerDeployment | undefined {
   const { deployment: name, 'build-id': buildId, versioning } = flags;
   if (name === undefined && buildId === undefined) {
