@@ -9,15 +9,7 @@ import { agentToolName } from '../core/sub-agents.js';
 import { nearestName } from '../core/suggest.js';
 import { defaultSettings } from '../core/settings.js';
 import type { SettingNamer } from '../core/run-settings.js';
-import {
-  checkAgentSettings,
-  fieldName,
-  givenProblem,
-  InvalidSettingsError,
-  SettingsInputError,
-  startOptionsProblem,
-  type SettingsCheckOptions,
-} from '../core/settings-check.js';
+import { fieldName, givenProblem, settingsProblem, SettingsInputError, type SettingsCheckOptions } from '../core/settings-check.js';
 import type { AgentSettings } from '../core/types.js';
 import { allToolNames, describeUnknown, isAllowedBy, unknownTools, type ToolCatalog } from './tool-names.js';
 
@@ -84,15 +76,10 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
     prices: price ? { [model]: price } : undefined,
     serverTools: v.serverTools && { ...v.serverTools, tools: [...new Set(v.serverTools.tools)] },
   });
-  try {
-    checkAgentSettings(settings, check);
-  } catch (err) {
-    if (!(err instanceof InvalidSettingsError)) throw err;
-    fail(err.field, `${name(err.path)} ${err.problem}`);
-  }
-  const runPriority = compactPriority({ priorityKey: priority, fairnessKey, fairnessWeight });
-  const problem = runPriority ? startOptionsProblem({ priority, fairnessKey, fairnessWeight }, check) : null;
+  // The start options were checked with the values given, above.
+  const problem = settingsProblem(settings, check);
   if (problem) fail(problem.field, `${name(problem.path)} ${problem.problem}`);
+  const runPriority = compactPriority({ priorityKey: priority, fairnessKey, fairnessWeight });
   return { settings, ...(runPriority ? { priority: runPriority } : {}) };
 }
 

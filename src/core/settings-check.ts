@@ -130,13 +130,16 @@ function valueProblem(field: string, spec: RunSetting, value: unknown, all: Reco
 }
 
 /** The first problem among `values` for `table`'s entries, or null. An absent optional field (undefined) is fine; a
- * field the table does not know is left alone (a newer client may send it). */
-function tableProblem(table: Record<string, RunSetting>, values: Record<string, unknown>, options: SettingsCheckOptions): SettingsProblem | null {
+ * field the table does not know is left alone (a newer client may send it). `given`: only the fields `values` has,
+ * in its order, none missing (a caller's values before the defaults fill the rest). */
+function tableProblem(table: Record<string, RunSetting>, values: Record<string, unknown>, options: SettingsCheckOptions, given = false): SettingsProblem | null {
   const ctx: CheckContext = { compileSchema: options.compileSchema, name: options.name ?? fieldName };
-  for (const [field, spec] of Object.entries(table)) {
+  for (const field of Object.keys(given ? values : table)) {
+    const spec = table[field];
     const value = values[field];
+    if (!spec) continue;
     if (value === undefined) {
-      if (spec.required) return { field, path: field, problem: 'is missing (start from defaultSettings())' };
+      if (spec.required && !given) return { field, path: field, problem: 'is missing (start from defaultSettings())' };
       continue;
     }
     const problem = valueProblem(field, spec, value, values, ctx);
@@ -158,14 +161,9 @@ export function checkAgentSettings<T extends AgentSettings>(settings: T, options
   return settings;
 }
 
-/** The first problem with a start's options (priority, fairnessKey, fairnessWeight), or null. */
-export function startOptionsProblem(values: Record<string, unknown>, options: SettingsCheckOptions = {}): SettingsProblem | null {
-  return tableProblem(START_OPTIONS, values, options);
-}
-
 /** What is wrong with a start's priority (one line, naming the field as the table does), or null. */
 export function priorityProblem(p: RunPriority, options: SettingsCheckOptions = {}): string | null {
-  const found = startOptionsProblem({ priority: p.priorityKey, fairnessKey: p.fairnessKey, fairnessWeight: p.fairnessWeight }, options);
+  const found = tableProblem(START_OPTIONS, { priority: p.priorityKey, fairnessKey: p.fairnessKey, fairnessWeight: p.fairnessWeight }, options);
   return found ? `${(options.name ?? fieldName)(found.path)} ${found.problem}` : null;
 }
 
@@ -173,14 +171,7 @@ export function priorityProblem(p: RunPriority, options: SettingsCheckOptions = 
  * before defaults fill the rest: only the fields given are checked, against each other (what a default changes is
  * checked once the defaults are in, by checkAgentSettings). */
 export function givenProblem(values: Record<string, unknown>, options: SettingsCheckOptions = {}): SettingsProblem | null {
-  const ctx: CheckContext = { compileSchema: options.compileSchema, name: options.name ?? fieldName };
-  const table: Record<string, RunSetting> = { ...RUN_SETTINGS, ...START_OPTIONS };
-  for (const [field, value] of Object.entries(values)) {
-    const spec = table[field];
-    const problem = spec && value !== undefined ? valueProblem(field, spec, value, values, ctx) : null;
-    if (problem) return problem;
-  }
-  return null;
+  return tableProblem({ ...RUN_SETTINGS, ...START_OPTIONS }, values, options, true);
 }
 
 /** A run's whole input: a task (a non-empty string) and checked settings that fit in one payload together. */
