@@ -48,82 +48,55 @@ export interface ForkOrigin {
 /** What one run hands to the next: JSON-plain, so it survives serialisation unchanged. */
 export type CarriedState = RunState;
 
-/** What a run is configured with. Carried in the workflow input, so a run keeps it on any worker. */
+/** What a run is configured with. Carried in the workflow input, so a run keeps it on any worker. Each field's doc
+ * line, bounds and default are its entry of RUN_SETTINGS (src/core/run-settings.ts); the comments here add only what
+ * the table does not say. */
 export interface AgentSettings {
   model: string;
-  /** Safety net: the largest number of model calls a run may make. */
   maxSteps: number;
-  /** `max_tokens` of each model call. */
   maxOutputTokens: number;
   system?: string;
   /** Names of the tools the model may call (resolved against the worker's registry). */
   tools: string[];
-  /** Stop when input + output + cache tokens, summed over the run, reach this. */
   budgetTokens?: number;
-  /** Stop when the run's cost reaches this (needs a known price for the model). */
   budgetUsd?: number;
   /** Wall-clock limit of the whole job, in ms; the workflow turns it into an absolute deadline once. */
   deadlineMs?: number;
-  /** Guards after which one last model call, with tools disabled, asks for a summary of progress. */
   summaryOn: GuardName[];
-  /** Prices that override the built-in table (USD per million tokens), keyed by model id. */
   prices?: Record<string, { input: number; output: number; cacheWrite: number; cacheRead: number }>;
-  /** Mark the conversation prefix with cache_control on every call (default true). */
   promptCaching: boolean;
-  /** `output_config.effort`. */
   effort?: Effort;
-  /** Extended thinking budget in tokens (`thinking: {type: "enabled", budget_tokens}`). */
   thinkingBudget?: number;
-  /** A JSON Schema for the final answer: the run gets a `submit_answer` tool and ends when it is called with
-   * valid input. */
   outputSchema?: Record<string, unknown>;
   /** Tools that need a human decision (approve/deny) before each call, on top of those whose definition
    * says so. */
   approve?: string[];
-  /** Keep the run open after end_turn, waiting for follow-up messages, until `close` or the idle timeout. */
   chat?: boolean;
-  /** How long an open chat run waits for the next message before it ends (ms). */
   idleTimeoutMs?: number;
   /** Upsert the Agent* search attributes (only when the server has them registered; the client checks). */
   searchAttributes?: boolean;
-  /** Continue-as-new after this many model calls in one run, even if the server does not suggest it yet. */
   continueAsNewAfterSteps?: number;
-  /** Tool output longer than this (characters) is truncated, with a note to the model saying how much. */
   maxToolOutputChars?: number;
-  /** When a call's prompt reaches this many tokens, older tool results are cleared from later requests. */
   contextClearAtTokens?: number;
-  /** Server-side compaction: when a prompt reaches this many input tokens, the API summarizes the conversation so
-   * far into a compaction block and later requests send the conversation from that block on. Default 150,000. */
+  /** Server-side compaction: the API summarizes the conversation so far into a compaction block, and later requests
+   * send the conversation from that block on. */
   compactAt?: number;
-  /** `false`: no compaction (the conversation stops at the context window, as before compaction existed). */
   compaction?: boolean;
-  /** How soon a worker that died in the middle of a call is noticed and the call retried elsewhere (ms);
-   * default 10 s. Activities heartbeat at a third of it. */
+  /** Activities heartbeat at a third of it. */
   heartbeatTimeoutMs?: number;
-  /** Claude's server tools (run by Anthropic, not by a worker) the model may use. */
   serverTools?: ServerToolSettings;
-  /** The start-to-close timeout of a tool call whose tool sets none (ms; `--tool-timeout`). Default: the 5 minutes
-   * of TOOL_CALL_OPTIONS. */
   toolTimeoutMs?: number;
-  /** How deep sub-agents may nest (`--max-agent-depth`): a run at this depth is offered no `agent__*` tool.
-   * Default DEFAULT_MAX_AGENT_DEPTH (2). */
   maxAgentDepth?: number;
-  /** Each model call as a local activity (`--local-model-calls`): in the
-   * worker that runs the workflow task, inside that task, so a turn needs no server round trip for its model call.
+  /** Each model call as a local activity, inside the workflow task, so a turn needs no server round trip for it.
    * Costs: no heartbeat (no live progress of the call in `watch` or the UI's pending activities), and a query, signal
    * or timer that arrives during a call is seen when the worker next reports the task (at most ~8 s later).
    * docs/operations.md, "Local model calls". */
   localModelCalls?: boolean;
-  /** URLs that receive the run's events (`--webhook`, `webhook` of `POST /v1/runs`): each event is POSTed, signed, by
-   * the `deliverWebhook` activity. Not inherited by sub-agents. */
+  /** Each event is POSTed, signed, by the `deliverWebhook` activity. Not inherited by sub-agents. */
   webhooks?: string[];
-  /** `'batch'` (`--batch`, `"modelCalls": "batch"` in `POST /v1/runs`): each model call is a request of a Message Batch, at
-   * half the price, answered within minutes to 24 hours; the run waits with durable timers (docs/background-agents.md).
-   * Default `'direct'`: one Messages API request per call. */
+  /** `'batch'`: the run waits for each call's Message Batch with durable timers (docs/background-agents.md). */
   modelCalls?: ModelCallRoute;
-  /** In batch mode, what a request that errored (a transient error) or expired becomes: `'retry'` (default) it goes
-   * into a later batch (at most MAX_BATCH_SUBMISSIONS in all); `'direct'` it is made once as a direct call, at the
-   * full price (`--batch-fallback`). */
+  /** `'retry'`: at most MAX_BATCH_SUBMISSIONS submissions in all; `'direct'`: one direct call, at the full price. */
   batchFallback?: BatchFallback;
 }
 
