@@ -127,7 +127,6 @@ export interface ElicitationAck {
   content?: Record<string, unknown>;
 }
 
-/** One page of a transcript, as served by the `transcriptPage` query. */
 /** What a model call in flight has produced so far: the activity's heartbeat details (a small JSON object),
  * read back by `status` and `watch` from the pending activity (`describe()`), and shown by the Temporal UI on
  * the pending activity. Never part of the workflow's state; a call that finally times out leaves its last one in
@@ -145,6 +144,7 @@ export interface ModelCallProgress {
   elapsedMs: number;
 }
 
+/** One page of a transcript, as served by the `transcriptPage` query. */
 export interface TranscriptPage {
   messages: MessageParam[];
   /** Index of the first message of the page. */
