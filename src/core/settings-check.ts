@@ -4,7 +4,7 @@
 // Node built-ins: the workflow bundle imports it. A JSON Schema is compiled by the caller's `compileSchema` (Ajv,
 // outside the workflow sandbox).
 import type { AgentSettings } from './durable-state.js';
-import { isObject } from './is-object.js';
+import { isObject, kindOf } from './is-object.js';
 import type { RunPriority } from './priority.js';
 import { utf8Bytes } from './run-state.js';
 import { nearestName } from './suggest.js';
@@ -67,11 +67,9 @@ export interface SettingsProblem {
 export const fieldName: SettingNamer = (path, value) => (value === undefined ? path : `${path}: ${JSON.stringify(value)}`);
 
 export const got = (value: unknown): string => {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-  return typeof value;
+  return kindOf(value);
 };
 
 /** What is wrong with `v` for `schema` (at `path` under the setting), or null: the schema keywords in words. */

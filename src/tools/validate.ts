@@ -2,6 +2,7 @@
 // shape it declared, and the model gets a message precise enough to correct its next call.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
+import { kindOf } from '../core/is-object.js';
 import { linearRegExp } from './linear-regexp.js';
 import type { AnyAgentTool } from './types.js';
 
@@ -79,8 +80,7 @@ export function validateToolInput(tool: AnyAgentTool, input: unknown): string | 
 /** Returns why `schema` is not a usable JSON Schema, or null when it compiles. */
 export function validateJsonSchema(schema: unknown): string | null {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    const got = Array.isArray(schema) ? 'an array' : schema === null ? 'null' : typeof schema;
-    return `A JSON Schema must be an object or a boolean, got ${got}`;
+    return `A JSON Schema must be an object or a boolean, got ${kindOf(schema)}`;
   }
   try {
     compileAlone(schema as object | boolean);
