@@ -19,7 +19,7 @@ import type { AgentMetrics } from '../observability/metrics.js';
 import { serveMetrics, type MetricsServer } from '../observability/metrics-server.js';
 import type { AgentTracing } from '../observability/tracing.js';
 
-export { modelConnectionFromEnv } from './plugin.js';
+export { modelConnectionFromEnv } from './model-connection.js';
 import type { ModelBatcher } from '../activities/batcher.js';
 
 /** The sizing options (cache, slots, pollers: see WorkerSizing) default to AGENT_WORKER_SIZING, chosen for runs
