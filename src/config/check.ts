@@ -45,7 +45,6 @@ export function checkConfig(value: unknown, shown: string): AgentConfig {
   }
   if (value.agents !== undefined) {
     const catalog = toolsWithConfig(config).map((tool) => tool.name);
-    const servers = Object.keys(config.mcpServers ?? {});
     const known = (name: string) => catalog.includes(name) || servers.some((server) => name.startsWith(`${server}__`));
     config.agents = inFile(shown, () => checkAgents(value.agents, known, config.maxAgentDepth));
   }

@@ -21,21 +21,15 @@ export interface RunInput {
   priority?: RunPriority;
 }
 
-export interface RunInputOptions {
-  name?: SettingNamer;
-  compileSchema?: SettingsCheckOptions['compileSchema'];
-}
-
 /** `values` without those a tool catalog checks (`tools`, `approve`, `agents`): what can be checked before the
  * workers have said which tools they offer. */
 export const withoutToolNames = (values: Record<string, unknown>) => ({ ...values, tools: undefined, approve: undefined, agents: undefined });
 
 /** `values` as a run's settings and priority; a SettingsInputError naming the first problem. `catalog`: the tools
  * the run may be given (a run without `tools` gets all of them). */
-export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, options: RunInputOptions = {}): RunInput {
+export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, options: SettingsCheckOptions = {}): RunInput {
   const name = options.name ?? fieldName;
-  const check = { name, compileSchema: options.compileSchema };
-  const given = givenProblem(values, check);
+  const given = givenProblem(values, options);
   if (given) throw new SettingsInputError(`${name(given.path)} ${given.problem}`, given.field);
   const { agents, priority, fairnessKey, fairnessWeight, ...v } = values as RunValues;
   const fail = (field: string, message: string): never => {
@@ -77,7 +71,7 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
     serverTools: v.serverTools && { ...v.serverTools, tools: [...new Set(v.serverTools.tools)] },
   });
   // The start options were checked with the values given, above.
-  const problem = settingsProblem(settings, check);
+  const problem = settingsProblem(settings, options);
   if (problem) fail(problem.field, `${name(problem.path)} ${problem.problem}`);
   const runPriority = compactPriority({ priorityKey: priority, fairnessKey, fairnessWeight });
   return { settings, ...(runPriority ? { priority: runPriority } : {}) };

@@ -48,13 +48,9 @@ export class SettingsInputError extends Error {
   }
 }
 
-export interface SettingsCheckOptions {
-  /** Compiles a JSON Schema: why it is unusable, or null (the client and the CLI pass Ajv's; the workflow passes
-   * none, and only the schema's shape is checked). */
-  compileSchema?: (schema: unknown) => string | null;
-  /** How the caller names a setting (default: its field path, as the library and the HTTP body write it). */
-  name?: SettingNamer;
-}
+/** The client and the CLI pass Ajv's `compileSchema`; the workflow passes none, and only the schema's shape is
+ * checked. `name` defaults to the field path, as the library and the HTTP body write it. */
+export type SettingsCheckOptions = Partial<CheckContext>;
 
 export interface SettingsProblem {
   field: string;
