@@ -34,9 +34,8 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       if (earlier?.batchId) return earlier;
       const asked = { compaction: false, taskBudget: false };
       const { input: call, request } = await prepareModelRequest(input, ctx.info, deps, asked);
-      const run = ctx.info.workflowExecution;
-      if (!run) throw ApplicationFailure.nonRetryable('a batch request must be submitted by an agent run', 'BadModelCall');
-      const customId = batchCustomId(run, input.step, input.submission);
+      // prepareModelRequest has refused a call without a run.
+      const customId = batchCustomId(ctx.info.workflowExecution!, input.step, input.submission);
       // Beats while the batch is gathered (nothing to carry yet), then carry the batch the request went into.
       let submission: BatchSubmission | undefined;
       const stopHeartbeat = startHeartbeat(ctx, () => submission);
