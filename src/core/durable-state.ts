@@ -105,23 +105,15 @@ export type BatchFallback = 'retry' | 'direct';
 
 /** A named sub-agent as a worker defines it (`agents` of the config file or of AgentPlugin), offered to the model as
  * the tool `agent__<name>` with input `{ task }`. Recorded in history when a run that may delegate to it starts
- * (RecordedTools.agents), so every replay and worker builds the same child run. What is absent is the parent's. */
-export interface SubAgentDefinition {
+ * (RecordedTools.agents), so every replay and worker builds the same child run. What is absent is the parent's. Its
+ * own budget: the child gets at most what its parent has left when it starts; its own deadline (ms after it starts):
+ * never later than its parent's. */
+export interface SubAgentDefinition
+  extends Partial<Pick<AgentSettings, 'system' | 'model' | 'maxSteps' | 'maxOutputTokens' | 'budgetTokens' | 'budgetUsd' | 'deadlineMs' | 'outputSchema' | 'effort'>> {
   /** The tool's description: when the model should delegate to this agent. */
   description: string;
-  system?: string;
   /** Its tools (names, `<server>__*`, and `agent__<name>` for agents it may delegate to). Default: none. */
   tools?: string[];
-  model?: string;
-  maxSteps?: number;
-  maxOutputTokens?: number;
-  /** Its own budget; the child gets at most what its parent has left when it starts. */
-  budgetTokens?: number;
-  budgetUsd?: number;
-  /** Its own deadline (ms after it starts); never later than its parent's. */
-  deadlineMs?: number;
-  outputSchema?: Record<string, unknown>;
-  effort?: Effort;
   /** More input than `{ task }`: a JSON Schema object whose properties the tool's input schema adds to `task`; the
    * child's task then carries them as JSON after the task's text. */
   inputSchema?: Record<string, unknown>;
@@ -330,22 +322,17 @@ export interface TranscriptRef {
   messageCount: number;
 }
 
-export interface ModelCallInput {
+/** The settings of a run that each of its model calls is made with, as they are. */
+type RunModelSetting = 'model' | 'maxOutputTokens' | 'system' | 'tools' | 'promptCaching' | 'effort' | 'thinkingBudget' | 'outputSchema' | 'serverTools';
+
+/** One model call: those settings of its run, and what this call adds. */
+export interface ModelCallInput extends Pick<AgentSettings, RunModelSetting> {
   transcript: TranscriptRef;
-  model: string;
-  maxOutputTokens: number;
-  system?: string;
-  tools: string[];
   /** Tools stay defined (the API requires them once the conversation holds tool blocks) but may not be used:
    * the final summary call. */
   toolChoiceNone?: boolean;
-  promptCaching: boolean;
-  effort?: Effort;
-  thinkingBudget?: number;
-  outputSchema?: Record<string, unknown>;
   /** Messages before this index have their tool results replaced by a short placeholder in the request. */
   clearToolResultsBefore?: number;
-  serverTools?: ServerToolSettings;
   /** Server-side compaction (the `compact-2026-01-12` beta) at this many input tokens; absent: none. The
    * request sends the conversation from the last compaction block on. */
   compactAt?: number;
@@ -362,18 +349,7 @@ export interface ModelCallInput {
 }
 
 /** The fields of ModelCallInput that are the same for every call of a run: the model-call settings. */
-export type ModelCallSettingsField =
-  | 'model'
-  | 'maxOutputTokens'
-  | 'system'
-  | 'tools'
-  | 'promptCaching'
-  | 'effort'
-  | 'thinkingBudget'
-  | 'outputSchema'
-  | 'serverTools'
-  | 'compactAt'
-  | 'clientSummary';
+export type ModelCallSettingsField = RunModelSetting | 'compactAt' | 'clientSummary';
 
 /** A model call's input, as the workflow schedules it: ModelCallInput without its settings, which `settings` names by digest (src/core/model-settings.ts). The activity reads them from its
  * cache or with the `modelSettings` query, so a 16 KB system prompt is stored once, in the workflow input, not
