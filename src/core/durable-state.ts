@@ -130,17 +130,12 @@ export interface SubAgentReport {
   costUsd: number | null;
 }
 
-/** A child run a run started for one `agent__*` call: what `status` shows and what its usage rolled up to. */
-export interface ChildRunRecord {
-  workflowId: string;
+/** A child run a run started for one `agent__*` call: what `status` shows and what its usage rolled up to. Its steps,
+ * usage and cost are as it last reported them (at its end: its result's), already added to the parent's own totals. */
+export interface ChildRunRecord extends SubAgentReport {
   agent: string;
   toolUseId: string;
   status: 'running' | RunStatus;
-  steps: number;
-  /** The child's usage and cost as it last reported them (at its end: its result's), already added to the
-   * parent's own totals. */
-  usage: Usage;
-  costUsd: number | null;
 }
 
 /** The Messages API's server tools this package offers (`--server-tools`). */
