@@ -17,7 +17,6 @@ import { workerDeploymentOptions, type WorkerDeployment } from '../core/versioni
 import { SimplePlugin } from '@temporalio/plugin';
 import type { AgentMetrics } from '../observability/metrics.js';
 import { serveMetrics, type MetricsServer } from '../observability/metrics-server.js';
-import type { AgentTracing } from '../observability/tracing.js';
 
 export { modelConnectionFromEnv } from './model-connection.js';
 import type { ModelBatcher } from '../activities/batcher.js';
@@ -26,7 +25,7 @@ import type { ModelBatcher } from '../activities/batcher.js';
  * that mostly wait on model calls (docs/operations.md, "Sizing a worker"). */
 export interface AgentWorkerOptions
   extends WorkerSizing,
-    Pick<AgentPluginOptions, 'tools' | 'mcpServers' | 'mcpTokenStore' | 'agents' | 'maxAgentDepth' | 'model' | 'modelBatches'> {
+    Pick<AgentPluginOptions, 'tools' | 'mcpServers' | 'mcpTokenStore' | 'agents' | 'maxAgentDepth' | 'model' | 'modelBatches' | 'tracing'> {
   /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
    * model activity to read transcripts. */
   connection: NativeConnection;
@@ -47,8 +46,6 @@ export interface AgentWorkerOptions
    * Temporal's worker metrics when `temporalMetricsUrl` names where the process's Runtime serves them (install it
    * with `telemetryOptions.metrics.prometheus.bindAddress`). docs/observability.md. */
   metrics?: { port: number; host?: string; temporalMetricsUrl?: string };
-  /** OpenTelemetry tracing (see AgentPluginOptions.tracing). Default: as the OTEL_* variables configure it. */
-  tracing?: AgentTracing | null;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
   workerOptions?: Partial<WorkerOptions>;
