@@ -123,11 +123,8 @@ export interface SubAgentDefinition
 
 /** The `subAgentReport` signal a child run sends its parent after each model call (in the parent's history): its
  * totals so far. */
-export interface SubAgentReport {
+export interface SubAgentReport extends Pick<LoopState, 'steps' | 'usage' | 'costUsd'> {
   workflowId: string;
-  steps: number;
-  usage: Usage;
-  costUsd: number | null;
 }
 
 /** A child run a run started for one `agent__*` call: what `status` shows and what its usage rolled up to. Its steps,
@@ -280,7 +277,7 @@ export interface ServerToolUsage {
 }
 
 /** The outcome of a run, as `result --json` prints it. */
-export interface AgentResult {
+export interface AgentResult extends Pick<LoopState, 'steps' | 'toolCalls' | 'usage' | 'costUsd'> {
   workflowId: string;
   runId: string;
   status: RunStatus;
@@ -291,13 +288,6 @@ export interface AgentResult {
   text: string;
   /** True when `text` is a partial answer: the run stopped before the model was done. */
   partial: boolean;
-  /** Model calls, all of them. */
-  steps: number;
-  /** Tool executions, including those that returned is_error. */
-  toolCalls: number;
-  usage: Usage;
-  /** Cost of the whole job in USD from the price table; null when the model has no known price. */
-  costUsd: number | null;
   /** The `submit_answer` input, for a run started with an output schema. */
   output?: unknown;
   /** Runs the job used, when more than one (continue-as-new). */
