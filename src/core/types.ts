@@ -9,7 +9,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { AgentResult, ChildRunRecord, CompactionRecord, ElicitationAnswer, ElicitationQuestion, RunState, RunStatus } from './durable-state.js';
+import type { AgentResult, ChildRunRecord, CompactionRecord, ElicitationAnswer, ElicitationQuestion, RunState, RunStatus, ToolCallInput } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 export * from './durable-state.js';
@@ -33,10 +33,7 @@ export const TERMINAL_STATUSES: readonly string[] = ['completed', 'stopped', 'fa
 /** Every AgentStatusValue: what `list --status` and `GET /v1/runs?status=` filter by. */
 export const AGENT_STATUSES: readonly string[] = ['running', 'awaiting_approval', 'awaiting_input', ...TERMINAL_STATUSES];
 
-export interface ToolCallView {
-  toolUseId: string;
-  name: string;
-  input: unknown;
+export interface ToolCallView extends Pick<ToolCallInput, 'toolUseId' | 'name' | 'input'> {
   /** The call's start-to-close timeout (ms), set for calls scheduled with a tool call policy. */
   timeoutMs?: number;
   /** Its tool may complete it from outside (`completesLater`). */
