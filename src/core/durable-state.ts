@@ -19,7 +19,7 @@ export interface AgentInput {
   task: string;
   settings: AgentSettings;
   /** The state a previous run of this job carried over (continue-as-new, or `resume` of a stopped run). */
-  carried?: CarriedState;
+  carried?: RunState;
   /** Set by `resume`: the run this one continues from. */
   resumedFrom?: { workflowId: string; runId: string };
   /** Set by `fork`: the run whose recorded steps this one reuses (its `carried` transcript), and what they cost. */
@@ -44,9 +44,6 @@ export interface ForkOrigin {
   /** null when the source's model has no known price. */
   reusedCostUsd: number | null;
 }
-
-/** What one run hands to the next: JSON-plain, so it survives serialisation unchanged. */
-export type CarriedState = RunState;
 
 /** What a run is configured with. Carried in the workflow input, so a run keeps it on any worker. Each field's doc
  * line, bounds and default are its entry of RUN_SETTINGS (src/core/run-settings.ts); the comments here add only what
@@ -95,12 +92,11 @@ export interface AgentSettings {
   /** Each event is POSTed, signed, by the `deliverWebhook` activity. Not inherited by sub-agents. */
   webhooks?: string[];
   /** `'batch'`: the run waits for each call's Message Batch with durable timers (docs/background-agents.md). */
-  modelCalls?: ModelCallRoute;
+  modelCalls?: 'direct' | 'batch';
   /** `'retry'`: at most MAX_BATCH_SUBMISSIONS submissions in all; `'direct'`: one direct call, at the full price. */
   batchFallback?: BatchFallback;
 }
 
-export type ModelCallRoute = 'direct' | 'batch';
 export type BatchFallback = 'retry' | 'direct';
 
 /** A named sub-agent as a worker defines it (`agents` of the config file or of AgentPlugin), offered to the model as
