@@ -264,12 +264,7 @@ export interface Usage {
   cache_read_input_tokens: number;
   /** Server tool requests (`usage.server_tool_use`); present once a call used one. Web searches are billed per
    * search, on top of the tokens. */
-  server_tool_use?: ServerToolUsage;
-}
-
-export interface ServerToolUsage {
-  web_search_requests: number;
-  web_fetch_requests: number;
+  server_tool_use?: { web_search_requests: number; web_fetch_requests: number };
 }
 
 /** The outcome of a run, as `result --json` prints it. */

@@ -20,14 +20,10 @@ export interface Rates {
   cacheRead: number;
 }
 
-/** Rates that replace the base ones for a whole request whose prompt is longer than `overTokens`. */
-export interface LongPromptRates extends Rates {
-  overTokens: number;
-}
-
-/** USD per MTok. `longPrompt` exists for models billed by prompt length (Haiku 5.5). */
+/** USD per MTok. `longPrompt` exists for models billed by prompt length (Haiku 5.5): rates that replace the base ones
+ * for a whole request whose prompt is longer than `overTokens`. */
 export interface ModelPrice extends Rates {
-  longPrompt?: LongPromptRates;
+  longPrompt?: Rates & { overTokens: number };
 }
 
 export type PriceTable = Record<string, ModelPrice>;

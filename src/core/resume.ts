@@ -15,8 +15,6 @@ export interface ResumeLimits {
   deadlineMs?: number;
 }
 
-export type ResumedRun = Required<Pick<AgentInput, 'task' | 'settings' | 'carried'>>;
-
 /** The input of the run that resumes `previous` at `now` (epoch ms). */
 export function resumedRun(
   input: Pick<AgentInput, 'task' | 'settings'>,
@@ -24,7 +22,7 @@ export function resumedRun(
   previous: AgentResult,
   limits: ResumeLimits,
   now: number,
-): ResumedRun {
+): Required<Pick<AgentInput, 'task' | 'settings' | 'carried'>> {
   const { state, messages } = ended;
   const settings: AgentSettings = { ...input.settings };
   if (limits.moreSteps !== undefined) settings.maxSteps = state.loop.steps + limits.moreSteps;

@@ -208,8 +208,7 @@ export const START_OPTIONS = {
   }),
 } satisfies Record<string, RunSetting>;
 
-export type StartOptionName = keyof typeof START_OPTIONS;
-export type SettingName = keyof typeof RUN_SETTINGS | StartOptionName;
+export type SettingName = keyof typeof RUN_SETTINGS | keyof typeof START_OPTIONS;
 
 /** Every entry, settings first. */
 export const ALL_SETTINGS: ReadonlyArray<[SettingName, RunSetting]> = [
