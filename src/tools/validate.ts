@@ -22,11 +22,10 @@ function validatorFor(tool: AnyAgentTool): ValidateFunction {
   return validate;
 }
 
-/** The Ajv every schema is compiled in. Creating one costs about a tenth of a second of CPU (it compiles the JSON
- * Schema meta-schema and the formats), which every worker and CLI process paid for each tool before; one serves
- * many schemas now. `addUsedSchema: false`: a compiled schema is not registered under its `$id`, so two different
- * schemas sharing one (two runs' `--output-schema`, two tools) do not collide. An instance keeps every schema it
- * compiled, so it is replaced after SCHEMAS_PER_COMPILER of them: the memory a long-lived worker holds is bounded. */
+/** The Ajv every schema is compiled in: creating one costs about a tenth of a second of CPU (it compiles the JSON
+ * Schema meta-schema and the formats), so one serves many schemas. `addUsedSchema: false`: a compiled schema is not
+ * registered under its `$id`, so two different schemas sharing one (two runs' `--output-schema`, two tools) do not
+ * collide. An instance keeps every schema it compiled, so it is replaced after SCHEMAS_PER_COMPILER (bounded memory). */
 let compiler: { ajv: Ajv; compiled: number } | undefined;
 const SCHEMAS_PER_COMPILER = 100;
 
@@ -34,8 +33,7 @@ function schemaCompiler(): Ajv {
   if (!compiler || compiler.compiled >= SCHEMAS_PER_COMPILER) {
     // Patterns run on RE2 (linear time): a hostile `pattern` cannot freeze the worker (see linear-regexp.ts).
     const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, code: { regExp: linearRegExp } });
-    // The formats JSON Schema defines (uri, date-time, email, ...) are checked, and an MCP server's schema that uses
-    // them no longer makes Ajv print `unknown format "uri" ignored` at every session start.
+    // The formats JSON Schema defines (uri, date-time, email, ...) are checked, not warned of as unknown.
     addFormats(ajv);
     compiler = { ajv, compiled: 0 };
   }
