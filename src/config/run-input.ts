@@ -83,8 +83,7 @@ function agentTools(names: string[] | undefined, catalog: ToolCatalog, name: Set
   if (names === undefined) return known.map(agentToolName);
   const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length > 0) {
-    const near = (n: string) => nearestName(n, known);
-    const listed = unknown.map((n) => `"${n}"${near(n) ? ` (did you mean "${near(n)}"?)` : ''}`).join(', ');
+    const listed = describeUnknown(unknown.map((n) => ({ name: n, suggestion: nearestName(n, known) })));
     throw new SettingsInputError(`unknown agent ${listed} in ${name('agents')} (the config defines: ${known.join(', ') || 'none'})`, 'agents');
   }
   return [...new Set(names)].map(agentToolName);
