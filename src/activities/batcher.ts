@@ -31,17 +31,9 @@ interface KnownBatch {
 /** A batch this worker has not used for this long is forgotten (its results are read again if a run still asks). */
 const FORGET_AFTER_MS = 15 * 60_000;
 
-export interface BatcherStats {
-  batchesCreated: number;
-  requestsSubmitted: number;
-  statusReads: number;
-  resultDownloads: number;
-  batchesCanceled: number;
-}
-
 export class ModelBatcher {
   readonly options: Required<ModelBatchOptions>;
-  readonly stats: BatcherStats = { batchesCreated: 0, requestsSubmitted: 0, statusReads: 0, resultDownloads: 0, batchesCanceled: 0 };
+  readonly stats = { batchesCreated: 0, requestsSubmitted: 0, statusReads: 0, resultDownloads: 0, batchesCanceled: 0 };
   readonly #open = new Map<string, Gathering>();
   readonly #batches = new Map<string, KnownBatch>();
 
@@ -151,6 +143,8 @@ export class ModelBatcher {
     return results;
   }
 }
+
+export type BatcherStats = ModelBatcher['stats'];
 
 /** A worker's batcher on its Messages API connection (the key and endpoint the worker reads from its environment). */
 export function batcherFor(connection: ModelConnection, options?: ModelBatchOptions): ModelBatcher {
