@@ -3,14 +3,11 @@
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
-import type { ModelSettingsStore, RecordedToolsStore, TranscriptStore } from '../activities/index.js';
 import { codecsEncrypt } from '../codec/encryption-codec.js';
 import { DEFAULTS } from '../core/policies.js';
 import { encryptionKeyQueues, workerDataConverter } from './key-queues.js';
 import { runBeside } from './run-beside.js';
 import { AgentPlugin, type AgentPluginOptions } from './plugin.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { McpTools } from '../mcp/tools.js';
 import { workflowBundle } from './workflow-code.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 import { workerDeploymentOptions, type WorkerDeployment } from '../core/versioning.js';
@@ -19,7 +16,6 @@ import type { AgentMetrics } from '../observability/metrics.js';
 import { serveMetrics, type MetricsServer } from '../observability/metrics-server.js';
 
 export { modelConnectionFromEnv } from './model-connection.js';
-import type { ModelBatcher } from '../activities/batcher.js';
 
 /** The sizing options (cache, slots, pollers: see WorkerSizing) default to AGENT_WORKER_SIZING, chosen for runs
  * that mostly wait on model calls (docs/operations.md, "Sizing a worker"). */
@@ -51,26 +47,16 @@ export interface AgentWorkerOptions
   workerOptions?: Partial<WorkerOptions>;
 }
 
-export interface AgentWorker {
+/** The worker, its key queues' workers, its metrics server, and what its AgentPlugin holds. */
+export interface AgentWorker extends Pick<AgentPlugin, 'registry' | 'transcripts' | 'mcp' | 'recordedTools' | 'modelSettings' | 'batches'> {
   /** The agent's worker. With encryption keys, running it also runs `keyQueueWorkers` beside it (`shutdown()` and
    * the end of `runUntil()` stop them all; one that stops stops the others). */
   worker: Worker;
   /** One worker per encryption key the data converter holds, on that key's task queue (`<taskQueue>@<keyId>`), where
    * runs encrypted with it start (encryptionKeyQueues): the same plugin, tools and sizing. Empty without encryption. */
   keyQueueWorkers: Worker[];
-  registry: ToolRegistry;
-  /** The model activity's transcript cache: its stats show when the query fallback ran. */
-  transcripts: TranscriptStore;
-  /** The MCP sessions, when `mcpServers` was given (closed when the worker stops). */
-  mcp?: McpTools;
-  /** The model activity's cache of the MCP tool definitions runs recorded: its stats show the query fallback. */
-  recordedTools: RecordedToolsStore;
-  /** The model activity's cache of the model-call settings runs name by digest: its stats show the query fallback. */
-  modelSettings: ModelSettingsStore;
   /** The metrics server (with `metrics`), closed when the worker stops, and what it counts. */
   metrics?: MetricsServer & { agent: AgentMetrics };
-  /** The batcher of batch-mode runs (`modelCalls: 'batch'`): its stats count batches, status reads and downloads. */
-  batches: ModelBatcher;
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {
