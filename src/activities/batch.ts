@@ -10,15 +10,13 @@ import type { BatchCallInput, BatchPoll, BatchSubmission, ModelReply } from '../
 import type { ModelBatcher } from './batcher.js';
 import { startHeartbeat } from './heartbeat.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
-import type { ModelConnection } from './model.js';
-import { prepareModelRequest, replyOf, type RequestDeps } from './prepare-request.js';
+import type { ModelCallDeps } from './model.js';
+import { prepareModelRequest, replyOf } from './prepare-request.js';
 import { requestBetas } from './request.js';
-import { observeModelCall, type ActivityTelemetry } from '../observability/activity-telemetry.js';
+import { observeModelCall } from '../observability/activity-telemetry.js';
 
-export interface BatchActivityDeps extends RequestDeps {
-  connection: ModelConnection;
+export interface BatchActivityDeps extends Omit<ModelCallDeps, 'localModelCalls'> {
   batcher: ModelBatcher;
-  telemetry?: ActivityTelemetry;
 }
 
 export function createBatchActivities(deps: BatchActivityDeps) {
