@@ -1,7 +1,7 @@
 // The OpenTelemetry GenAI semantic-convention attributes of the agent's spans (`invoke_agent <name>`,
 // `chat <model>`, `execute_tool <tool>`), built from our own types. Pure: the activities and the workflow attach them.
 import { promptTokens } from './transcript.js';
-import type { ToolOutcome, Usage } from './types.js';
+import type { AgentStatusView, ToolOutcome, Usage } from './types.js';
 
 export const PROVIDER = 'anthropic';
 type Attributes = Record<string, string | number | boolean | string[]>;
@@ -69,14 +69,7 @@ export function agentStartAttributes(run: { workflowId: string; agentName: strin
   };
 }
 
-export function agentEndAttributes(end: {
-  status: string;
-  guard: string | null;
-  steps: number;
-  toolCalls: number;
-  usage: Usage;
-  costUsd: number | null;
-}): Attributes {
+export function agentEndAttributes(end: Pick<AgentStatusView, 'status' | 'guard' | 'steps' | 'toolCalls' | 'usage' | 'costUsd'>): Attributes {
   return {
     'durable_agent.status': end.status,
     'durable_agent.guard': end.guard ?? 'none',
