@@ -10,15 +10,13 @@ import type { BatchCallInput, BatchPoll, BatchSubmission, ModelReply } from '../
 import type { ModelBatcher } from './batcher.js';
 import { startHeartbeat } from './heartbeat.js';
 import { classifyModelError, missingApiKeyFailure, refusedFeatureFailure } from './model-errors.js';
-import type { ModelConnection } from './model.js';
-import { prepareModelRequest, replyOf, type RequestDeps } from './prepare-request.js';
+import type { ModelCallDeps } from './model.js';
+import { prepareModelRequest, replyOf } from './prepare-request.js';
 import { requestBetas } from './request.js';
-import { observeModelCall, type ActivityTelemetry } from '../observability/activity-telemetry.js';
+import { observeModelCall } from '../observability/activity-telemetry.js';
 
-export interface BatchActivityDeps extends RequestDeps {
-  connection: ModelConnection;
+export interface BatchActivityDeps extends Omit<ModelCallDeps, 'localModelCalls'> {
   batcher: ModelBatcher;
-  telemetry?: ActivityTelemetry;
 }
 
 export function createBatchActivities(deps: BatchActivityDeps) {
@@ -34,9 +32,8 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       if (earlier?.batchId) return earlier;
       const asked = { compaction: false, taskBudget: false };
       const { input: call, request } = await prepareModelRequest(input, ctx.info, deps, asked);
-      const run = ctx.info.workflowExecution;
-      if (!run) throw ApplicationFailure.nonRetryable('a batch request must be submitted by an agent run', 'BadModelCall');
-      const customId = batchCustomId(run, input.step, input.submission);
+      // prepareModelRequest has refused a call without a run.
+      const customId = batchCustomId(ctx.info.workflowExecution!, input.step, input.submission);
       // Beats while the batch is gathered (nothing to carry yet), then carry the batch the request went into.
       let submission: BatchSubmission | undefined;
       const stopHeartbeat = startHeartbeat(ctx, () => submission);

@@ -2,9 +2,9 @@
 // Batch, and answers the runs' polls from one status read and one download of the results per batch, so 20 runs
 // waiting on one batch make one request where they would have made 20. Everything here is a cache: a worker that
 // restarts knows nothing, and each run still has its batch id and request id in its history.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { batchOptions, type ModelBatchOptions } from '../core/batch.js';
-import { MODEL_RESPONSE_START_TIMEOUT_MS } from '../core/policies.js';
+import { anthropicClient, type ModelConnection } from './model.js';
 
 type BatchResult = Anthropic.Messages.MessageBatchResult;
 type BatchRequestParams = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -31,17 +31,9 @@ interface KnownBatch {
 /** A batch this worker has not used for this long is forgotten (its results are read again if a run still asks). */
 const FORGET_AFTER_MS = 15 * 60_000;
 
-export interface BatcherStats {
-  batchesCreated: number;
-  requestsSubmitted: number;
-  statusReads: number;
-  resultDownloads: number;
-  batchesCanceled: number;
-}
-
 export class ModelBatcher {
   readonly options: Required<ModelBatchOptions>;
-  readonly stats: BatcherStats = { batchesCreated: 0, requestsSubmitted: 0, statusReads: 0, resultDownloads: 0, batchesCanceled: 0 };
+  readonly stats = { batchesCreated: 0, requestsSubmitted: 0, statusReads: 0, resultDownloads: 0, batchesCanceled: 0 };
   readonly #open = new Map<string, Gathering>();
   readonly #batches = new Map<string, KnownBatch>();
 
@@ -152,19 +144,9 @@ export class ModelBatcher {
   }
 }
 
+export type BatcherStats = ModelBatcher['stats'];
+
 /** A worker's batcher on its Messages API connection (the key and endpoint the worker reads from its environment). */
-export function batcherFor(connection: { apiKey?: string; baseURL?: string; timeoutMs?: number }, options?: ModelBatchOptions): ModelBatcher {
-  let client: Anthropic | undefined;
-  return new ModelBatcher(
-    () =>
-      (client ??= new Anthropic({
-        apiKey: connection.apiKey,
-        baseURL: connection.baseURL,
-        // Temporal's retry policies are the ones in force (the submit activity's, the polls'), as for callModel.
-        maxRetries: 0,
-        timeout: connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
-        openTelemetry: { traces: false },
-      })),
-    options,
-  );
+export function batcherFor(connection: ModelConnection, options?: ModelBatchOptions): ModelBatcher {
+  return new ModelBatcher(anthropicClient(connection), options);
 }

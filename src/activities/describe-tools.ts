@@ -2,13 +2,13 @@
 // will use (from this worker's sessions) and the call policies of its tools (timeout, heartbeat, retry, from
 // their definitions). The workflow records the result (so every later call, replay or other worker sees the
 // same) and carries it through continue-as-new.
-import { ApplicationFailure } from '@temporalio/common';
 import { agentToolDefinition, agentToolName } from '../core/sub-agents.js';
 import { toolAllowed } from '../core/tool-names.js';
 import type { DescribeToolsInput, RecordedTools, SubAgentDefinition, ToolCallPolicy } from '../core/types.js';
 import type { McpTools } from '../mcp/tools.js';
 import { toolCallPolicy } from '../tools/policy.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { workerLacksFailure } from './model-errors.js';
 import { assertFitsInHistory } from './payload-limit.js';
 import { withDigest, type RecordedToolsStore } from './recorded-tools.js';
 
@@ -41,13 +41,7 @@ export function createDescribeTools(deps: {
 function subAgents(names: readonly string[], defined: Record<string, SubAgentDefinition>): Record<string, SubAgentDefinition> {
   const missing = names.filter((name) => !defined[name]);
   if (missing.length > 0) {
-    throw ApplicationFailure.create({
-      type: 'UnknownTool',
-      nonRetryable: true,
-      message:
-        `this run delegates to sub-agent(s) ${missing.join(', ')}, which this worker does not define ` +
-        `(it has: ${Object.keys(defined).join(', ') || 'none'}); run a worker configured with them (agents)`,
-    });
+    throw workerLacksFailure('delegates to sub-agent(s)', missing, 'define', Object.keys(defined), 'run a worker configured with them (agents)');
   }
   return Object.fromEntries(names.map((name) => [name, defined[name]]));
 }

@@ -17,6 +17,16 @@ const FIX_BY_STATUS: Record<number, string> = {
   422: 'the request could not be processed',
 };
 
+/** A run that needs what this worker lacks (tools, MCP servers, sub-agents) cannot be fixed by retrying: it fails,
+ * naming them: `this run <uses tool(s)> a, b, which this worker does not <have> (it has: c); <fix>`. */
+export function workerLacksFailure(what: string, missing: readonly string[], lacks: string, has: readonly string[], fix: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'UnknownTool',
+    nonRetryable: true,
+    message: `this run ${what} ${missing.join(', ')}, which this worker does not ${lacks} (it has: ${has.join(', ') || 'none'}); ${fix}`,
+  });
+}
+
 export function missingApiKeyFailure(): ApplicationFailure {
   return ApplicationFailure.create({
     type: 'MissingApiKey',

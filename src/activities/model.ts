@@ -33,21 +33,26 @@ export interface ModelCallDeps extends RequestDeps {
   localModelCalls?: (namespace: string, taskQueue: string) => LocalModelCalls | undefined;
 }
 
-export function createCallModel(deps: ModelCallDeps) {
+/** The Messages API client on `connection`, made at its first use: the model activity's, and the batcher's. */
+export function anthropicClient(connection: ModelConnection): () => Anthropic {
   let client: Anthropic | undefined;
-  const anthropic = (): Anthropic =>
+  return () =>
     (client ??= new Anthropic({
-      apiKey: deps.connection.apiKey,
-      baseURL: deps.connection.baseURL,
-      // Temporal's retry policy is the one in force, so every attempt shows in the history and the UI.
+      apiKey: connection.apiKey,
+      baseURL: connection.baseURL,
+      // Temporal's retry policy is the one in force (the model activity's; the batch submit's and polls'), so every
+      // attempt shows in the history and the UI.
       maxRetries: 0,
-      timeout: deps.connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
+      timeout: connection.timeoutMs ?? MODEL_RESPONSE_START_TIMEOUT_MS,
       // One model call, one `chat` span: ours (observeModelCall), which has the run's context, its cost and the
       // encryption rule for content. The SDK's own span (`anthropic.messages.create`, also `gen_ai.operation.name
       // = chat`) would make a GenAI backend count each call and its tokens twice (docs/observability.md).
       openTelemetry: { traces: false },
     }));
+}
 
+export function createCallModel(deps: ModelCallDeps) {
+  const anthropic = anthropicClient(deps.connection);
   return async function callModel(named: ModelCallByDigest): Promise<ModelReply> {
     if (!deps.connection.apiKey) throw missingApiKeyFailure();
     const ctx = Context.current();

@@ -6,6 +6,7 @@ import type { Info } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ModelCallByDigest, ModelCallInput, ModelReply, Usage } from '../core/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { workerLacksFailure } from './model-errors.js';
 import { messageShapeProblem, notMessagesApiFailure } from './model-response.js';
 import { assertFitsInHistory } from './payload-limit.js';
 import { buildModelRequest } from './request.js';
@@ -99,15 +100,7 @@ function compactionUsageOf(u: Anthropic.Usage): Usage | undefined {
 /** A run that names a tool this worker lacks cannot be fixed by retrying: fail it with the names. */
 function toolDefinitions(registry: ToolRegistry, names: string[]): Anthropic.Tool[] {
   const missing = names.filter((n) => !registry.get(n));
-  if (missing.length > 0) {
-    throw ApplicationFailure.create({
-      type: 'UnknownTool',
-      nonRetryable: true,
-      message:
-        `this run uses tool(s) ${missing.join(', ')}, which this worker does not have ` +
-        `(it has: ${registry.names().join(', ') || 'none'}); run a worker that registers them`,
-    });
-  }
+  if (missing.length > 0) throw workerLacksFailure('uses tool(s)', missing, 'have', registry.names(), 'run a worker that registers them');
   return registry.definitions(names);
 }
 

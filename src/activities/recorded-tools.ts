@@ -5,7 +5,7 @@
 // serve other definitions than the ones the run recorded, whichever worker recorded them.
 import { createHash } from 'node:crypto';
 import type Anthropic from '@anthropic-ai/sdk';
-import { ApplicationFailure } from '@temporalio/common';
+import { workerLacksFailure } from './model-errors.js';
 import { mayBeMcpTool, splitMcpName, toolNameMatches } from '../core/tool-names.js';
 import type { RecordedTools } from '../core/types.js';
 import { DigestCache } from './digest-cache.js';
@@ -75,12 +75,5 @@ export function runToolDefinitions(
 export function assertHasServers(recorded: RecordedTools, servers: readonly string[]): void {
   const needed = new Set(recorded.covers.filter(mayBeMcpTool).map((name) => splitMcpName(name)!.server));
   const missing = [...needed].filter((s) => !servers.includes(s));
-  if (missing.length === 0) return;
-  throw ApplicationFailure.create({
-    type: 'UnknownTool',
-    nonRetryable: true,
-    message:
-      `this run uses the MCP server(s) ${missing.join(', ')}, which this worker does not have ` +
-      `(it has: ${servers.join(', ') || 'none'}); run a worker configured with them (mcpServers)`,
-  });
+  if (missing.length > 0) throw workerLacksFailure('uses the MCP server(s)', missing, 'have', servers, 'run a worker configured with them (mcpServers)');
 }

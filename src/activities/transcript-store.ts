@@ -155,9 +155,7 @@ export class TranscriptStore {
 /** Errors a later query can get past: timeouts and an overloaded server or worker. A workflow that does not
  * exist or does not know the query will not change its answer. */
 function mayPassOnRetry(err: unknown): boolean {
-  const name = err instanceof Error ? err.name : '';
-  if (name === 'WorkflowNotFoundError' || name === 'QueryNotRegisteredError' || name === 'QueryRejectedError') return false;
-  return true;
+  return !['WorkflowNotFoundError', 'QueryNotRegisteredError', 'QueryRejectedError'].includes(err instanceof Error ? err.name : '');
 }
 
 function keyOf(ref: RunIds): string {

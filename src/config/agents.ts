@@ -3,7 +3,7 @@
 // one-line message naming the agent (the CLI turns it into exit code 2).
 import type { SubAgentDefinition } from '../core/types.js';
 import { isObject } from '../core/is-object.js';
-import { AGENT_NAME, agentsIn, agentToolName, DEFAULT_MAX_AGENT_DEPTH, delegationDepth, isAgentTool } from '../core/sub-agents.js';
+import { AGENT_NAME, agentToolName, DEFAULT_MAX_AGENT_DEPTH, delegationDepth, isAgentTool } from '../core/sub-agents.js';
 import { durationMs } from '../tools/policy.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { givenProblem } from '../core/settings-check.js';
@@ -81,5 +81,3 @@ export function subAgentDefinitions(agents: Record<string, SubAgentConfig> | und
     ]),
   );
 }
-
-export { agentsIn };

@@ -1,10 +1,11 @@
 // Checking a config file's default export (`defineConfig({ tools, mcpServers, scriptedModel, agents, maxAgentDepth })`)
 // once load.ts has imported it: each problem is a ConfigError naming the file and the key, and how to fix it.
-import { mcpServerPolicy } from '../mcp/config.js';
+import { isServerName, mcpServerPolicy } from '../mcp/config.js';
 import { isObject } from '../core/is-object.js';
 import { checkAgents } from './agents.js';
 import { isScriptsByAgent, validateScriptTurns, type Script, type ScriptsByAgent } from '../scripted/script.js';
 import { builtinTools, createToolRegistry } from '../tools/registry.js';
+import { DEFINE_TOOL, missingToolFields } from '../tools/shape.js';
 import type { AnyAgentTool } from '../tools/types.js';
 import type { AgentConfig, McpServerConfig } from './types.js';
 
@@ -44,7 +45,6 @@ export function checkConfig(value: unknown, shown: string): AgentConfig {
   }
   if (value.agents !== undefined) {
     const catalog = toolsWithConfig(config).map((tool) => tool.name);
-    const servers = Object.keys(config.mcpServers ?? {});
     const known = (name: string) => catalog.includes(name) || servers.some((server) => name.startsWith(`${server}__`));
     config.agents = inFile(shown, () => checkAgents(value.agents, known, config.maxAgentDepth));
   }
@@ -76,29 +76,13 @@ function checkScript(script: unknown, shown: string, where = 'scriptedModel'): S
 function checkTools(tools: unknown, shown: string): AnyAgentTool[] {
   if (!Array.isArray(tools)) throw new ConfigError(`${shown}: tools must be an array of tools (got ${describe(tools)})`);
   tools.forEach((tool, i) => {
-    const missing = !isObject(tool)
-      ? ['name', 'description', 'inputSchema', 'execute']
-      : [
-          typeof tool.name === 'string' ? undefined : 'name',
-          typeof tool.description === 'string' ? undefined : 'description',
-          isObject(tool.inputSchema) ? undefined : 'inputSchema',
-          typeof tool.execute === 'function' ? undefined : 'execute',
-        ].filter((k): k is string => k !== undefined);
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `${shown}: tools[${i}] is not a tool (${describe(tool)}, missing ${missing.join(', ')}): ` +
-          'write it with defineTool({ name, description, inputSchema, execute })',
-      );
-    }
+    const missing = missingToolFields(tool);
+    if (missing.length > 0) throw new ConfigError(`${shown}: tools[${i}] is not a tool (${describe(tool)}, missing ${missing.join(', ')}): ${DEFINE_TOOL}`);
   });
   // The registry's own checks (API name rule, unique names, a valid JSON Schema), reported at load time.
   inFile(shown, () => createToolRegistry(tools as AnyAgentTool[]));
   return tools as AnyAgentTool[];
 }
-
-// A server name becomes the prefix of its tools' names (`<server>__<tool>`), which the API limits to these
-// characters; `__` is the separator, so it may not appear in the name itself.
-const SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
 
 function checkMcpServers(servers: unknown, shown: string): Record<string, McpServerConfig> {
   if (!isObject(servers)) {
@@ -108,7 +92,7 @@ function checkMcpServers(servers: unknown, shown: string): Record<string, McpSer
     if (name === 'agent') {
       throw new ConfigError(`${shown}: MCP server name "agent" is reserved: agent__<name> are the sub-agents' tools; rename the server`);
     }
-    if (!SERVER_NAME.test(name) || name.includes('__')) {
+    if (!isServerName(name)) {
       throw new ConfigError(`${shown}: MCP server name "${name}" must be letters, digits, "_" or "-" without "__" (it prefixes its tools' names)`);
     }
     const isStdio = isObject(server) && typeof server.command === 'string';

@@ -9,15 +9,7 @@ import { agentToolName } from '../core/sub-agents.js';
 import { nearestName } from '../core/suggest.js';
 import { defaultSettings } from '../core/settings.js';
 import type { SettingNamer } from '../core/run-settings.js';
-import {
-  checkAgentSettings,
-  fieldName,
-  givenProblem,
-  InvalidSettingsError,
-  SettingsInputError,
-  startOptionsProblem,
-  type SettingsCheckOptions,
-} from '../core/settings-check.js';
+import { fieldName, givenProblem, settingsProblem, SettingsInputError, type SettingsCheckOptions } from '../core/settings-check.js';
 import type { AgentSettings } from '../core/types.js';
 import { allToolNames, describeUnknown, isAllowedBy, unknownTools, type ToolCatalog } from './tool-names.js';
 
@@ -29,21 +21,15 @@ export interface RunInput {
   priority?: RunPriority;
 }
 
-export interface RunInputOptions {
-  name?: SettingNamer;
-  compileSchema?: SettingsCheckOptions['compileSchema'];
-}
-
 /** `values` without those a tool catalog checks (`tools`, `approve`, `agents`): what can be checked before the
  * workers have said which tools they offer. */
 export const withoutToolNames = (values: Record<string, unknown>) => ({ ...values, tools: undefined, approve: undefined, agents: undefined });
 
 /** `values` as a run's settings and priority; a SettingsInputError naming the first problem. `catalog`: the tools
  * the run may be given (a run without `tools` gets all of them). */
-export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, options: RunInputOptions = {}): RunInput {
+export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, options: SettingsCheckOptions = {}): RunInput {
   const name = options.name ?? fieldName;
-  const check = { name, compileSchema: options.compileSchema };
-  const given = givenProblem(values, check);
+  const given = givenProblem(values, options);
   if (given) throw new SettingsInputError(`${name(given.path)} ${given.problem}`, given.field);
   const { agents, priority, fairnessKey, fairnessWeight, ...v } = values as RunValues;
   const fail = (field: string, message: string): never => {
@@ -84,15 +70,10 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
     prices: price ? { [model]: price } : undefined,
     serverTools: v.serverTools && { ...v.serverTools, tools: [...new Set(v.serverTools.tools)] },
   });
-  try {
-    checkAgentSettings(settings, check);
-  } catch (err) {
-    if (!(err instanceof InvalidSettingsError)) throw err;
-    fail(err.field, `${name(err.path)} ${err.problem}`);
-  }
-  const runPriority = compactPriority({ priorityKey: priority, fairnessKey, fairnessWeight });
-  const problem = runPriority ? startOptionsProblem({ priority, fairnessKey, fairnessWeight }, check) : null;
+  // The start options were checked with the values given, above.
+  const problem = settingsProblem(settings, options);
   if (problem) fail(problem.field, `${name(problem.path)} ${problem.problem}`);
+  const runPriority = compactPriority({ priorityKey: priority, fairnessKey, fairnessWeight });
   return { settings, ...(runPriority ? { priority: runPriority } : {}) };
 }
 
@@ -102,8 +83,7 @@ function agentTools(names: string[] | undefined, catalog: ToolCatalog, name: Set
   if (names === undefined) return known.map(agentToolName);
   const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length > 0) {
-    const near = (n: string) => nearestName(n, known);
-    const listed = unknown.map((n) => `"${n}"${near(n) ? ` (did you mean "${near(n)}"?)` : ''}`).join(', ');
+    const listed = describeUnknown(unknown.map((n) => ({ name: n, suggestion: nearestName(n, known) })));
     throw new SettingsInputError(`unknown agent ${listed} in ${name('agents')} (the config defines: ${known.join(', ') || 'none'})`, 'agents');
   }
   return [...new Set(names)].map(agentToolName);

@@ -7,15 +7,11 @@
 import { nearestName } from '../core/suggest.js';
 import { MCP_SEPARATOR, splitMcpName } from '../core/tool-names.js';
 import { toolsWithConfig } from './check.js';
+import type { OfferedTools } from '../core/types.js';
 import type { AgentConfig } from './types.js';
 
-export interface ToolCatalog {
-  /** Tools registered by name: the built-ins and the config's. */
-  tools: string[];
-  /** Configured MCP server names. */
-  mcpServers: string[];
-  /** Configured sub-agents (offered as `agent__<name>`). */
-  agents?: string[];
+/** What a run's tool names are checked against: the config's (toolCatalog), or what a worker offers. */
+export interface ToolCatalog extends Pick<OfferedTools, 'tools' | 'mcpServers'>, Partial<Pick<OfferedTools, 'agents'>> {
   /** The exact `<server>__<tool>` names of servers whose tools are known (a worker said what it offers): a name
    * of such a server must be one of them. Without it, any name of a configured server passes. */
   mcpTools?: string[];

@@ -3,9 +3,10 @@
 // continues from the summary. The block is part of the assistant's content and is kept whole in the transcript
 // like every other block; later requests send the conversation from the last compaction block on, so a request
 // stays bounded however long the job runs. Nothing is removed from the transcript. Pure.
-import type { AgentSettings, ClientSummary, CompactionRecord, ContentBlock, MessageParam, ModelReply, RunState, Usage } from './types.js';
+import type { AgentSettings, ClientSummary, CompactionRecord, ContentBlock, MessageParam, ModelReply, RunState } from './types.js';
 import { compactAtOf } from './model-settings.js';
 import { DEFAULTS } from './policies.js';
+import { promptTokens } from './transcript.js';
 
 /** The beta a compacting request is sent with. */
 export const COMPACTION_BETA = 'compact-2026-01-12';
@@ -60,7 +61,7 @@ export function recordCompaction(state: RunState, reply: ModelReply, messageInde
   const u = reply.compactionUsage;
   const record: CompactionRecord = {
     messageIndex,
-    tokensBefore: u ? u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens : 0,
+    tokensBefore: promptTokens(u),
     summaryTokens: u?.output_tokens ?? 0,
   };
   (state.compactions ??= []).push(record);
@@ -110,15 +111,13 @@ export function withInstruction(messages: MessageParam[], text: string): Message
   return [...messages.slice(0, -1), { role: 'user', content: [...blocks, { type: 'text', text }] }];
 }
 
-const promptOf = (u: Usage | null) => (u ? u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens : 0);
-
 /** Whether the run should compact by itself before its next model call: the endpoint refused server-side
  * compaction, the last prompt reached the trigger, and something new is there to summarize (the conversation
  * ends with the user's turn: a summary never splits a tool call from its result). */
 export function clientCompactionDue(state: RunState, settings: AgentSettings): boolean {
   const compactAt = compactAtOf(settings);
   if (compactAt === undefined || !state.refused?.includes('compaction')) return false;
-  if (promptOf(state.loop.lastCallUsage) < compactAt) return false;
+  if (promptTokens(state.loop.lastCallUsage) < compactAt) return false;
   const from = state.clientSummary?.messageIndex ?? 0;
   return state.messages.length > from + 1 && state.messages.at(-1)?.role === 'user';
 }
@@ -127,7 +126,7 @@ export function clientCompactionDue(state: RunState, settings: AgentSettings): b
 export function recordClientCompaction(state: RunState, summary: string, reply: ModelReply): CompactionRecord {
   const messageIndex = state.messages.length;
   state.clientSummary = { summary, messageIndex };
-  const record: CompactionRecord = { messageIndex, tokensBefore: promptOf(reply.usage), summaryTokens: reply.usage.output_tokens, clientSide: true };
+  const record: CompactionRecord = { messageIndex, tokensBefore: promptTokens(reply.usage), summaryTokens: reply.usage.output_tokens, clientSide: true };
   (state.compactions ??= []).push(record);
   return record;
 }

@@ -19,7 +19,7 @@ export interface AgentInput {
   task: string;
   settings: AgentSettings;
   /** The state a previous run of this job carried over (continue-as-new, or `resume` of a stopped run). */
-  carried?: CarriedState;
+  carried?: RunState;
   /** Set by `resume`: the run this one continues from. */
   resumedFrom?: { workflowId: string; runId: string };
   /** Set by `fork`: the run whose recorded steps this one reuses (its `carried` transcript), and what they cost. */
@@ -45,110 +45,71 @@ export interface ForkOrigin {
   reusedCostUsd: number | null;
 }
 
-/** What one run hands to the next: JSON-plain, so it survives serialisation unchanged. */
-export type CarriedState = RunState;
-
-/** What a run is configured with. Carried in the workflow input, so a run keeps it on any worker. */
+/** What a run is configured with. Carried in the workflow input, so a run keeps it on any worker. Each field's doc
+ * line, bounds and default are its entry of RUN_SETTINGS (src/core/run-settings.ts); the comments here add only what
+ * the table does not say. */
 export interface AgentSettings {
   model: string;
-  /** Safety net: the largest number of model calls a run may make. */
   maxSteps: number;
-  /** `max_tokens` of each model call. */
   maxOutputTokens: number;
   system?: string;
   /** Names of the tools the model may call (resolved against the worker's registry). */
   tools: string[];
-  /** Stop when input + output + cache tokens, summed over the run, reach this. */
   budgetTokens?: number;
-  /** Stop when the run's cost reaches this (needs a known price for the model). */
   budgetUsd?: number;
   /** Wall-clock limit of the whole job, in ms; the workflow turns it into an absolute deadline once. */
   deadlineMs?: number;
-  /** Guards after which one last model call, with tools disabled, asks for a summary of progress. */
   summaryOn: GuardName[];
-  /** Prices that override the built-in table (USD per million tokens), keyed by model id. */
   prices?: Record<string, { input: number; output: number; cacheWrite: number; cacheRead: number }>;
-  /** Mark the conversation prefix with cache_control on every call (default true). */
   promptCaching: boolean;
-  /** `output_config.effort`. */
   effort?: Effort;
-  /** Extended thinking budget in tokens (`thinking: {type: "enabled", budget_tokens}`). */
   thinkingBudget?: number;
-  /** A JSON Schema for the final answer: the run gets a `submit_answer` tool and ends when it is called with
-   * valid input. */
   outputSchema?: Record<string, unknown>;
   /** Tools that need a human decision (approve/deny) before each call, on top of those whose definition
    * says so. */
   approve?: string[];
-  /** Keep the run open after end_turn, waiting for follow-up messages, until `close` or the idle timeout. */
   chat?: boolean;
-  /** How long an open chat run waits for the next message before it ends (ms). */
   idleTimeoutMs?: number;
   /** Upsert the Agent* search attributes (only when the server has them registered; the client checks). */
   searchAttributes?: boolean;
-  /** Continue-as-new after this many model calls in one run, even if the server does not suggest it yet. */
   continueAsNewAfterSteps?: number;
-  /** Tool output longer than this (characters) is truncated, with a note to the model saying how much. */
   maxToolOutputChars?: number;
-  /** When a call's prompt reaches this many tokens, older tool results are cleared from later requests. */
   contextClearAtTokens?: number;
-  /** Server-side compaction: when a prompt reaches this many input tokens, the API summarizes the conversation so
-   * far into a compaction block and later requests send the conversation from that block on. Default 150,000. */
+  /** Server-side compaction: the API summarizes the conversation so far into a compaction block, and later requests
+   * send the conversation from that block on. */
   compactAt?: number;
-  /** `false`: no compaction (the conversation stops at the context window, as before compaction existed). */
   compaction?: boolean;
-  /** How soon a worker that died in the middle of a call is noticed and the call retried elsewhere (ms);
-   * default 10 s. Activities heartbeat at a third of it. */
+  /** Activities heartbeat at a third of it. */
   heartbeatTimeoutMs?: number;
-  /** Claude's server tools (run by Anthropic, not by a worker) the model may use. */
   serverTools?: ServerToolSettings;
-  /** The start-to-close timeout of a tool call whose tool sets none (ms; `--tool-timeout`). Default: the 5 minutes
-   * of TOOL_CALL_OPTIONS. */
   toolTimeoutMs?: number;
-  /** How deep sub-agents may nest (`--max-agent-depth`): a run at this depth is offered no `agent__*` tool.
-   * Default DEFAULT_MAX_AGENT_DEPTH (2). */
   maxAgentDepth?: number;
-  /** Each model call as a local activity (`--local-model-calls`): in the
-   * worker that runs the workflow task, inside that task, so a turn needs no server round trip for its model call.
+  /** Each model call as a local activity, inside the workflow task, so a turn needs no server round trip for it.
    * Costs: no heartbeat (no live progress of the call in `watch` or the UI's pending activities), and a query, signal
    * or timer that arrives during a call is seen when the worker next reports the task (at most ~8 s later).
    * docs/operations.md, "Local model calls". */
   localModelCalls?: boolean;
-  /** URLs that receive the run's events (`--webhook`, `webhook` of `POST /v1/runs`): each event is POSTed, signed, by
-   * the `deliverWebhook` activity. Not inherited by sub-agents. */
+  /** Each event is POSTed, signed, by the `deliverWebhook` activity. Not inherited by sub-agents. */
   webhooks?: string[];
-  /** `'batch'` (`--batch`, `"modelCalls": "batch"` in `POST /v1/runs`): each model call is a request of a Message Batch, at
-   * half the price, answered within minutes to 24 hours; the run waits with durable timers (docs/background-agents.md).
-   * Default `'direct'`: one Messages API request per call. */
-  modelCalls?: ModelCallRoute;
-  /** In batch mode, what a request that errored (a transient error) or expired becomes: `'retry'` (default) it goes
-   * into a later batch (at most MAX_BATCH_SUBMISSIONS in all); `'direct'` it is made once as a direct call, at the
-   * full price (`--batch-fallback`). */
+  /** `'batch'`: the run waits for each call's Message Batch with durable timers (docs/background-agents.md). */
+  modelCalls?: 'direct' | 'batch';
+  /** `'retry'`: at most MAX_BATCH_SUBMISSIONS submissions in all; `'direct'`: one direct call, at the full price. */
   batchFallback?: BatchFallback;
 }
 
-export type ModelCallRoute = 'direct' | 'batch';
 export type BatchFallback = 'retry' | 'direct';
 
 /** A named sub-agent as a worker defines it (`agents` of the config file or of AgentPlugin), offered to the model as
  * the tool `agent__<name>` with input `{ task }`. Recorded in history when a run that may delegate to it starts
- * (RecordedTools.agents), so every replay and worker builds the same child run. What is absent is the parent's. */
-export interface SubAgentDefinition {
+ * (RecordedTools.agents), so every replay and worker builds the same child run. What is absent is the parent's. Its
+ * own budget: the child gets at most what its parent has left when it starts; its own deadline (ms after it starts):
+ * never later than its parent's. */
+export interface SubAgentDefinition
+  extends Partial<Pick<AgentSettings, 'system' | 'model' | 'maxSteps' | 'maxOutputTokens' | 'budgetTokens' | 'budgetUsd' | 'deadlineMs' | 'outputSchema' | 'effort'>> {
   /** The tool's description: when the model should delegate to this agent. */
   description: string;
-  system?: string;
   /** Its tools (names, `<server>__*`, and `agent__<name>` for agents it may delegate to). Default: none. */
   tools?: string[];
-  model?: string;
-  maxSteps?: number;
-  maxOutputTokens?: number;
-  /** Its own budget; the child gets at most what its parent has left when it starts. */
-  budgetTokens?: number;
-  budgetUsd?: number;
-  /** Its own deadline (ms after it starts); never later than its parent's. */
-  deadlineMs?: number;
-  outputSchema?: Record<string, unknown>;
-  effort?: Effort;
   /** More input than `{ task }`: a JSON Schema object whose properties the tool's input schema adds to `task`; the
    * child's task then carries them as JSON after the task's text. */
   inputSchema?: Record<string, unknown>;
@@ -158,24 +119,16 @@ export interface SubAgentDefinition {
 
 /** The `subAgentReport` signal a child run sends its parent after each model call (in the parent's history): its
  * totals so far. */
-export interface SubAgentReport {
+export interface SubAgentReport extends Pick<LoopState, 'steps' | 'usage' | 'costUsd'> {
   workflowId: string;
-  steps: number;
-  usage: Usage;
-  costUsd: number | null;
 }
 
-/** A child run a run started for one `agent__*` call: what `status` shows and what its usage rolled up to. */
-export interface ChildRunRecord {
-  workflowId: string;
+/** A child run a run started for one `agent__*` call: what `status` shows and what its usage rolled up to. Its steps,
+ * usage and cost are as it last reported them (at its end: its result's), already added to the parent's own totals. */
+export interface ChildRunRecord extends SubAgentReport {
   agent: string;
   toolUseId: string;
   status: 'running' | RunStatus;
-  steps: number;
-  /** The child's usage and cost as it last reported them (at its end: its result's), already added to the
-   * parent's own totals. */
-  usage: Usage;
-  costUsd: number | null;
 }
 
 /** The Messages API's server tools this package offers (`--server-tools`). */
@@ -311,16 +264,11 @@ export interface Usage {
   cache_read_input_tokens: number;
   /** Server tool requests (`usage.server_tool_use`); present once a call used one. Web searches are billed per
    * search, on top of the tokens. */
-  server_tool_use?: ServerToolUsage;
-}
-
-export interface ServerToolUsage {
-  web_search_requests: number;
-  web_fetch_requests: number;
+  server_tool_use?: { web_search_requests: number; web_fetch_requests: number };
 }
 
 /** The outcome of a run, as `result --json` prints it. */
-export interface AgentResult {
+export interface AgentResult extends Pick<LoopState, 'steps' | 'toolCalls' | 'usage' | 'costUsd'> {
   workflowId: string;
   runId: string;
   status: RunStatus;
@@ -331,13 +279,6 @@ export interface AgentResult {
   text: string;
   /** True when `text` is a partial answer: the run stopped before the model was done. */
   partial: boolean;
-  /** Model calls, all of them. */
-  steps: number;
-  /** Tool executions, including those that returned is_error. */
-  toolCalls: number;
-  usage: Usage;
-  /** Cost of the whole job in USD from the price table; null when the model has no known price. */
-  costUsd: number | null;
   /** The `submit_answer` input, for a run started with an output schema. */
   output?: unknown;
   /** Runs the job used, when more than one (continue-as-new). */
@@ -357,22 +298,17 @@ export interface TranscriptRef {
   messageCount: number;
 }
 
-export interface ModelCallInput {
+/** The settings of a run that each of its model calls is made with, as they are. */
+type RunModelSetting = 'model' | 'maxOutputTokens' | 'system' | 'tools' | 'promptCaching' | 'effort' | 'thinkingBudget' | 'outputSchema' | 'serverTools';
+
+/** One model call: those settings of its run, and what this call adds. */
+export interface ModelCallInput extends Pick<AgentSettings, RunModelSetting> {
   transcript: TranscriptRef;
-  model: string;
-  maxOutputTokens: number;
-  system?: string;
-  tools: string[];
   /** Tools stay defined (the API requires them once the conversation holds tool blocks) but may not be used:
    * the final summary call. */
   toolChoiceNone?: boolean;
-  promptCaching: boolean;
-  effort?: Effort;
-  thinkingBudget?: number;
-  outputSchema?: Record<string, unknown>;
   /** Messages before this index have their tool results replaced by a short placeholder in the request. */
   clearToolResultsBefore?: number;
-  serverTools?: ServerToolSettings;
   /** Server-side compaction (the `compact-2026-01-12` beta) at this many input tokens; absent: none. The
    * request sends the conversation from the last compaction block on. */
   compactAt?: number;
@@ -389,18 +325,7 @@ export interface ModelCallInput {
 }
 
 /** The fields of ModelCallInput that are the same for every call of a run: the model-call settings. */
-export type ModelCallSettingsField =
-  | 'model'
-  | 'maxOutputTokens'
-  | 'system'
-  | 'tools'
-  | 'promptCaching'
-  | 'effort'
-  | 'thinkingBudget'
-  | 'outputSchema'
-  | 'serverTools'
-  | 'compactAt'
-  | 'clientSummary';
+export type ModelCallSettingsField = RunModelSetting | 'compactAt' | 'clientSummary';
 
 /** A model call's input, as the workflow schedules it: ModelCallInput without its settings, which `settings` names by digest (src/core/model-settings.ts). The activity reads them from its
  * cache or with the `modelSettings` query, so a 16 KB system prompt is stored once, in the workflow input, not

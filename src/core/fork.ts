@@ -1,6 +1,7 @@
 // What a fork starts from: the source run's transcript cut just before step N (each step is one model reply, an
 // assistant message, followed by what the run sent back: tool results, follow-ups), and the state the fork carries.
 // Pure: the client reads the source (src/client/fork.ts), this decides what the fork gets.
+import { withInstruction } from './compaction.js';
 import type { ForkOrigin, RunState } from './durable-state.js';
 import { freshLoop } from './run-state.js';
 import { toolUseBlocks } from './transcript.js';
@@ -40,11 +41,7 @@ export function transcriptBeforeStep(messages: readonly MessageParam[], fromStep
 /** The user message that steers the fork (`--message`), added after the reused steps: merged into their last user
  * message (tool results must come first in it, and two user messages in a row would be merged by the API anyway). */
 export function withSteeringMessage(messages: MessageParam[], text: string | undefined): MessageParam[] {
-  if (!text) return messages;
-  const last = messages.at(-1);
-  if (!last || last.role !== 'user') return [...messages, { role: 'user', content: text }];
-  const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-  return [...messages.slice(0, -1), { role: 'user', content: [...content, { type: 'text', text }] }];
+  return text ? withInstruction(messages, text) : messages;
 }
 
 /** The tool calls made in the reused steps (client tools: what the run executed). */

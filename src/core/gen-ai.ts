@@ -1,6 +1,7 @@
 // The OpenTelemetry GenAI semantic-convention attributes of the agent's spans (`invoke_agent <name>`,
 // `chat <model>`, `execute_tool <tool>`), built from our own types. Pure: the activities and the workflow attach them.
-import type { ToolOutcome, Usage } from './types.js';
+import { promptTokens } from './transcript.js';
+import type { AgentStatusView, ToolOutcome, Usage } from './types.js';
 
 export const PROVIDER = 'anthropic';
 type Attributes = Record<string, string | number | boolean | string[]>;
@@ -34,7 +35,7 @@ export function chatResponseAttributes(reply: { id: string; model: string; stopR
     'gen_ai.response.model': reply.model,
     'gen_ai.response.finish_reasons': [reply.stopReason ?? 'unknown'],
     // The conventions count cached prompt tokens as input tokens too (Anthropic's input_tokens leaves them out).
-    'gen_ai.usage.input_tokens': u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens,
+    'gen_ai.usage.input_tokens': promptTokens(u),
     'gen_ai.usage.output_tokens': u.output_tokens,
     'gen_ai.usage.cache_read.input_tokens': u.cache_read_input_tokens,
     'gen_ai.usage.cache_creation.input_tokens': u.cache_creation_input_tokens,
@@ -68,20 +69,13 @@ export function agentStartAttributes(run: { workflowId: string; agentName: strin
   };
 }
 
-export function agentEndAttributes(end: {
-  status: string;
-  guard: string | null;
-  steps: number;
-  toolCalls: number;
-  usage: Usage;
-  costUsd: number | null;
-}): Attributes {
+export function agentEndAttributes(end: Pick<AgentStatusView, 'status' | 'guard' | 'steps' | 'toolCalls' | 'usage' | 'costUsd'>): Attributes {
   return {
     'durable_agent.status': end.status,
     'durable_agent.guard': end.guard ?? 'none',
     'durable_agent.steps': end.steps,
     'durable_agent.tool_calls': end.toolCalls,
-    'gen_ai.usage.input_tokens': end.usage.input_tokens + end.usage.cache_creation_input_tokens + end.usage.cache_read_input_tokens,
+    'gen_ai.usage.input_tokens': promptTokens(end.usage),
     'gen_ai.usage.output_tokens': end.usage.output_tokens,
     ...(end.costUsd !== null ? { 'durable_agent.cost_usd': end.costUsd } : {}),
   };

@@ -3,7 +3,7 @@
 import { toolCallKey } from './canonical.js';
 import { RECENT_MESSAGES_KEPT_WHOLE } from './policies.js';
 import { BATCH_PRICE_FACTOR, costUsd, estimateNextCall, priceFor, type ModelPrice } from './pricing.js';
-import { addUsage, totalTokens } from './transcript.js';
+import { addUsage, oneLine, promptTokens, totalTokens } from './transcript.js';
 import type { AgentSettings, GuardName, LoopState, Usage } from './durable-state.js';
 
 /** A tool requested this many times with the same arguments is a run going round in circles. */
@@ -89,7 +89,7 @@ export function recordRepetition(state: LoopState, calls: ReadonlyArray<{ name: 
     if (count >= REPETITION_LIMIT) {
       return {
         guard: 'repetition',
-        reason: `${call.name} was requested ${count} times with the same arguments (${oneLineJson(call.input)})`,
+        reason: `${call.name} was requested ${count} times with the same arguments (${oneLine(JSON.stringify(call.input) ?? String(call.input), 120)})`,
       };
     }
     state.toolCallHashes[key] = count;
@@ -117,18 +117,10 @@ function fmtUsd(usd: number): string {
   return usd.toFixed(usd < 1 ? 4 : 2);
 }
 
-function oneLineJson(value: unknown): string {
-  const s = JSON.stringify(value) ?? String(value);
-  return s.length > 120 ? `${s.slice(0, 119)}…` : s;
-}
-
 /** Context management: once a call's prompt reaches the threshold, clear the tool results of all but the most
  * recent messages from later requests. Returns the new "cleared up to" index, or null for no change. */
 export function nextClearIndex(state: LoopState, messageCount: number, clearedUpTo: number, thresholdTokens: number): number | null {
-  const last = state.lastCallUsage;
-  if (!last) return null;
-  const prompt = last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens;
-  if (prompt < thresholdTokens) return null;
+  if (!state.lastCallUsage || promptTokens(state.lastCallUsage) < thresholdTokens) return null;
   const next = messageCount - RECENT_MESSAGES_KEPT_WHOLE;
   return next > clearedUpTo ? next : null;
 }

@@ -18,11 +18,9 @@ export interface DigestedSettings {
 /** The model-call settings of a run, absent fields left out (so an unset field and a missing one digest alike). */
 export function modelCallSettings(s: AgentSettings, state?: Pick<RunState, 'refused' | 'clientSummary'>): ModelCallSettings {
   const out: ModelCallSettings = { model: s.model, maxOutputTokens: s.maxOutputTokens, tools: s.tools, promptCaching: s.promptCaching };
-  if (s.system !== undefined) out.system = s.system;
-  if (s.effort !== undefined) out.effort = s.effort;
-  if (s.thinkingBudget !== undefined) out.thinkingBudget = s.thinkingBudget;
-  if (s.outputSchema !== undefined) out.outputSchema = s.outputSchema;
-  if (s.serverTools !== undefined) out.serverTools = s.serverTools;
+  for (const key of ['system', 'effort', 'thinkingBudget', 'outputSchema', 'serverTools'] as const) {
+    if (s[key] !== undefined) Object.assign(out, { [key]: s[key] });
+  }
   const compactAt = compactAtOf(s);
   // Where the endpoint refused server-side compaction, the run compacts by itself (client-side).
   if (compactAt !== undefined && !state?.refused?.includes('compaction')) out.compactAt = compactAt;

@@ -176,8 +176,6 @@ export const DEFAULTS = deepFreeze({
   maxSteps: 20,
   maxOutputTokens: 4096,
   taskQueue: 'durable-agent',
-  /** The guards after which a last, tool-less model call asks for a summary (budget and deadline have no
-   * reserve for one by default: the money or the time is what ran out). */
   summaryOn: SUMMARY_GUARDS,
   promptCaching: true,
   /** Older tool results are cleared from requests once a prompt reaches this many tokens (most Claude

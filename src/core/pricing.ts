@@ -8,6 +8,7 @@
 // not send, so such prompts are rejected rather than billed). Pure: the workflow bundle imports this module.
 import type { Usage } from './types.js';
 import { isObject } from './is-object.js';
+import { promptTokens } from './transcript.js';
 
 /** USD per million tokens of each billed kind. */
 export interface Rates {
@@ -19,14 +20,10 @@ export interface Rates {
   cacheRead: number;
 }
 
-/** Rates that replace the base ones for a whole request whose prompt is longer than `overTokens`. */
-export interface LongPromptRates extends Rates {
-  overTokens: number;
-}
-
-/** USD per MTok. `longPrompt` exists for models billed by prompt length (Haiku 5.5). */
+/** USD per MTok. `longPrompt` exists for models billed by prompt length (Haiku 5.5): rates that replace the base ones
+ * for a whole request whose prompt is longer than `overTokens`. */
 export interface ModelPrice extends Rates {
-  longPrompt?: LongPromptRates;
+  longPrompt?: Rates & { overTokens: number };
 }
 
 export type PriceTable = Record<string, ModelPrice>;
@@ -127,8 +124,7 @@ export const BATCH_PRICE_FACTOR = 0.5;
  * BATCH_PRICE_FACTOR). Call it per call and add the results: a length-tiered price is decided by each
  * request's prompt, so pricing a run's summed usage at once would apply the long-prompt rates wrongly. */
 export function costUsd(usage: Usage, price: ModelPrice, batch = false): number {
-  const prompt = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
-  const r = ratesFor(price, prompt);
+  const r = ratesFor(price, promptTokens(usage));
   const searches = usage.server_tool_use?.web_search_requests ?? 0;
   const tokens =
     (usage.input_tokens * r.input +
@@ -157,10 +153,8 @@ export function estimateNextCall(
   maxOutputTokens: number,
   price: ModelPrice,
 ): { tokens: number; usd: number } {
-  const repeated = prevUsage
-    ? prevUsage.input_tokens + prevUsage.cache_creation_input_tokens + prevUsage.cache_read_input_tokens
-    : 0;
-  const added = prevUsage ? prevUsage.output_tokens : 0;
+  const repeated = promptTokens(prevUsage);
+  const added = prevUsage?.output_tokens ?? 0;
   const output = Math.min(1, Math.max(0, maxOutputTokens));
   const r = ratesFor(price, repeated + added);
   const usd =

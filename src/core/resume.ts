@@ -3,7 +3,7 @@
 // Pure: the client reads the old run (src/client/resume.ts), this decides what the new one gets.
 import type { RunState } from './durable-state.js';
 import { notRunResults } from './run-state.js';
-import { totalTokens } from './transcript.js';
+import { textOf, totalTokens } from './transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, MessageParam } from './types.js';
 
 export interface ResumeLimits {
@@ -15,12 +15,6 @@ export interface ResumeLimits {
   deadlineMs?: number;
 }
 
-export interface ResumedRun {
-  task: string;
-  settings: AgentSettings;
-  carried: RunState;
-}
-
 /** The input of the run that resumes `previous` at `now` (epoch ms). */
 export function resumedRun(
   input: Pick<AgentInput, 'task' | 'settings'>,
@@ -28,7 +22,7 @@ export function resumedRun(
   previous: AgentResult,
   limits: ResumeLimits,
   now: number,
-): ResumedRun {
+): Required<Pick<AgentInput, 'task' | 'settings' | 'carried'>> {
   const { state, messages } = ended;
   const settings: AgentSettings = { ...input.settings };
   if (limits.moreSteps !== undefined) settings.maxSteps = state.loop.steps + limits.moreSteps;
@@ -45,7 +39,7 @@ export function resumedRun(
     pendingMessages: [],
   };
   // A run that continued as new carries its task as the transcript's first message only (not in `task`).
-  return { task: input.task || firstMessageText(messages), settings, carried };
+  return { task: input.task || textOf(messages[0]?.content ?? []), settings, carried };
 }
 
 /** A transcript that ends with the model's turn (a summary, a refusal, a cut-off reply) gets a user message
@@ -60,10 +54,4 @@ function withResumeNote(messages: MessageParam[], previous: AgentResult): Messag
   const open = notRunResults(messages, `the run was ${previous.status}`);
   if (open && Array.isArray(open.content)) return [...messages, { role: 'user', content: [...open.content, { type: 'text', text: note }] }];
   return [...messages, { role: 'user', content: note }];
-}
-
-function firstMessageText(messages: MessageParam[]): string {
-  const first = messages[0]?.content;
-  if (typeof first === 'string') return first;
-  return (first ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
 }

@@ -96,7 +96,7 @@ export const RUN_SETTINGS = {
   model: setting({ type: 'string', minLength: 1, description: 'model id' }, { name: 'model', value: 'ID' }, { default: `$AGENT_MODEL or ${DEFAULTS.model}`, required }),
   maxSteps: setting(integer('step cap: model calls before the run stops; a summary call may follow', 1, 10_000), 'max-steps', { default: `${DEFAULTS.maxSteps}`, required }),
   maxOutputTokens: setting(integer('max_tokens of each model call', 1, 128_000), 'max-output-tokens', { default: `${DEFAULTS.maxOutputTokens}`, required }),
-  system: setting({ type: 'string', description: 'system prompt' }, 'system', { refine: (v: string) => systemSize(v) }),
+  system: setting({ type: 'string', description: 'system prompt' }, 'system', { refine: (v: string) => sizeProblem('system prompt', utf8Bytes(v)) }),
   tools: setting(names('tools the model may use'), 'tools', { default: "all: the built-ins, the config's tools, each MCP server's as <server>__*", required }),
   budgetTokens: setting(integer('stop when input+output+cache tokens, over the whole job, reach this', 1), 'budget-tokens'),
   budgetUsd: setting({ type: 'number', minimum: 0, description: 'stop when the cost reaches this many dollars (the price table, or prices)' }, 'budget-usd'),
@@ -208,8 +208,7 @@ export const START_OPTIONS = {
   }),
 } satisfies Record<string, RunSetting>;
 
-export type StartOptionName = keyof typeof START_OPTIONS;
-export type SettingName = keyof typeof RUN_SETTINGS | StartOptionName;
+export type SettingName = keyof typeof RUN_SETTINGS | keyof typeof START_OPTIONS;
 
 /** Every entry, settings first. */
 export const ALL_SETTINGS: ReadonlyArray<[SettingName, RunSetting]> = [
@@ -256,13 +255,8 @@ export const tooLargeFix = (what: string) =>
   `a run's input (task and settings) is one Temporal payload, at most 2 MB (${megabytes(MAX_INPUT_BYTES)} MB fit): ` +
   `shorten the ${what}, or let a tool fetch the data`;
 
-function systemSize(v: string): string | null {
-  const bytes = utf8Bytes(v);
-  return bytes > MAX_INPUT_BYTES ? `is ${megabytes(bytes)} MB: ${tooLargeFix('system prompt')}` : null;
-}
+/** Why `what`, `bytes` long, is too large for one payload (with the rest of the input), or null. */
+const sizeProblem = (what: string, bytes: number) => (bytes > MAX_INPUT_BYTES ? `is ${megabytes(bytes)} MB: ${tooLargeFix(what)}` : null);
 
 /** Why `task` is too large for one payload (with the settings), or null. */
-export function taskSizeProblem(task: string): string | null {
-  const bytes = utf8Bytes(JSON.stringify(task));
-  return bytes > MAX_INPUT_BYTES ? `is ${megabytes(bytes)} MB: ${tooLargeFix('task')}` : null;
-}
+export const taskSizeProblem = (task: string): string | null => sizeProblem('task', utf8Bytes(JSON.stringify(task)));

@@ -2,7 +2,7 @@
 // (`temporal operator search-attribute create`) for other servers. Search attributes are stored in plain
 // text (never through a payload codec), so nothing secret may go in them.
 import { roundUsd } from './pricing.js';
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair, type SearchAttributeUpdatePair, type TypedSearchAttributes } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair, type TypedSearchAttributes } from '@temporalio/common';
 import { totalTokens } from './transcript.js';
 import type { AgentStatusView } from './types.js';
 
@@ -39,25 +39,15 @@ export const REGISTERED_SEARCH_ATTRIBUTES = [...AGENT_SEARCH_ATTRIBUTES, AgentFo
 /** Temporal's own attribute naming the schedule that started a run (the schedule's id). */
 export const SCHEDULED_BY_ID = 'TemporalScheduledById';
 
-/** The attributes that move on every turn of a running run (upserted at most every
- * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS while the others stay the same); the others say what state the run is in. */
-export function isProgressAttribute(key: SearchAttributeUpdatePair['key']): boolean {
-  return [AgentSteps.name, AgentTokens.name, AgentCostUsd.name, AgentStopReason.name].includes(key.name);
-}
-
 /** The values a run's search attributes take for this view of it, in AGENT_SEARCH_ATTRIBUTES order. */
 export function searchAttributeValues(view: AgentStatusView): [string, number, number, number, string, string, string] {
   // Money to the micro-dollar, as every output gives it (the view keeps the running total as it adds up).
   return [view.status, view.steps, totalTokens(view.usage), roundUsd(view.costUsd) ?? 0, view.stopReason ?? '', view.guard ?? '', view.model];
 }
 
-/** Which of the values (same order) are progress attributes (isProgressAttribute). */
-export const PROGRESS_VALUE = AGENT_SEARCH_ATTRIBUTES.map((key) => isProgressAttribute(key));
-
-/** The values a run's search attributes take for this view of it. */
-export function searchAttributesOf(view: AgentStatusView): SearchAttributeUpdatePair[] {
-  return attributePairs(searchAttributeValues(view));
-}
+/** Which of the values (same order) move on every turn of a running run (upserted at most every
+ * SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS while the others stay the same); the others say what state the run is in. */
+export const PROGRESS_VALUE = AGENT_SEARCH_ATTRIBUTES.map((key) => [AgentSteps, AgentTokens, AgentCostUsd, AgentStopReason].some((k) => k.name === key.name));
 
 /** `values` (AGENT_SEARCH_ATTRIBUTES order) as the key–value pairs Temporal's APIs take. */
 export function attributePairs(values: ReturnType<typeof searchAttributeValues>): SearchAttributePair[] {

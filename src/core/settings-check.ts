@@ -4,7 +4,7 @@
 // Node built-ins: the workflow bundle imports it. A JSON Schema is compiled by the caller's `compileSchema` (Ajv,
 // outside the workflow sandbox).
 import type { AgentSettings } from './durable-state.js';
-import { isObject } from './is-object.js';
+import { isObject, kindOf } from './is-object.js';
 import type { RunPriority } from './priority.js';
 import { utf8Bytes } from './run-state.js';
 import { nearestName } from './suggest.js';
@@ -48,13 +48,9 @@ export class SettingsInputError extends Error {
   }
 }
 
-export interface SettingsCheckOptions {
-  /** Compiles a JSON Schema: why it is unusable, or null (the client and the CLI pass Ajv's; the workflow passes
-   * none, and only the schema's shape is checked). */
-  compileSchema?: (schema: unknown) => string | null;
-  /** How the caller names a setting (default: its field path, as the library and the HTTP body write it). */
-  name?: SettingNamer;
-}
+/** The client and the CLI pass Ajv's `compileSchema`; the workflow passes none, and only the schema's shape is
+ * checked. `name` defaults to the field path, as the library and the HTTP body write it. */
+export type SettingsCheckOptions = Partial<CheckContext>;
 
 export interface SettingsProblem {
   field: string;
@@ -67,11 +63,9 @@ export interface SettingsProblem {
 export const fieldName: SettingNamer = (path, value) => (value === undefined ? path : `${path}: ${JSON.stringify(value)}`);
 
 export const got = (value: unknown): string => {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-  return typeof value;
+  return kindOf(value);
 };
 
 /** What is wrong with `v` for `schema` (at `path` under the setting), or null: the schema keywords in words. */
@@ -130,13 +124,16 @@ function valueProblem(field: string, spec: RunSetting, value: unknown, all: Reco
 }
 
 /** The first problem among `values` for `table`'s entries, or null. An absent optional field (undefined) is fine; a
- * field the table does not know is left alone (a newer client may send it). */
-function tableProblem(table: Record<string, RunSetting>, values: Record<string, unknown>, options: SettingsCheckOptions): SettingsProblem | null {
+ * field the table does not know is left alone (a newer client may send it). `given`: only the fields `values` has,
+ * in its order, none missing (a caller's values before the defaults fill the rest). */
+function tableProblem(table: Record<string, RunSetting>, values: Record<string, unknown>, options: SettingsCheckOptions, given = false): SettingsProblem | null {
   const ctx: CheckContext = { compileSchema: options.compileSchema, name: options.name ?? fieldName };
-  for (const [field, spec] of Object.entries(table)) {
+  for (const field of Object.keys(given ? values : table)) {
+    const spec = table[field];
     const value = values[field];
+    if (!spec) continue;
     if (value === undefined) {
-      if (spec.required) return { field, path: field, problem: 'is missing (start from defaultSettings())' };
+      if (spec.required && !given) return { field, path: field, problem: 'is missing (start from defaultSettings())' };
       continue;
     }
     const problem = valueProblem(field, spec, value, values, ctx);
@@ -158,14 +155,9 @@ export function checkAgentSettings<T extends AgentSettings>(settings: T, options
   return settings;
 }
 
-/** The first problem with a start's options (priority, fairnessKey, fairnessWeight), or null. */
-export function startOptionsProblem(values: Record<string, unknown>, options: SettingsCheckOptions = {}): SettingsProblem | null {
-  return tableProblem(START_OPTIONS, values, options);
-}
-
 /** What is wrong with a start's priority (one line, naming the field as the table does), or null. */
 export function priorityProblem(p: RunPriority, options: SettingsCheckOptions = {}): string | null {
-  const found = startOptionsProblem({ priority: p.priorityKey, fairnessKey: p.fairnessKey, fairnessWeight: p.fairnessWeight }, options);
+  const found = tableProblem(START_OPTIONS, { priority: p.priorityKey, fairnessKey: p.fairnessKey, fairnessWeight: p.fairnessWeight }, options);
   return found ? `${(options.name ?? fieldName)(found.path)} ${found.problem}` : null;
 }
 
@@ -173,14 +165,7 @@ export function priorityProblem(p: RunPriority, options: SettingsCheckOptions = 
  * before defaults fill the rest: only the fields given are checked, against each other (what a default changes is
  * checked once the defaults are in, by checkAgentSettings). */
 export function givenProblem(values: Record<string, unknown>, options: SettingsCheckOptions = {}): SettingsProblem | null {
-  const ctx: CheckContext = { compileSchema: options.compileSchema, name: options.name ?? fieldName };
-  const table: Record<string, RunSetting> = { ...RUN_SETTINGS, ...START_OPTIONS };
-  for (const [field, value] of Object.entries(values)) {
-    const spec = table[field];
-    const problem = spec && value !== undefined ? valueProblem(field, spec, value, values, ctx) : null;
-    if (problem) return problem;
-  }
-  return null;
+  return tableProblem({ ...RUN_SETTINGS, ...START_OPTIONS }, values, options, true);
 }
 
 /** A run's whole input: a task (a non-empty string) and checked settings that fit in one payload together. */

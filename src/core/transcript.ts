@@ -35,7 +35,12 @@ export function addUsage(a: Usage, b: Usage): Usage {
 }
 
 export function totalTokens(u: Usage): number {
-  return u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+  return promptTokens(u) + u.output_tokens;
+}
+
+/** The size of a call's prompt: its input tokens, cached or not (0 without a call). */
+export function promptTokens(u: Usage | null | undefined): number {
+  return u ? u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens : 0;
 }
 
 export function toolUseBlocks(content: readonly ContentBlock[]): ToolUseBlock[] {

@@ -9,7 +9,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ChildRunRecord, CompactionRecord, ElicitationQuestion, ForkOrigin, GuardName, RunStatus, Usage } from './durable-state.js';
+import type { AgentResult, ChildRunRecord, CompactionRecord, ElicitationAnswer, ElicitationQuestion, RunState, RunStatus, ToolCallInput } from './durable-state.js';
 
 export type { ContentBlock, ContentBlockParam, MessageParam, StopReason, ToolResultBlockParam, ToolUseBlock };
 export * from './durable-state.js';
@@ -33,10 +33,7 @@ export const TERMINAL_STATUSES: readonly string[] = ['completed', 'stopped', 'fa
 /** Every AgentStatusValue: what `list --status` and `GET /v1/runs?status=` filter by. */
 export const AGENT_STATUSES: readonly string[] = ['running', 'awaiting_approval', 'awaiting_input', ...TERMINAL_STATUSES];
 
-export interface ToolCallView {
-  toolUseId: string;
-  name: string;
-  input: unknown;
+export interface ToolCallView extends Pick<ToolCallInput, 'toolUseId' | 'name' | 'input'> {
   /** The call's start-to-close timeout (ms), set for calls scheduled with a tool call policy. */
   timeoutMs?: number;
   /** Its tool may complete it from outside (`completesLater`). */
@@ -59,16 +56,11 @@ export interface ToolCallProgress {
   mcpTaskId?: string;
 }
 
-export interface AgentStatusView {
-  workflowId: string;
-  runId: string;
+/** The live view of a run: so far, the fields of its result (AgentResult) and of its state (RunState) it shares. */
+export interface AgentStatusView
+  extends Pick<AgentResult, 'workflowId' | 'runId' | 'steps' | 'toolCalls' | 'usage' | 'costUsd' | 'stopReason' | 'guard' | 'forkedFrom'>,
+    Pick<RunState, 'deadlineAt' | 'runsUsed' | 'clearedUpTo'> {
   status: AgentStatusValue;
-  steps: number;
-  toolCalls: number;
-  usage: Usage;
-  costUsd: number | null;
-  stopReason: StopReason | null;
-  guard: GuardName | null;
   /** Tool calls running now. */
   inFlight: ToolCallView[];
   /** Tool calls waiting for `approve` / `deny`. */
@@ -77,13 +69,8 @@ export interface AgentStatusView {
   pendingQuestions?: ElicitationQuestion[];
   lastText: string;
   messages: number;
-  deadlineAt: number | null;
-  /** Runs this job has used (1 + continue-as-new count). */
-  runsUsed: number;
   /** A chat run waiting for the next message. */
   waitingForMessage: boolean;
-  /** Messages before this index have their tool results cleared from requests (context management). */
-  clearedUpTo: number;
   model: string;
   /** Compactions the job has made (src/core/compaction.ts). */
   compactions?: number;
@@ -93,8 +80,6 @@ export interface AgentStatusView {
   promptTokens?: number;
   /** The child runs of its sub-agents (absent for a run that never delegated). */
   children?: ChildRunRecord[];
-  /** A fork: the run whose recorded steps it reuses, and their usage (apart from this run's). */
-  forkedFrom?: ForkOrigin;
   /** Batch mode: the Message Batch the current model call waits for, and when it was submitted (epoch ms). */
   waitingForBatch?: { batchId: string; submittedAt: number };
 }
@@ -115,19 +100,16 @@ export interface ApprovalAck {
 export interface ElicitationReply {
   /** Which pending question (`<toolUseId>/<n>`); may be omitted when exactly one is pending. */
   elicitationId?: string;
-  action: 'accept' | 'decline' | 'cancel';
+  action: ElicitationAnswer['action'];
   /** For `accept`: the fields, checked against the requested schema (its defaults fill those left out). */
   content?: Record<string, unknown>;
 }
 
-export interface ElicitationAck {
+/** The answer as the server gets it: its content with the defaults applied. */
+export interface ElicitationAck extends Omit<ElicitationAnswer, 'key'> {
   elicitationId: string;
-  action: 'accept' | 'decline' | 'cancel';
-  /** The content the server gets, defaults applied. */
-  content?: Record<string, unknown>;
 }
 
-/** One page of a transcript, as served by the `transcriptPage` query. */
 /** What a model call in flight has produced so far: the activity's heartbeat details (a small JSON object),
  * read back by `status` and `watch` from the pending activity (`describe()`), and shown by the Temporal UI on
  * the pending activity. Never part of the workflow's state; a call that finally times out leaves its last one in
@@ -145,6 +127,7 @@ export interface ModelCallProgress {
   elapsedMs: number;
 }
 
+/** One page of a transcript, as served by the `transcriptPage` query. */
 export interface TranscriptPage {
   messages: MessageParam[];
   /** Index of the first message of the page. */

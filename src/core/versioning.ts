@@ -1,5 +1,6 @@
 // Worker Versioning: the worker as a version (deployment name + build id) of a Worker Deployment, and how runs
 // move between versions. Pure: the worker options come from here, the checks too (library and CLI share them).
+import type { WorkerOptions } from '@temporalio/worker';
 
 /** How the agent runs of a versioned worker move between versions: `pinned` (the default) finishes a run on the
  * version it started on and moves it to the current version at its next continue-as-new; `auto-upgrade` moves it
@@ -17,14 +18,6 @@ export interface WorkerDeployment {
   versioning?: Versioning;
 }
 
-/** The `workerDeploymentOptions` of Worker.create (the same for the run's worker and its
- * key-queue workers: every queue of a version is polled by that version). */
-export interface WorkerDeploymentOptions {
-  useWorkerVersioning: true;
-  version: { deploymentName: string; buildId: string };
-  defaultVersioningBehavior: 'PINNED' | 'AUTO_UPGRADE';
-}
-
 /** What is wrong with `d`, naming the fix, or null. */
 export function deploymentProblem(d: WorkerDeployment): string | null {
   for (const [field, value] of [['deployment name', d.name], ['build id', d.buildId]] as const) {
@@ -38,7 +31,9 @@ export function deploymentProblem(d: WorkerDeployment): string | null {
   return null;
 }
 
-export function workerDeploymentOptions(d: WorkerDeployment): WorkerDeploymentOptions {
+/** The `workerDeploymentOptions` of Worker.create (the same for the run's worker and its
+ * key-queue workers: every queue of a version is polled by that version). */
+export function workerDeploymentOptions(d: WorkerDeployment): NonNullable<WorkerOptions['workerDeploymentOptions']> {
   const problem = deploymentProblem(d);
   if (problem) throw new Error(`worker deployment: ${problem}`);
   return {

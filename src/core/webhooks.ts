@@ -30,18 +30,8 @@ export const MAX_WEBHOOKS = 10;
 
 /** The run event of a run's end status (terminated and timed_out are closes by the server the workflow never sees). */
 export function runEndEventType(status: string): WebhookEventType | null {
-  switch (status) {
-    case 'completed':
-      return 'run.completed';
-    case 'stopped':
-      return 'run.stopped';
-    case 'failed':
-      return 'run.failed';
-    case 'cancelled':
-      return 'run.cancelled';
-    default:
-      return null;
-  }
+  const type = `run.${status}` as WebhookEventType;
+  return WEBHOOK_EVENT_TYPES.includes(type) ? type : null;
 }
 
 /** The id of one event of one run: the same on every attempt, every worker and every replay (derived from the workflow

@@ -71,7 +71,11 @@ function positiveInteger(value: unknown, where: string, fallback: number): numbe
   return value;
 }
 
+// A server name becomes the prefix of its tools' names (`<server>__<tool>`), which the API limits to these
+// characters; `__` is the separator, so it may not appear in the name itself.
 const SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
+/** Whether `name` can name an MCP server (resolveServer and a config file's check both ask). */
+export const isServerName = (name: string) => SERVER_NAME.test(name) && !name.includes(MCP_SEPARATOR);
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export function resolveMcpServers(
@@ -83,7 +87,7 @@ export function resolveMcpServers(
 
 function resolveServer(name: string, config: McpServerConfig, env: NodeJS.ProcessEnv): ResolvedMcpServer {
   const where = `mcpServers.${name}`;
-  if (!SERVER_NAME.test(name) || name.includes(MCP_SEPARATOR)) {
+  if (!isServerName(name)) {
     throw new Error(
       `${where}: a server name may hold only letters, digits, "_" and "-", and not "${MCP_SEPARATOR}" ` +
         `(its tools are named <server>${MCP_SEPARATOR}<tool>); rename the server`,

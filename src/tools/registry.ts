@@ -1,5 +1,6 @@
 // The tools a worker can run, looked up by name. The workflow carries only tool names; the worker resolves
 // them here, so a tool's code can change without touching running workflows' history.
+import { kindOf } from '../core/is-object.js';
 import { API_TOOL_NAME } from '../core/tool-names.js';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { calculator } from './calculator.js';
@@ -12,9 +13,6 @@ import { webSearch } from './web-search.js';
 /** Every tool the worker offers. Adding a tool: write its file, then add it here. */
 export const builtinTools: AnyAgentTool[] = [calculator, webSearch];
 
-// The Messages API's rule for tool names; checking it here turns a 400 on the first model call into a
-// startup error that names the tool.
-
 export interface ToolRegistry {
   get(name: string): AnyAgentTool | undefined;
   /** Names of all registered tools, in registration order. */
@@ -25,10 +23,11 @@ export interface ToolRegistry {
 
 export function createToolRegistry(tools: AnyAgentTool[] = builtinTools): ToolRegistry {
   const byName = new Map<string, AnyAgentTool>();
-  if (!Array.isArray(tools)) throw new Error(`tools must be an array of tools (got ${tools === null ? 'null' : typeof tools})`);
+  if (!Array.isArray(tools)) throw new Error(`tools must be an array of tools (got ${kindOf(tools)})`);
   for (const [i, tool] of tools.entries()) {
     const shape = toolShapeProblem(tool, `tools[${i}]`);
     if (shape) throw new Error(shape);
+    // The Messages API's rule for tool names: checked here, a 400 on the first model call is a startup error naming the tool.
     if (!API_TOOL_NAME.test(tool.name)) {
       throw new Error(`Invalid tool name "${tool.name}": use 1 to 64 letters, digits, "_" or "-"`);
     }

@@ -1,25 +1,27 @@
 // What makes a value a tool a worker can offer: checked where tools are registered (createToolRegistry: a config
 // file's tools at load time, createAgentWorker's and AgentPlugin's when they are made), so a tool the Messages API
 // would refuse, or one that cannot run, is a startup error naming it, never a 400 or a TypeError in every run.
-import type { AnyAgentTool } from './types.js';
+import { isObject, kindOf } from '../core/is-object.js';
+
+export const DEFINE_TOOL = 'write it with defineTool({ name, description, inputSchema, execute })';
 
 /** Why `tool` cannot be registered (one line, naming it), or null. */
 export function toolShapeProblem(tool: unknown, where = 'tool'): string | null {
-  if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) {
-    return `${where} is not a tool (got ${tool === null ? 'null' : Array.isArray(tool) ? 'an array' : typeof tool}): write it with defineTool({ name, description, inputSchema, execute })`;
-  }
-  const t = tool as Partial<Record<keyof AnyAgentTool, unknown>>;
-  const named = typeof t.name === 'string' ? `Tool "${t.name}"` : where;
-  const missing = [
+  if (!isObject(tool)) return `${where} is not a tool (got ${kindOf(tool)}): ${DEFINE_TOOL}`;
+  const missing = missingToolFields(tool);
+  if (missing.length > 0) return `${typeof tool.name === 'string' ? `Tool "${tool.name}"` : where} has no ${missing.join(', ')}: ${DEFINE_TOOL}`;
+  return inputSchemaProblem(tool.name as string, tool.inputSchema);
+}
+
+/** The fields `tool` lacks to be a tool (all of them when it is not an object); a config file's check says them too. */
+export function missingToolFields(tool: unknown): string[] {
+  const t = isObject(tool) ? tool : {};
+  return [
     typeof t.name === 'string' ? undefined : 'name',
     typeof t.description === 'string' ? undefined : 'description',
-    typeof t.inputSchema === 'object' && t.inputSchema !== null && !Array.isArray(t.inputSchema) ? undefined : 'inputSchema',
+    isObject(t.inputSchema) ? undefined : 'inputSchema',
     typeof t.execute === 'function' ? undefined : 'execute',
   ].filter((k): k is string => k !== undefined);
-  if (missing.length > 0) {
-    return `${named} has no ${missing.join(', ')}: write it with defineTool({ name, description, inputSchema, execute })`;
-  }
-  return inputSchemaProblem(t.name as string, t.inputSchema);
 }
 
 /** The Messages API takes only an object schema as a tool's input schema (`type: "object"`); any other is a 400 on

@@ -1,7 +1,7 @@
 // What a tool is: a plain async function with a name, a description and a JSON Schema for its input.
 // No Temporal imports here: the worker wraps each call in an activity (retries, heartbeats, cancellation).
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { ElicitationAnswer, ElicitationQuestion, ToolResultContentBlock } from '../core/types.js';
+import type { ElicitationAnswer, ElicitationQuestion, ToolOutcome, ToolResultContentBlock } from '../core/types.js';
 
 export type { ToolResultContentBlock };
 
@@ -116,10 +116,7 @@ export interface AgentTool<Input = any, Output extends ToolOutput = string> exte
 }
 
 /** A tool call's result, as `replay` compares it: what the model saw, and whether it was an error. */
-export interface ReplayedResult {
-  content: ToolOutput;
-  isError: boolean;
-}
+export type ReplayedResult = Pick<ToolOutcome, 'content' | 'isError'>;
 
 /** Any tool, whatever its input and output: what a registry, a worker and a config hold. */
 export type AnyAgentTool = AgentTool<any, ToolOutput>;

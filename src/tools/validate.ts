@@ -2,6 +2,7 @@
 // shape it declared, and the model gets a message precise enough to correct its next call.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
+import { kindOf } from '../core/is-object.js';
 import { linearRegExp } from './linear-regexp.js';
 import type { AnyAgentTool } from './types.js';
 
@@ -21,11 +22,10 @@ function validatorFor(tool: AnyAgentTool): ValidateFunction {
   return validate;
 }
 
-/** The Ajv every schema is compiled in. Creating one costs about a tenth of a second of CPU (it compiles the JSON
- * Schema meta-schema and the formats), which every worker and CLI process paid for each tool before; one serves
- * many schemas now. `addUsedSchema: false`: a compiled schema is not registered under its `$id`, so two different
- * schemas sharing one (two runs' `--output-schema`, two tools) do not collide. An instance keeps every schema it
- * compiled, so it is replaced after SCHEMAS_PER_COMPILER of them: the memory a long-lived worker holds is bounded. */
+/** The Ajv every schema is compiled in: creating one costs about a tenth of a second of CPU (it compiles the JSON
+ * Schema meta-schema and the formats), so one serves many schemas. `addUsedSchema: false`: a compiled schema is not
+ * registered under its `$id`, so two different schemas sharing one (two runs' `--output-schema`, two tools) do not
+ * collide. An instance keeps every schema it compiled, so it is replaced after SCHEMAS_PER_COMPILER (bounded memory). */
 let compiler: { ajv: Ajv; compiled: number } | undefined;
 const SCHEMAS_PER_COMPILER = 100;
 
@@ -33,8 +33,7 @@ function schemaCompiler(): Ajv {
   if (!compiler || compiler.compiled >= SCHEMAS_PER_COMPILER) {
     // Patterns run on RE2 (linear time): a hostile `pattern` cannot freeze the worker (see linear-regexp.ts).
     const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, code: { regExp: linearRegExp } });
-    // The formats JSON Schema defines (uri, date-time, email, ...) are checked, and an MCP server's schema that uses
-    // them no longer makes Ajv print `unknown format "uri" ignored` at every session start.
+    // The formats JSON Schema defines (uri, date-time, email, ...) are checked, not warned of as unknown.
     addFormats(ajv);
     compiler = { ajv, compiled: 0 };
   }
@@ -79,8 +78,7 @@ export function validateToolInput(tool: AnyAgentTool, input: unknown): string | 
 /** Returns why `schema` is not a usable JSON Schema, or null when it compiles. */
 export function validateJsonSchema(schema: unknown): string | null {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    const got = Array.isArray(schema) ? 'an array' : schema === null ? 'null' : typeof schema;
-    return `A JSON Schema must be an object or a boolean, got ${got}`;
+    return `A JSON Schema must be an object or a boolean, got ${kindOf(schema)}`;
   }
   try {
     compileAlone(schema as object | boolean);

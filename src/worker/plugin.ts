@@ -33,8 +33,6 @@ import { tracingFromEnvOnDemand } from '../observability/tracing-on-demand.js';
 import { OTEL_WORKFLOW_INTERCEPTORS } from '../observability/workflow-interceptors.js';
 import { workerTelemetry, type WorkerTelemetry } from '../observability/worker-telemetry.js';
 
-export { modelConnectionFromEnv };
-
 export interface AgentPluginOptions {
   /** The tools the agent can run on this worker. Default: the built-in calculator only (the `webSearch` stub
    * answers with fake results: for demos and tests, add it yourself). */

@@ -63,15 +63,10 @@ export function defaultWorkflowTasks(maxCachedWorkflows: number): number {
   return maxCachedWorkflows > 0 ? Math.max(2, Math.min(d, maxCachedWorkflows)) : d;
 }
 
-/** What the sizing values are called where they were given: the library's option names, or the `worker` command's
- * flags (cli/worker-sizing-flags.ts), so that one rule speaks each one's language. */
-export interface SizingNames {
-  maxCachedWorkflows: string;
-  maxWorkflowTasks: string;
-  workflowPollers: string;
-}
-
-export const SIZING_OPTION_NAMES: SizingNames = { maxCachedWorkflows: 'maxCachedWorkflows', maxWorkflowTasks: 'maxWorkflowTasks', workflowPollers: 'workflowPollers' };
+/** What the sizing values are called where they were given: the library's option names (these), or the `worker`
+ * command's flags (cli/worker-sizing-flags.ts), so that one rule speaks each one's language. */
+export const SIZING_OPTION_NAMES = { maxCachedWorkflows: 'maxCachedWorkflows', maxWorkflowTasks: 'maxWorkflowTasks', workflowPollers: 'workflowPollers' };
+export type SizingNames = Record<keyof typeof SIZING_OPTION_NAMES, string>;
 
 /** The values the rule across sizing options is checked on, and which of them are defaults (said in the message,
  * since the user did not write them). */

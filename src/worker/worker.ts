@@ -3,30 +3,25 @@
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
-import type { ModelSettingsStore, RecordedToolsStore, TranscriptStore } from '../activities/index.js';
 import { codecsEncrypt } from '../codec/encryption-codec.js';
 import { DEFAULTS } from '../core/policies.js';
 import { encryptionKeyQueues, workerDataConverter } from './key-queues.js';
 import { runBeside } from './run-beside.js';
 import { AgentPlugin, type AgentPluginOptions } from './plugin.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { McpTools } from '../mcp/tools.js';
 import { workflowBundle } from './workflow-code.js';
 import { agentWorkerSizing, checkWorkerSizing, type WorkerSizing } from './worker-sizing.js';
 import { workerDeploymentOptions, type WorkerDeployment } from '../core/versioning.js';
 import { SimplePlugin } from '@temporalio/plugin';
 import type { AgentMetrics } from '../observability/metrics.js';
 import { serveMetrics, type MetricsServer } from '../observability/metrics-server.js';
-import type { AgentTracing } from '../observability/tracing.js';
 
-export { modelConnectionFromEnv } from './plugin.js';
-import type { ModelBatcher } from '../activities/batcher.js';
+export { modelConnectionFromEnv } from './model-connection.js';
 
 /** The sizing options (cache, slots, pollers: see WorkerSizing) default to AGENT_WORKER_SIZING, chosen for runs
  * that mostly wait on model calls (docs/operations.md, "Sizing a worker"). */
 export interface AgentWorkerOptions
   extends WorkerSizing,
-    Pick<AgentPluginOptions, 'tools' | 'mcpServers' | 'mcpTokenStore' | 'agents' | 'maxAgentDepth' | 'model' | 'modelBatches'> {
+    Pick<AgentPluginOptions, 'tools' | 'mcpServers' | 'mcpTokenStore' | 'agents' | 'maxAgentDepth' | 'model' | 'modelBatches' | 'tracing'> {
   /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
    * model activity to read transcripts. */
   connection: NativeConnection;
@@ -47,33 +42,21 @@ export interface AgentWorkerOptions
    * Temporal's worker metrics when `temporalMetricsUrl` names where the process's Runtime serves them (install it
    * with `telemetryOptions.metrics.prometheus.bindAddress`). docs/observability.md. */
   metrics?: { port: number; host?: string; temporalMetricsUrl?: string };
-  /** OpenTelemetry tracing (see AgentPluginOptions.tracing). Default: as the OTEL_* variables configure it. */
-  tracing?: AgentTracing | null;
   /** Anything else for `Worker.create` (plugins given here run after the agent's). A sizing option given here
    * (`maxCachedWorkflows`, `tuner`, ...) wins over the sizing options above. */
   workerOptions?: Partial<WorkerOptions>;
 }
 
-export interface AgentWorker {
+/** The worker, its key queues' workers, its metrics server, and what its AgentPlugin holds. */
+export interface AgentWorker extends Pick<AgentPlugin, 'registry' | 'transcripts' | 'mcp' | 'recordedTools' | 'modelSettings' | 'batches'> {
   /** The agent's worker. With encryption keys, running it also runs `keyQueueWorkers` beside it (`shutdown()` and
    * the end of `runUntil()` stop them all; one that stops stops the others). */
   worker: Worker;
   /** One worker per encryption key the data converter holds, on that key's task queue (`<taskQueue>@<keyId>`), where
    * runs encrypted with it start (encryptionKeyQueues): the same plugin, tools and sizing. Empty without encryption. */
   keyQueueWorkers: Worker[];
-  registry: ToolRegistry;
-  /** The model activity's transcript cache: its stats show when the query fallback ran. */
-  transcripts: TranscriptStore;
-  /** The MCP sessions, when `mcpServers` was given (closed when the worker stops). */
-  mcp?: McpTools;
-  /** The model activity's cache of the MCP tool definitions runs recorded: its stats show the query fallback. */
-  recordedTools: RecordedToolsStore;
-  /** The model activity's cache of the model-call settings runs name by digest: its stats show the query fallback. */
-  modelSettings: ModelSettingsStore;
   /** The metrics server (with `metrics`), closed when the worker stops, and what it counts. */
   metrics?: MetricsServer & { agent: AgentMetrics };
-  /** The batcher of batch-mode runs (`modelCalls: 'batch'`): its stats count batches, status reads and downloads. */
-  batches: ModelBatcher;
 }
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<AgentWorker> {

@@ -39,8 +39,8 @@ export async function workflowBundle(path: string | undefined, dataConverter: Da
   const flavour = flavourOf(dataConverter);
   const given = path ?? defaultBundlePaths[flavour];
   if (given) return { codePath: given };
-  const prebuilt = flavour === 'plain' ? PREBUILT_BUNDLE : PREBUILT_ENCODING_BUNDLE;
-  if (existsSync(prebuilt)) return { codePath: prebuilt };
+  const prebuilt = prebuiltBundle(dataConverter);
+  if (prebuilt) return { codePath: prebuilt };
   // Running from source (tsx, tests): bundle once per process rather than on every Worker.create.
   bundledOnce[flavour] ??= bundleWorkflowCode({
     workflowsPath: AGENT_WORKFLOWS_PATH,
@@ -58,15 +58,12 @@ export function prebuiltBundle(dataConverter: DataConverter | undefined): string
   return existsSync(prebuilt) ? prebuilt : undefined;
 }
 
+const say = (message: string) => void process.stderr.write(`workflow bundler: ${message}\n`);
 const quietBundlerLogger = {
   log() {},
   trace() {},
   debug() {},
   info() {},
-  warn(message: string) {
-    process.stderr.write(`workflow bundler: ${message}\n`);
-  },
-  error(message: string) {
-    process.stderr.write(`workflow bundler: ${message}\n`);
-  },
+  warn: say,
+  error: say,
 };

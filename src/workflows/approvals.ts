@@ -4,10 +4,7 @@ import { log } from '@temporalio/workflow';
 import type { ApprovalAck, ApprovalDecision, ToolCallView, ToolOutcome } from '../core/types.js';
 import { PendingInputs } from './pending-inputs.js';
 
-export interface Decision {
-  approve: boolean;
-  reason?: string;
-}
+export type Decision = Omit<ApprovalDecision, 'toolUseId'>;
 
 export class Approvals {
   readonly #calls = new PendingInputs<ToolCallView, Decision>(

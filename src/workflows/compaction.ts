@@ -6,7 +6,7 @@
 // trigger. A refused task budget is dropped the same way.
 import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
 import { clientCompactionDue, COMPACTION_INSTRUCTION, recordClientCompaction, recordCompaction } from '../core/compaction.js';
-import { textOf } from '../core/transcript.js';
+import { promptTokens, textOf } from '../core/transcript.js';
 import type { AgentStatusView, ModelReply, RefusableFeature, RunState } from '../core/types.js';
 import type { RunContext } from './run-context.js';
 
@@ -59,10 +59,9 @@ export function noteCompaction(state: RunState, reply: ModelReply, messageIndex:
 
 /** What `status` shows of compaction: how many, and the size of the current prompt. */
 export function compactionView(state: RunState): Pick<AgentStatusView, 'compactions' | 'compactionLog' | 'promptTokens'> {
-  const last = state.loop.lastCallUsage;
   return {
     compactions: state.compactions?.length ?? 0,
     ...(state.compactions ? { compactionLog: state.compactions } : {}),
-    promptTokens: last ? last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens : 0,
+    promptTokens: promptTokens(state.loop.lastCallUsage),
   };
 }

@@ -1,8 +1,7 @@
 // The run's model-call settings (model, system prompt, tool names, output schema, ...) reach the model
 // activity by digest, not in each call's input: they are in history once, in the workflow input. Just before a
 // model call the workflow hands them to the worker's cache through the transcript sink (no command, no event); a
-// model call that misses there reads them with the `modelSettings` query. A 40-turn run with a 16 KB system prompt
-// stored 5.3× its content with the settings in every call, the prompt once per call; by digest, 1.5× at most.
+// model call that misses there reads them with the `modelSettings` query: a long system prompt is stored once.
 import { proxySinks, workflowInfo } from '@temporalio/workflow';
 import { digestSettings, modelCallSettings, type DigestedSettings } from '../core/model-settings.js';
 import type { AgentSettings, RunState, ModelCallByDigest, TranscriptRef } from '../core/types.js';

@@ -33,8 +33,7 @@ export class SearchAttributeUpserts {
   }
 
   /** A run started with all of its attributes (startAgent sets them; continue-as-new carries them on) counts them as
-   * written then, and upserts only what differs (from the changes of 2026-12 on: before, it upserted them all at its
-   * first workflow task). */
+   * written then, and upserts only what differs. */
   #startedWith(): void {
     const started = agentSearchAttributeValues(workflowInfo().typedSearchAttributes);
     if (!started) return;

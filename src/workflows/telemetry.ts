@@ -39,8 +39,7 @@ export function inRunSpan<T>(input: AgentInput, ids: { workflowId: string }, vie
       }
       throw err;
     } finally {
-      const v = view();
-      span.setAttributes(agentEndAttributes({ status: v.status, guard: v.guard, steps: v.steps, toolCalls: v.toolCalls, usage: v.usage, costUsd: v.costUsd }));
+      span.setAttributes(agentEndAttributes(view()));
       span.end();
     }
   });
