@@ -98,7 +98,10 @@ describe('a hung MCP server', () => {
     const state = stateDir();
     const script: Script = [reply([toolUse('fx__hang', {})]), reply([text('gave up')])];
     try {
-      const server = { ...stdioFixture({ args: ['--misbehave', '--hang-always'], stateDir: state.dir }), callTimeout: '2s' };
+      // The call gives up a tenth of its timeout before Temporal's start-to-close would end the attempt (at most 1 s):
+      // with 2 s that was 200 ms, which a loaded machine ate between the attempt's start and the tool's first step, so
+      // Temporal's timeout came first and the model read "timed out" instead of the server's name. 5 s leaves 500 ms.
+      const server = { ...stdioFixture({ args: ['--misbehave', '--hang-always'], stateDir: state.dir }), callTimeout: '5s' };
       await withAgent(env, { script, mcpServers: { fx: server } }, async (h) => {
         const id = await startRun(h, 'call the hanging tool', { tools: ['fx__*'] });
         expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'gave up' });
