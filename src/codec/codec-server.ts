@@ -20,6 +20,10 @@ export const CODEC_SERVER_LIMITS = {
   maxBodyBytes: 16 * 1024 * 1024,
   maxOutputBytes: 32 * 1024 * 1024,
   maxConcurrent: 4,
+  /** Requests that wait for one of the maxConcurrent places; past them, 503. The Web UI asks for each event's
+   * payloads at once (dozens of requests for one page) and shows a refused one's payloads still encoded, with no
+   * retry: on a busy machine, refusing past maxConcurrent left some of a page undecoded. */
+  maxWaiting: 256,
 };
 
 export interface CodecServerOptions {
@@ -52,13 +56,18 @@ class BadRequest extends Error {}
 class TooLarge extends Error {}
 
 type Limits = typeof CODEC_SERVER_LIMITS;
+/** The requests being served, and those waiting for a place (each given its place by one that ends). */
+interface InFlight {
+  count: number;
+  waiting: Array<() => void>;
+}
 type BoundedCodec = PayloadCodec & { decodeWithin?: (payloads: Payload[], maxBytes: number) => Promise<Payload[]> };
 
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
   const host = options.host ?? '127.0.0.1';
   const allowedOrigins = (options.allowedOrigins ?? DEFAULT_UI_ORIGINS).map(normaliseOrigin);
   const limits: Limits = { ...CODEC_SERVER_LIMITS, ...options.limits };
-  const inFlight = { count: 0 };
+  const inFlight: InFlight = { count: 0, waiting: [] };
   const server = http.createServer((req, res) => {
     handle(req, res, options.codec, allowedOrigins, limits, inFlight).catch((err: unknown) => {
       if (!res.headersSent) reply(res, 500, { error: err instanceof Error ? err.message : String(err) });
@@ -89,7 +98,7 @@ async function handle(
   codec: BoundedCodec,
   allowed: string[],
   limits: Limits,
-  inFlight: { count: number },
+  inFlight: InFlight,
 ): Promise<void> {
   const origin = req.headers.origin;
   if (origin !== undefined) {
@@ -124,11 +133,18 @@ async function handle(
     return;
   }
   if (inFlight.count >= limits.maxConcurrent) {
-    res.setHeader('Retry-After', '1');
-    refuse(req, res, 503, `the codec server is busy (${limits.maxConcurrent} requests at once at most): try again in a moment`, limits);
-    return;
+    if (inFlight.waiting.length >= limits.maxWaiting) {
+      res.setHeader('Retry-After', '1');
+      const most = `${limits.maxConcurrent} requests at once and ${limits.maxWaiting} waiting at most`;
+      refuse(req, res, 503, `the codec server is busy (${most}): try again in a moment`, limits);
+      return;
+    }
+    // Its body is read once its turn comes, so waiting requests hold no more than their sockets. The request that
+    // ends hands its place over (count stays), so a newcomer cannot take it in between.
+    await new Promise<void>((resolve) => inFlight.waiting.push(resolve));
+  } else {
+    inFlight.count++;
   }
-  inFlight.count++;
   try {
     const payloads = parsePayloads(await readBody(req, limits.maxBodyBytes));
     const result =
@@ -149,7 +165,9 @@ async function handle(
     }
     throw err;
   } finally {
-    inFlight.count--;
+    const next = inFlight.waiting.shift();
+    if (next) next();
+    else inFlight.count--;
   }
 }
 

@@ -1,6 +1,6 @@
 // The codec server bounds what one request may cost: the body it sends (413 with a message, not a reset), what
 // its payloads decompress to (a "zip bomb" of zeros is refused before the memory is taken), and how many
-// requests are served at once (503 past it).
+// requests are served at once (more wait their turn; 503 past a bound on those waiting).
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload, type PayloadCodec } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,28 +77,38 @@ describe('codec server limits', { timeout: 60_000 }, () => {
     expect((await post(server, '/decode', JSON.stringify({ payloads: [] }))).status).toBe(200);
   });
 
-  it('serves at most maxConcurrent requests at once: one more is a 503 with a message, and the others finish', async () => {
+  it('serves at most maxConcurrent requests at once; more wait their turn, and past maxWaiting one is a 503 with a message', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let entered = 0;
+    let atOnce = 0;
+    let mostAtOnce = 0;
     const slow: PayloadCodec = {
       encode: async (p) => p,
       decode: async (p) => {
         entered++;
+        mostAtOnce = Math.max(mostAtOnce, ++atOnce);
         await gate;
+        atOnce--;
         return p;
       },
     };
-    const server = await open({ codec: slow, limits: { maxConcurrent: 2 } });
+    const server = await open({ codec: slow, limits: { maxConcurrent: 2, maxWaiting: 2 } });
     const body = JSON.stringify({ payloads: [wire(defaultPayloadConverter.toPayload('x'))] });
-    const first = [post(server, '/decode', body), post(server, '/decode', body)];
+    const served = [post(server, '/decode', body), post(server, '/decode', body)];
     await expect.poll(() => entered).toBe(2);
-    const third = await post(server, '/decode', body);
-    expect(third.status).toBe(503);
-    expect(third.headers.get('retry-after')).toBe('1');
-    expect(await errorOf(third)).toMatch(/the codec server is busy \(2 requests at once at most\)/);
+    // Three more: two wait (maxWaiting), and whichever arrives last is refused at once, while the others still wait.
+    const more = [post(server, '/decode', body), post(server, '/decode', body), post(server, '/decode', body)];
+    const refused = await Promise.race(more);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await errorOf(refused)).toMatch(/the codec server is busy \(2 requests at once and 2 waiting at most\)/);
+    expect(entered).toBe(2);
     release();
-    expect((await Promise.all(first)).map((r) => r.status)).toEqual([200, 200]);
+    expect((await Promise.all(served)).map((r) => r.status)).toEqual([200, 200]);
+    expect((await Promise.all(more)).map((r) => r.status).sort()).toEqual([200, 200, 503]);
+    expect(entered).toBe(4);
+    expect(mostAtOnce).toBe(2);
     expect((await post(server, '/decode', body)).status).toBe(200);
   });
 });
