@@ -85,14 +85,24 @@ export function resolveMcpServers(
   return Object.entries(servers).map(([name, config]) => resolveServer(name, config, env));
 }
 
-function resolveServer(name: string, config: McpServerConfig, env: NodeJS.ProcessEnv): ResolvedMcpServer {
+/** Why `name` cannot name an MCP server given in code (AgentPlugin, resolveMcpServers), or null. */
+export function serverNameProblem(name: string): string | null {
   const where = `mcpServers.${name}`;
   if (!isServerName(name)) {
-    throw new Error(
+    return (
       `${where}: a server name may hold only letters, digits, "_" and "-", and not "${MCP_SEPARATOR}" ` +
-        `(its tools are named <server>${MCP_SEPARATOR}<tool>); rename the server`,
+      `(its tools are named <server>${MCP_SEPARATOR}<tool>); rename the server`
     );
   }
+  // Its tools would be named agent__<tool>, the names of the sub-agents' tools.
+  if (name === 'agent') return `${where}: the server name "agent" is reserved: agent__<name> are the sub-agents' tools; rename the server`;
+  return null;
+}
+
+function resolveServer(name: string, config: McpServerConfig, env: NodeJS.ProcessEnv): ResolvedMcpServer {
+  const where = `mcpServers.${name}`;
+  const nameProblem = serverNameProblem(name);
+  if (nameProblem) throw new Error(nameProblem);
   if (!config || typeof config !== 'object') throw new Error(`${where}: expected { command, args? } or { url, headers? }`);
   const hasCommand = 'command' in config && config.command !== undefined;
   const hasUrl = 'url' in config && config.url !== undefined;

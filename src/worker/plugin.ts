@@ -16,6 +16,7 @@ import { LocalModelCalls } from '../activities/local-model-calls.js';
 import { batcherFor, type ModelBatcher } from '../activities/batcher.js';
 import type { ModelBatchOptions } from '../core/batch.js';
 import { AGENT_ACTIVITY_TYPES, HEARTBEAT_INTERVAL_MS, STICKY_QUEUE_TIMEOUT } from '../core/policies.js';
+import { serverNameProblem } from '../mcp/config.js';
 import type { McpTools } from '../mcp/tools.js';
 import type { McpTokenStore } from '../mcp/token-store.js';
 import { calculator } from '../tools/calculator.js';
@@ -100,6 +101,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     // Checked here, so a bad tool fails where the plugin is made rather than inside Worker.create.
     this.#localTools = createToolRegistry(options.tools ?? [calculator]);
     this.mcpServers = options.mcpServers;
+    for (const name of Object.keys(options.mcpServers ?? {})) {
+      const problem = serverNameProblem(name);
+      if (problem) throw new Error(problem);
+    }
     if (options.agents) {
       const servers = Object.keys(options.mcpServers ?? {});
       const known = (name: string) => !!this.#localTools.get(name) || servers.some((server) => name.startsWith(`${server}__`));

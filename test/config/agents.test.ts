@@ -51,4 +51,9 @@ describe('a config with agents', () => {
   it('AgentPlugin refuses agents naming a tool it does not have', () => {
     expect(() => new AgentPlugin({ agents: { r: { description: 'd', tools: ['shout'] } } })).toThrow(/agents\.r\.tools names "shout"/);
   });
+
+  it('AgentPlugin refuses the MCP server name "agent" where it is made, as the config file does', () => {
+    expect(() => new AgentPlugin({ mcpServers: { agent: { command: 'x' } } })).toThrow(/mcpServers\.agent: the server name "agent" is reserved/);
+    expect(() => new AgentPlugin({ mcpServers: { 'a__b': { command: 'x' } } })).toThrow(/mcpServers\.a__b: a server name may hold only/);
+  });
 });

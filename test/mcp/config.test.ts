@@ -23,9 +23,10 @@ describe('resolveMcpServers', () => {
     );
   });
 
-  it('refuses a server name that cannot prefix tool names, and an entry that is neither stdio nor HTTP', () => {
+  it('refuses a server name that cannot prefix tool names or is reserved (agent), and an entry that is neither stdio nor HTTP', () => {
     expect(() => resolveMcpServers({ 'a__b': { command: 'x' } }, {})).toThrow(/mcpServers\.a__b: a server name may hold only letters.*not "__"/);
     expect(() => resolveMcpServers({ 'a.b': { command: 'x' } }, {})).toThrow(/mcpServers\.a\.b: a server name/);
+    expect(() => resolveMcpServers({ agent: { command: 'x' } }, {})).toThrow(`mcpServers.agent: the server name "agent" is reserved: agent__<name> are the sub-agents' tools`);
     expect(() => resolveMcpServers({ s: {} as never }, {})).toThrow('mcpServers.s: give either "command"');
     expect(() => resolveMcpServers({ s: { url: 'ftp://x' } }, {})).toThrow('mcpServers.s.url: "ftp://x" must be http:// or https://');
     expect(() => resolveMcpServers({ s: { url: 'not a url' } }, {})).toThrow('mcpServers.s.url: "not a url" is not a URL');
