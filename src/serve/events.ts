@@ -38,9 +38,12 @@ export class EventHub {
     return [...this.#feeds.values()].map((f) => ({ workflowId: f.workflowId, subscribers: f.subscribers, polls: f.polls, events: f.events.length }));
   }
 
-  close(): void {
-    for (const feed of this.#feeds.values()) feed.stop();
+  /** Stops every feed; resolves once their reads in flight have ended (the client may be closed after it). */
+  async close(): Promise<void> {
+    const feeds = [...this.#feeds.values()];
+    for (const feed of feeds) feed.stop();
     this.#feeds.clear();
+    await Promise.all(feeds.map((feed) => feed.loopEnded));
   }
 }
 
@@ -57,8 +60,12 @@ class RunFeed {
   #ended = false;
   #stopped = false;
   #timer: NodeJS.Timeout | undefined;
+  /** Ends the loop's wait for its next read (stop: the loop ends at once). */
+  #wake: (() => void) | undefined;
   #linger: NodeJS.Timeout | undefined;
   #running = false;
+  /** The poll loop, while it runs. */
+  loopEnded: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly client: Client,
@@ -85,7 +92,7 @@ class RunFeed {
     this.#listeners.set(after, done);
     if (!this.#running && !this.#ended) {
       this.#running = true;
-      void this.#loop();
+      this.loopEnded = this.#loop();
     }
     return () => {
       this.#listeners.delete(after);
@@ -102,6 +109,7 @@ class RunFeed {
     for (const done of this.#listeners.values()) done();
     this.#listeners.clear();
     clearTimeout(this.#timer);
+    this.#wake?.();
     clearTimeout(this.#linger);
     this.onStop();
   }
@@ -115,6 +123,7 @@ class RunFeed {
       }
       if (this.#ended || this.#stopped) break;
       await new Promise<void>((resolve) => {
+        this.#wake = resolve;
         this.#timer = setTimeout(resolve, this.intervalMs);
         this.#timer.unref();
       });

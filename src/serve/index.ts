@@ -73,7 +73,20 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
     log: options.log,
     settings: (values) => runSettings(options.client, taskQueue, local, withWebhooks(values, webhooks), options.log),
   });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host, port: options.port ?? 8787 });
+  // The requests being answered: close() waits for them, so that whoever closes the client after it does not cut a
+  // call of theirs (@temporalio/client 1.24 throws "Channel has been shut down" from a retry timer that outlives
+  // Connection.close(), uncaught, when a call was waiting to retry).
+  const answering = new Set<Promise<unknown>>();
+  const fetch: typeof app.fetch = (...args) => {
+    const answer = Promise.resolve(app.fetch(...args));
+    answering.add(answer);
+    answer.then(
+      () => answering.delete(answer),
+      () => answering.delete(answer),
+    );
+    return answer;
+  };
+  const server = createAdaptorServer({ fetch, hostname: host, port: options.port ?? 8787 });
   server.listen(options.port ?? 8787, host);
   await once(server, 'listening'); // rejects with the server's 'error' (a port in use)
   const port = (server.address() as AddressInfo).port;
@@ -83,11 +96,12 @@ export async function serve(options: ServeOptions): Promise<ApiServer> {
     port,
     events: hub,
     async close() {
-      hub.close();
+      const feedsEnded = hub.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      await Promise.allSettled([feedsEnded, ...answering]);
     },
   };
 }
