@@ -121,7 +121,7 @@ describe('recovery from a worker SIGKILL, with the default timeouts', () => {
         { timeout: 30_000, interval: 100 },
       );
       const before = await completedActivities(workflowId);
-      await startWorker(w);
+      const survivor = await startWorker(w);
       const killedAt = await killNow(doomed);
       await approveToolCall(env.client, workflowId);
       await vi.waitFor(async () => expect(await completedActivities(workflowId)).toBeGreaterThan(before), { timeout: 60_000, interval: 100 });
@@ -138,9 +138,13 @@ describe('recovery from a worker SIGKILL, with the default timeouts', () => {
         const timedOut = e.workflowTaskTimedOutEventAttributes;
         return timedOut && timedOut.timeoutType !== TIMEOUT_TYPE.TIMEOUT_TYPE_SCHEDULE_TO_START ? [startedBy.get(String(timedOut.startedEventId)) ?? '(unknown)'] : [];
       });
-      // (The killed worker's identity is its pid@host: it started the run's first tasks.)
-      expect([...startedBy.values()].some((identity) => identity.startsWith(`${doomed.pid}@`))).toBe(true);
-      expect(lostBy.filter((identity) => !identity.startsWith(`${doomed.pid}@`))).toEqual([]);
+      // (A worker's identity is its pid@host: the killed one started the run's first tasks, the other one the next.)
+      // A task the dead poll took may be recorded with no identity at all (a clean-clone run on 2026-12-06, 19:01,
+      // recovery 10.5 s): so the check is that none was the other worker's, not that all were the killed one's.
+      const identities = [...startedBy.values()];
+      expect(identities.some((identity) => identity.startsWith(`${doomed.pid}@`))).toBe(true);
+      expect(identities.some((identity) => identity.startsWith(`${survivor.pid}@`))).toBe(true);
+      expect(lostBy.filter((identity) => identity.startsWith(`${survivor.pid}@`))).toEqual([]);
     } finally {
       await cleanup(w);
     }
