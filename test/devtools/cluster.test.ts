@@ -58,7 +58,7 @@ describe('the full Temporal stack (npm run cluster)', () => {
       const statuses = await Promise.all(ids.map(async (id) => (await client!.workflow.getHandle(id).describe()).status.name));
       expect(statuses.filter((s) => s === 'RUNNING').length, 'runs still in flight when the worker was killed').toBeGreaterThan(0);
 
-      const results = await Promise.all(ids.map((id) => getAgentResult(client!, id)));
+      const results = await resultsOrWhyNot(client!, ids);
       for (const result of results) {
         expect(result).toMatchObject({ status: 'completed', text: 'The answer is 42.', steps: 2, toolCalls: 1 });
       }
@@ -80,3 +80,34 @@ describe('the full Temporal stack (npm run cluster)', () => {
     }
   }, 180_000);
 });
+
+/** The runs' results; if they are not all in after RESULTS_WAIT_MS, an Error that says, for each run still open,
+ * what it waits on (its pending workflow task and activities, their attempts, workers and last failures), so a run
+ * that never finishes fails the test with its reason instead of a bare test timeout (seen once, 2026-12-06 19:18). */
+async function resultsOrWhyNot(client: Client, ids: string[]) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => void whyNotDone(client, ids).then((why) => reject(new Error(why)), reject), RESULTS_WAIT_MS);
+  });
+  try {
+    return await Promise.race([Promise.all(ids.map((id) => getAgentResult(client, id))), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const RESULTS_WAIT_MS = 120_000;
+
+async function whyNotDone(client: Client, ids: string[]): Promise<string> {
+  const open: string[] = [];
+  for (const id of ids) {
+    const { raw, status } = await client.workflow.getHandle(id).describe();
+    if (status.name !== 'RUNNING') continue;
+    const task = raw.pendingWorkflowTask;
+    const activities = (raw.pendingActivities ?? []).map(
+      (a) => `${a.activityType?.name} (state ${a.state}, attempt ${a.attempt}, worker ${a.lastWorkerIdentity || '-'}, last failure ${a.lastFailure?.message ?? '-'})`,
+    );
+    open.push(`${id}: workflow task ${task ? `state ${task.state}, attempt ${task.attempt}` : '-'}; activities: ${activities.join('; ') || '-'}`);
+  }
+  return `${open.length} of ${ids.length} runs not done after ${RESULTS_WAIT_MS / 1000} s:\n${open.join('\n')}`;
+}
