@@ -1,5 +1,6 @@
 // Where the Temporal server is: read the way Temporal's own CLI reads it (@temporalio/envconfig:
 // TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS settings, TEMPORAL_PROFILE, the config file).
+import { InterceptingCall, Metadata, status as GrpcStatus, type Interceptor, type NextCall } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
@@ -61,7 +62,7 @@ export async function connectClient(target: TemporalTarget = resolveTemporalTarg
     metadata,
     connectTimeout: '5s',
     channelArgs: { [MAX_RECEIVE_MESSAGE]: MAX_RECEIVE_MESSAGE_BYTES },
-    interceptors: options.callerRidesOutages ? [retryInterceptor(options.callerRidesOutages)] : undefined,
+    interceptors: connectionInterceptors(options),
   });
   // With tracing configured, a run started here continues the caller's trace (Temporal's client interceptor puts it
   // in the start's headers).
@@ -73,6 +74,43 @@ export async function connectClient(target: TemporalTarget = resolveTemporalTarg
 async function otelClientInterceptor() {
   const { OpenTelemetryWorkflowClientInterceptor } = await import('@temporalio/interceptors-opentelemetry');
   return new OpenTelemetryWorkflowClientInterceptor();
+}
+
+/** The interceptors of connectClient's connection: the Temporal client's retries (cut short while the caller rides
+ * outages), then the guard against a retry after the connection was closed. */
+export function connectionInterceptors(options: ConnectClientOptions = {}): Interceptor[] {
+  const retries = options.callerRidesOutages ? retryInterceptor(options.callerRidesOutages) : makeGrpcRetryInterceptor(defaultGrpcRetryOptions());
+  return [retries, closedChannelGuard];
+}
+
+// @temporalio/client 1.24's retry interceptor waits for its next attempt with a timer that Connection.close() does not
+// clear; when the timer fires after the close, gRPC throws "Channel has been shut down" inside it, where no caller can
+// catch it: the process crashed with an uncaught exception (a CLI command or `serve` closing its connection while a
+// call waited to retry, say during an outage). Placed after the retries, this guard turns that throw into the call's
+// own failure (CANCELLED), which its caller sees as a rejected promise. test/client/connection.test.ts fails when this
+// stops working, and tells when the SDK no longer needs it.
+const closedChannelGuard: Interceptor = (options, nextCall) => {
+  try {
+    return new InterceptingCall(nextCall(options));
+  } catch (err) {
+    if (!(err instanceof Error) || err.message !== 'Channel has been shut down') throw err;
+    return endedCall(`${err.message}: the connection was closed while the call waited to retry`);
+  }
+};
+
+/** A call that ends as it starts, with CANCELLED and `details`. */
+function endedCall(details: string): InterceptingCall {
+  const call: ReturnType<NextCall> = {
+    start: (_metadata, listener) => listener?.onReceiveStatus?.({ code: GrpcStatus.CANCELLED, details, metadata: new Metadata() }),
+    sendMessageWithContext: () => {},
+    sendMessage: () => {},
+    startRead: () => {},
+    halfClose: () => {},
+    cancelWithStatus: () => {},
+    getPeer: () => '',
+    getAuthContext: () => null,
+  };
+  return new InterceptingCall(call);
 }
 
 const GRPC_UNAVAILABLE = 14;
