@@ -6,7 +6,7 @@ import { debugEnabled, logLine } from './log.js';
 import { EXIT } from './output.js';
 
 // By name: the error classes live in modules this file does not load up front.
-const USAGE_ERROR_NAMES = new Set(['RunNotResumableError', 'EncryptionKeyError', 'ToolCompletionError', 'McpStartupError', 'InvalidSettingsError', 'McpTokenStoreError', 'McpLoginError', 'OtelConfigError', 'InvalidScheduleError', 'InvalidTaskBatchError']);
+const USAGE_ERROR_NAMES = new Set(['RunNotResumableError', 'EncryptionKeyError', 'ToolCompletionError', 'McpStartupError', 'InvalidSettingsError', 'McpTokenStoreError', 'McpLoginError', 'OtelConfigError', 'InvalidScheduleError', 'InvalidTaskBatchError', 'ForkError', 'ReplayInputError']);
 
 export function reportError(err: unknown): number {
   const { message, code, unexpected } = describeError(err);

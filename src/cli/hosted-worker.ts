@@ -86,10 +86,8 @@ export async function runWithWorker(options: WorkerRunOptions): Promise<number> 
     if (detaching) await detaching;
     printResult(result, options.json);
     return exitCodeFor(result.status);
-  } catch (err) {
-    if (detaching) await detaching;
-    throw err;
   } finally {
+    // A failure while detaching is not reported either: the detach's exit ends the process first.
     if (detaching) await detaching;
     process.removeListener('SIGINT', detach);
     await temporal.close();

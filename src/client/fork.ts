@@ -4,7 +4,7 @@
 // where it came from. What the fork starts from is decided by the pure src/core/fork.ts.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { forkedRunState, ForkStepError, forkMaxSteps, liveStepsOf, toolCallsIn, transcriptBeforeStep, withSteeringMessage } from '../core/fork.js';
-import { addUsage, oneLine, ZERO_USAGE } from '../core/transcript.js';
+import { addUsage, textOf, ZERO_USAGE } from '../core/transcript.js';
 import { roundUsd } from '../core/pricing.js';
 import { MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-state.js';
 import { AgentForkedFrom, startingSearchAttributes } from '../core/search-attributes.js';
@@ -13,8 +13,8 @@ import type { AgentInput, AgentSettings, ForkOrigin, MessageParam, Usage } from 
 import { validateJsonSchema } from '../tools/validate.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
-import { readRunFromHistory } from './history.js';
-import { randomSuffix, runDetails, runTaskQueue, searchAttributesRegistered, type StartedAgent } from './start.js';
+import { readRunFromHistory, type RunFromHistory } from './history.js';
+import { randomSuffix, runStart, searchAttributesRegistered, type StartedAgent } from './start.js';
 import { turnsOfRun, type TurnUsage } from './turns.js';
 
 export interface ForkOptions {
@@ -66,7 +66,7 @@ export async function forkRun(client: Client, sourceId: string, options: ForkOpt
     reusedCostUsd: roundUsd(reused.costUsd),
   };
   const carried = forkedRunState(source.state, withSteeringMessage(messages, options.message), fromStep, settings.deadlineMs, Date.now());
-  const task = taskOf(input, source.messages);
+  const task = input.task || textOf(source.messages[0]?.content ?? []);
   const forkInput: AgentInput = { task: '', settings, carried, forkedFrom };
   const bytes = utf8Bytes(JSON.stringify(forkInput));
   if (bytes > MAX_CARRIED_BYTES) {
@@ -81,11 +81,8 @@ export async function forkRun(client: Client, sourceId: string, options: ForkOpt
   const forkAttribute = settings.searchAttributes && (await searchAttributesRegistered(client, [AgentForkedFrom]));
   const handle = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
-    taskQueue: runTaskQueue(client, options.taskQueue),
-    args: [forkInput],
+    ...runStart(client, forkInput, options.taskQueue, `fork of ${sourceId} at step ${fromStep}: ${task}`),
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    staticSummary: oneLine(`fork of ${sourceId} at step ${fromStep}: ${task}`, 200),
-    staticDetails: runDetails(settings),
     ...(settings.searchAttributes
       ? {
           typedSearchAttributes: [
@@ -98,12 +95,7 @@ export async function forkRun(client: Client, sourceId: string, options: ForkOpt
   return { workflowId, runId: handle.firstExecutionRunId, attached: false, forkedFrom };
 }
 
-interface Source {
-  runId: string;
-  input: AgentInput;
-  messages: MessageParam[];
-  state: Awaited<ReturnType<typeof readRunFromHistory>>['state'];
-}
+type Source = Pick<RunFromHistory, 'runId' | 'messages' | 'state'> & { input: AgentInput };
 
 async function readSource(client: Client, sourceId: string): Promise<Source> {
   try {
@@ -159,13 +151,6 @@ async function reusedUsage(client: Client, workflowId: string, fromStep: number)
     }
   }
   return { usage, costUsd: cost };
-}
-
-function taskOf(input: AgentInput, messages: MessageParam[]): string {
-  if (input.task) return input.task;
-  const first = messages[0]?.content;
-  if (typeof first === 'string') return first;
-  return (first ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
 }
 
 /** `<source>-fork-k2x1q9`: readable in the UI, unique enough never to collide. */

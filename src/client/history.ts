@@ -4,9 +4,9 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { formatDuration } from '../core/duration.js';
-import type { AgentStatusView, MessageParam, RunState } from '../core/types.js';
+import type { AgentStatusView } from '../core/types.js';
 import { assertHistoryReadable } from './readable.js';
-import { replayRunHistory } from './replay.js';
+import { replayRunHistory, type ReplayedRun } from './replay.js';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -19,14 +19,12 @@ export interface EndedByServer {
   identity?: string;
 }
 
-export interface RunFromHistory {
+export interface RunFromHistory extends ReplayedRun {
   workflowId: string;
   runId: string;
   /** What the `agentStatus` query answers; a run the server closed says so (`terminated`, `timed_out`) and has
    * nothing in flight. */
   view: AgentStatusView;
-  messages: MessageParam[];
-  state: Omit<RunState, 'messages'>;
   /** Set when an operator or a timeout closed the run. */
   endedByServer?: EndedByServer;
 }

@@ -3,17 +3,16 @@
 // decided by the pure resumedRun (src/core/resume.ts).
 import type { Client } from '@temporalio/client';
 import type { Priority } from '@temporalio/common';
-import { decodePayloadAt } from './decode.js';
 import { resumedRun, type ResumeLimits } from '../core/resume.js';
 import { checkAgentSettings } from '../core/settings-check.js';
 import { compactPriority } from '../core/priority.js';
 import { defaultSettings } from '../core/settings.js';
-import { oneLine } from '../core/transcript.js';
 import type { AgentInput } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { readRunFromHistory } from './history.js';
-import { getAgentResult, runDetails, runTaskQueue, type StartedAgent } from './start.js';
+import { getAgentResult, runStart, type StartedAgent } from './start.js';
+import { turnsOfRun } from './turns.js';
 
 export interface ResumeOptions extends ResumeLimits {
   taskQueue?: string;
@@ -36,7 +35,8 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   if (previous.status === 'completed') {
     throw new RunNotResumableError(`run ${workflowId} completed: only a failed, stopped or cancelled run can be resumed`);
   }
-  const input = (await fetchFirstInput(client, workflowId, description.runId)) as AgentInput;
+  // The input the run started with (settings, task), from the first event of its history.
+  const input = (await turnsOfRun(client, workflowId, description.runId)).input as AgentInput;
   // Read from the closed run's history: no worker needs to be up to resume it.
   const ended = await readRunFromHistory(client, workflowId, description.runId);
   const { task, settings, carried } = resumedRun(input, ended, previous, options, Date.now());
@@ -45,11 +45,8 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   checkAgentSettings({ ...defaultSettings(), maxSteps: settings.maxSteps, budgetTokens: settings.budgetTokens, deadlineMs: settings.deadlineMs });
   const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
-    taskQueue: runTaskQueue(client, options.taskQueue),
-    args: [{ task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }],
+    ...runStart(client, { task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }, options.taskQueue, `resumed: ${task}`),
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    staticSummary: oneLine(`resumed: ${task}`, 200),
-    staticDetails: runDetails(settings),
     // The job keeps its task priority and fairness key.
     ...priorityOf(description.priority),
   });
@@ -59,12 +56,4 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
 function priorityOf(p: Priority | undefined): { priority?: Priority } {
   const kept = compactPriority({ priorityKey: p?.priorityKey || undefined, fairnessKey: p?.fairnessKey || undefined, fairnessWeight: p?.fairnessWeight || undefined });
   return kept ? { priority: kept } : {};
-}
-
-/** The input of the run that started this chain (settings, task), from the first event of its history. */
-async function fetchFirstInput(client: Client, workflowId: string, runId: string): Promise<unknown> {
-  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  // Through the payload codecs too: with encryption on, the input is stored encrypted.
-  return decodePayloadAt(client, started?.input?.payloads, 0);
 }

@@ -7,18 +7,18 @@ import {
   ScheduleNotFoundError,
   type Client,
   type ScheduleDescription,
+  type ScheduleHandle,
   type ScheduleOverlapPolicy,
   type ScheduleSpec,
   type ScheduleSummary,
 } from '@temporalio/client';
-import { parseDuration } from '../core/duration.js';
 import { checkAgentInput } from '../core/settings-check.js';
-import { oneLine } from '../core/transcript.js';
 import type { AgentInput, AgentSettings } from '../core/types.js';
+import { durationMs as checkedDuration } from '../tools/policy.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import type { OverlapPolicy } from '../core/schedule-overlap.js';
-import { invalidArgument, runDetails, runSearchAttributes, runTaskQueue, searchAttributesRegistered } from './start.js';
+import { invalidArgument, runSearchAttributes, runStart, searchAttributesRegistered } from './start.js';
 
 export { ScheduleNotFoundError };
 export { OVERLAP_POLICIES, type OverlapPolicy } from '../core/schedule-overlap.js';
@@ -110,10 +110,7 @@ export async function createAgentSchedule(client: Client, options: CreateSchedul
         workflowType: AGENT_WORKFLOW,
         // Temporal appends the firing's time: `<name>-2026-12-06T09:00:00Z`.
         workflowId: options.name,
-        taskQueue: runTaskQueue(client, options.taskQueue),
-        args: [input],
-        staticSummary: oneLine(options.task, 200),
-        staticDetails: runDetails(settings),
+        ...runStart(client, input, options.taskQueue, options.task),
         ...(settings.searchAttributes ? { typedSearchAttributes: runSearchAttributes(settings) } : {}),
       },
       policies: {
@@ -147,7 +144,7 @@ export async function listAgentSchedules(client: Client): Promise<AgentScheduleS
 /** Everything a schedule holds and has done. Throws ScheduleNotFoundError for an unknown name (or a schedule that
  * starts no agent run). */
 export async function describeAgentSchedule(client: Client, name: string): Promise<AgentScheduleDescription> {
-  const d = await agentSchedule(client, name);
+  const { d } = await agentSchedule(client, name);
   const [input] = (d.action.args ?? []) as [AgentInput | undefined];
   return {
     ...summaryOf(d),
@@ -165,32 +162,29 @@ export async function describeAgentSchedule(client: Client, name: string): Promi
 }
 
 export async function pauseAgentSchedule(client: Client, name: string, note?: string): Promise<void> {
-  await agentSchedule(client, name);
-  await client.schedule.getHandle(name).pause(note);
+  await (await agentSchedule(client, name)).handle.pause(note);
 }
 
 export async function unpauseAgentSchedule(client: Client, name: string, note?: string): Promise<void> {
-  await agentSchedule(client, name);
-  await client.schedule.getHandle(name).unpause(note);
+  await (await agentSchedule(client, name)).handle.unpause(note);
 }
 
 /** Starts a run now, outside the spec (the overlap policy applies, as to any firing). */
 export async function triggerAgentSchedule(client: Client, name: string, overlap?: OverlapPolicy): Promise<void> {
-  await agentSchedule(client, name);
-  await client.schedule.getHandle(name).trigger(overlap ? (overlap.toUpperCase() as ScheduleOverlapPolicy) : undefined);
+  await (await agentSchedule(client, name)).handle.trigger(overlap ? (overlap.toUpperCase() as ScheduleOverlapPolicy) : undefined);
 }
 
 /** Deletes the schedule: it fires no more. The runs it started are left as they are (running ones go on). */
 export async function deleteAgentSchedule(client: Client, name: string): Promise<void> {
-  await agentSchedule(client, name);
-  await client.schedule.getHandle(name).delete();
+  await (await agentSchedule(client, name)).handle.delete();
 }
 
 /** The schedule named `name`, refused unless its action starts agent runs (the namespace holds a team's others). */
-async function agentSchedule(client: Client, name: string): Promise<ScheduleDescription> {
-  const d = await client.schedule.getHandle(name).describe();
+async function agentSchedule(client: Client, name: string): Promise<{ handle: ScheduleHandle; d: ScheduleDescription }> {
+  const handle = client.schedule.getHandle(name);
+  const d = await handle.describe();
   if (d.action.workflowType !== AGENT_WORKFLOW) throw new ScheduleNotFoundError(`schedule "${name}" does not start agent runs`, name);
-  return d;
+  return { handle, d };
 }
 
 export function checkScheduleName(name: string): void {
@@ -215,18 +209,13 @@ export function scheduleSpec(options: Pick<CreateScheduleOptions, 'cron' | 'ever
   return spec;
 }
 
+/** A duration in ms, checked as a tool's are (the same words), refused with an InvalidScheduleError. */
 function durationMs(field: string, value: string | number, min = 0): number {
-  let ms: number;
-  if (typeof value === 'number') ms = value;
-  else {
-    try {
-      ms = parseDuration(value);
-    } catch (err) {
-      throw new InvalidScheduleError(`${field}: ${(err as Error).message}`);
-    }
+  try {
+    return checkedDuration(value, field, min);
+  } catch (err) {
+    throw new InvalidScheduleError((err as Error).message);
   }
-  if (!Number.isFinite(ms) || ms < min) throw new InvalidScheduleError(`${field} must be at least ${min} ms (got ${JSON.stringify(value)})`);
-  return ms;
 }
 
 const SPEC_MEMO = 'durableAgentSpec';

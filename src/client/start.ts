@@ -71,12 +71,9 @@ export async function startAgent(client: Client, options: StartAgentOptions): Pr
   try {
     const handle = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
       workflowId,
-      taskQueue: runTaskQueue(client, options.taskQueue),
-      args: [input],
+      ...runStart(client, input, options.taskQueue, options.task),
       // A closed run keeps its id: asking for it again attaches to it rather than running the task twice.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      staticSummary: oneLine(options.task, 200),
-      staticDetails: runDetails(settings),
       // Set at the start, the visibility record has them at once, and the run writes none until one changes.
       ...(settings.searchAttributes || options.taskBatch ? { typedSearchAttributes: runSearchAttributes(settings, options.taskBatch) } : {}),
       ...(priority ? { priority } : {}),
@@ -234,11 +231,14 @@ export const slugOf = (text: string, max: number) =>
 /** Six random characters that make a workflow id unique. */
 export const randomSuffix = () => Math.random().toString(36).slice(2, 8).padEnd(6, '0');
 
-/** The run's details in the Temporal UI (its static details). */
-export function runDetails(settings: AgentSettings): string {
-  return [
+/** What every start of an agent run (a start, a resume, a fork, a schedule's firing) gives Temporal: its input, the
+ * task queue it runs on, and what the Temporal UI shows of it (`summary`, and its settings as its details). */
+export function runStart(client: Client, input: AgentInput, taskQueue: string | undefined, summary: string) {
+  const { settings } = input;
+  const details = [
     `**model** ${settings.model}`,
     `**tools** ${settings.tools.join(', ') || '(none)'}`,
     `**max steps** ${settings.maxSteps} · **max output tokens** ${settings.maxOutputTokens}`,
-  ].join('\n\n');
+  ];
+  return { taskQueue: runTaskQueue(client, taskQueue), args: [input] as [AgentInput], staticSummary: oneLine(summary, 200), staticDetails: details.join('\n\n') };
 }

@@ -11,7 +11,8 @@ import { defaultSettings } from '../core/settings.js';
 import type { SettingNamer } from '../core/run-settings.js';
 import { fieldName, givenProblem, settingsProblem, SettingsInputError, type SettingsCheckOptions } from '../core/settings-check.js';
 import type { AgentSettings } from '../core/types.js';
-import { allToolNames, describeUnknown, isAllowedBy, unknownTools, type ToolCatalog } from './tool-names.js';
+import { toolAllowed } from '../core/tool-names.js';
+import { allToolNames, describeUnknown, unknownTools, type ToolCatalog } from './tool-names.js';
 
 /** Settings and start options by name, as the table names them (absent or undefined: the default). */
 export type RunValues = Partial<AgentSettings> & { agents?: string[]; priority?: number; fairnessKey?: string; fairnessWeight?: number };
@@ -25,6 +26,10 @@ export interface RunInput {
  * workers have said which tools they offer. */
 export const withoutToolNames = (values: Record<string, unknown>) => ({ ...values, tools: undefined, approve: undefined, agents: undefined });
 
+const fail = (field: string, message: string): never => {
+  throw new SettingsInputError(message, field);
+};
+
 /** `values` as a run's settings and priority; a SettingsInputError naming the first problem. `catalog`: the tools
  * the run may be given (a run without `tools` gets all of them). */
 export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, options: SettingsCheckOptions = {}): RunInput {
@@ -32,9 +37,6 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
   const given = givenProblem(values, options);
   if (given) throw new SettingsInputError(`${name(given.path)} ${given.problem}`, given.field);
   const { agents, priority, fairnessKey, fairnessWeight, ...v } = values as RunValues;
-  const fail = (field: string, message: string): never => {
-    throw new SettingsInputError(message, field);
-  };
   const known = allToolNames(catalog);
   const serverNames: readonly string[] = v.serverTools?.tools ?? [];
   // A server tool replaces a tool of the same name (the built-in web_search stub) when `tools` is not given.
@@ -92,18 +94,15 @@ function agentTools(names: string[] | undefined, catalog: ToolCatalog, name: Set
 /** Tools that wait for a human decision before each call. A name the worker does not know, or one the run may not
  * use, would make the setting silently do nothing: both are refused. */
 function approveList(names: string[], tools: string[], catalog: ToolCatalog, name: SettingNamer): string[] {
-  const fail = (message: string): never => {
-    throw new SettingsInputError(message, 'approve');
-  };
-  if (names.length === 0) fail(`${name('approve')} needs at least one tool name (e.g. ${name('approve', ['calculator'])})`);
+  if (names.length === 0) fail('approve', `${name('approve')} needs at least one tool name (e.g. ${name('approve', ['calculator'])})`);
   // The workflow matches approvals by exact name: a pattern would silently approve nothing.
   const patterns = names.filter((t) => t.endsWith('__*'));
-  if (patterns.length > 0) fail(`${name('approve')} takes tool names, not ${patterns.map((t) => `"${t}"`).join(', ')}: name each MCP tool (<server>__<tool>)`);
+  if (patterns.length > 0) fail('approve', `${name('approve')} takes tool names, not ${patterns.map((t) => `"${t}"`).join(', ')}: name each MCP tool (<server>__<tool>)`);
   const unknown = unknownTools(names, catalog);
-  if (unknown.length > 0) fail(`unknown tool ${describeUnknown(unknown)} in ${name('approve')} (available: ${allToolNames(catalog).join(', ')})`);
-  const unused = names.filter((t) => !isAllowedBy(t, tools));
+  if (unknown.length > 0) fail('approve', `unknown tool ${describeUnknown(unknown)} in ${name('approve')} (available: ${allToolNames(catalog).join(', ')})`);
+  const unused = names.filter((t) => !toolAllowed(t, tools));
   if (unused.length > 0) {
-    fail(`${name('approve')} names ${unused.map((t) => `"${t}"`).join(', ')}, which the run may not use (${name('tools', tools)})`);
+    fail('approve', `${name('approve')} names ${unused.map((t) => `"${t}"`).join(', ')}, which the run may not use (${name('tools', tools)})`);
   }
   return [...new Set(names)];
 }

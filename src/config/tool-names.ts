@@ -47,9 +47,6 @@ export function isKnownTool(name: string, catalog: ToolCatalog): boolean {
   return catalog.mcpTools.includes(name);
 }
 
-/** Whether a run whose tool list is `allowed` may call `name` (directly, or through its server's pattern). */
-export { toolAllowed as isAllowedBy } from '../core/tool-names.js';
-
 export interface UnknownTool {
   name: string;
   /** The nearest known name, when it is close enough to be what was meant. */

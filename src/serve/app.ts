@@ -23,6 +23,7 @@ import { scheduleRoutes } from './schedules.js';
 export interface ApiOptions extends RunRoutesOptions {
   /** Undefined: no auth (only allowed on 127.0.0.1, checked by `serve`). */
   tokens?: ApiTokens;
+  /** Origins a browser may call the API from (CORS); none by default. */
   allowOrigins?: string[];
   /** Request bodies above this are 413 (default 2 MB: a task fits one Temporal payload). */
   bodyLimitBytes?: number;

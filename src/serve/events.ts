@@ -2,6 +2,7 @@
 // nothing to the run's history (the status query or the history, the transcript, the server's description of
 // the model call in flight) and turns it into the events of src/core/run-events.ts, kept in order in memory so
 // a subscriber that reconnects with Last-Event-ID gets exactly what it missed.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { getStatus, getTranscript } from '../client/index.js';
 import { compareEventIds, eventId, isTerminal, messageEvents, streamedDelta, type RunEvent } from '../core/run-events.js';
@@ -41,8 +42,7 @@ export class EventHub {
   /** Stops every feed; resolves once their reads in flight have ended (the client may be closed after it). */
   async close(): Promise<void> {
     const feeds = [...this.#feeds.values()];
-    for (const feed of feeds) feed.stop();
-    this.#feeds.clear();
+    for (const feed of feeds) feed.stop(); // each leaves the hub
     await Promise.all(feeds.map((feed) => feed.loopEnded));
   }
 }
@@ -58,10 +58,8 @@ class RunFeed {
   #children = new Set<string>();
   #guard: string | null = null;
   #ended = false;
-  #stopped = false;
-  #timer: NodeJS.Timeout | undefined;
-  /** Ends the loop's wait for its next read (stop: the loop ends at once). */
-  #wake: (() => void) | undefined;
+  /** Aborted by stop: the loop ends at once, even while it waits for its next read. */
+  readonly #stop = new AbortController();
   #linger: NodeJS.Timeout | undefined;
   #running = false;
   /** The poll loop, while it runs. */
@@ -83,7 +81,7 @@ class RunFeed {
     // beginning.
     const after: Listener = afterId === undefined ? listener : (e) => void (compareEventIds(e.id, afterId) > 0 && listener(e));
     for (const e of this.events) after(e);
-    if (this.#ended || this.#stopped) {
+    if (this.#ended || this.#stop.signal.aborted) {
       // The linger timer (if any) still runs: an ended feed nobody listens to must still leave the hub.
       done();
       return () => {};
@@ -105,28 +103,22 @@ class RunFeed {
   }
 
   stop(): void {
-    this.#stopped = true;
+    this.#stop.abort();
     for (const done of this.#listeners.values()) done();
     this.#listeners.clear();
-    clearTimeout(this.#timer);
-    this.#wake?.();
     clearTimeout(this.#linger);
     this.onStop();
   }
 
   async #loop(): Promise<void> {
-    while (!this.#stopped && !this.#ended) {
+    while (!this.#stop.signal.aborted && !this.#ended) {
       try {
         await this.#poll();
       } catch {
         // A read that failed (a server blip, no worker yet): the next one tries again.
       }
-      if (this.#ended || this.#stopped) break;
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-        this.#timer = setTimeout(resolve, this.intervalMs);
-        this.#timer.unref();
-      });
+      if (this.#ended || this.#stop.signal.aborted) break;
+      await sleep(this.intervalMs, undefined, { signal: this.#stop.signal, ref: false }).catch(() => undefined);
     }
     this.#running = false;
   }

@@ -12,14 +12,13 @@ import { SettingsInputError } from '../core/settings-check.js';
 import { validateJsonSchema } from '../tools/validate.js';
 import { UsageError } from '../core/args.js';
 import { webhookUrlProblem } from '../core/webhooks.js';
-import { createApi } from './app.js';
+import { createApi, type ApiOptions } from './app.js';
 import { tokensFromEnv, TOKEN_VARIABLES, type ApiTokens } from './auth.js';
 import { EventHub } from './events.js';
 
 export type { ApiTokens } from './auth.js';
 
-export interface ServeOptions {
-  client: Client;
+export interface ServeOptions extends Pick<ApiOptions, 'client' | 'allowOrigins' | 'bodyLimitBytes' | 'log'> {
   /** Default 8787; 0 for any free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -28,20 +27,16 @@ export interface ServeOptions {
   tokens?: ApiTokens;
   /** Serve without auth: only with host 127.0.0.1. */
   insecureNoAuth?: boolean;
-  /** Origins a browser may call the API from (CORS); none by default. */
-  allowOrigins?: string[];
   /** Where runs started here are queued (default AGENT_TASK_QUEUE or the default queue). */
   taskQueue?: string;
   /** The tools this process knows of (a config file's), besides what the task queue's workers offer. */
   catalog?: ToolCatalog;
-  bodyLimitBytes?: number;
   /** How often a run with event subscribers is read (default 300 ms). */
   eventsIntervalMs?: number;
   /** Webhook URLs every run started here gets, besides the `webhook` of its request (`serve --webhook`). */
   webhooks?: string[];
   /** The Temporal Web UI's address, for the console's link to a run (default: $TEMPORAL_UI_URL; none: no link). */
   temporalUi?: string;
-  log?: (line: string) => void;
 }
 
 export interface ApiServer {

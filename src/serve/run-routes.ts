@@ -93,17 +93,13 @@ export function runRoutes(app: Hono, options: RunRoutesOptions): void {
     const description = await client.workflow.getHandle(id).describe();
     if (description.status.name !== 'RUNNING') return c.json(await getAgentResult(client, id));
     if (waitMs === 0) return c.json({ workflowId: id, running: true }, 202);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), waitMs);
     // A caller that hangs up ends the long poll too.
-    c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    const signal = AbortSignal.any([AbortSignal.timeout(waitMs), c.req.raw.signal]);
     try {
-      return c.json(await client.withAbortSignal(controller.signal, () => getAgentResult(client, id)));
+      return c.json(await client.withAbortSignal(signal, () => getAgentResult(client, id)));
     } catch (err) {
-      if (controller.signal.aborted) return c.json({ workflowId: id, running: true }, 202);
+      if (signal.aborted) return c.json({ workflowId: id, running: true }, 202);
       throw err;
-    } finally {
-      clearTimeout(timer);
     }
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allToolNames, isAllowedBy, mcpServerOf, unknownTools } from '../../src/config/tool-names.js';
+import { allToolNames, mcpServerOf, unknownTools } from '../../src/config/tool-names.js';
+import { toolAllowed as isAllowedBy } from '../../src/core/tool-names.js';
 import { editDistance, nearestName } from '../../src/core/suggest.js';
 
 const catalog = { tools: ['calculator', 'web_search', 'weather'], mcpServers: ['github'] };

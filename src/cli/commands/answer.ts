@@ -6,7 +6,7 @@ import { UsageError, type FlagSpec } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
-import { noticeIfSlow, rejectionIsUsage, requireRunning } from './steer.js';
+import { noticeIfSlow, oneOrTwo, rejectionIsUsage, requireRunning } from './steer.js';
 
 const USAGE = "answer <workflowId> [<elicitationId>] --json '{...}' | --decline | --cancel";
 
@@ -24,9 +24,7 @@ with the answer; an answer that does not match the schema is refused and the que
   flags: ANSWER_FLAGS,
   examples: [`answer nightly-report --json '{"approved": true}'`, 'answer nightly-report toolu_01A09q90qw90lq917835lq9/1 --decline'],
   run: async ({ flags, positionals }) => {
-    if (positionals.length === 0) throw new UsageError(`missing workflowId\nusage: ${USAGE}`);
-    if (positionals.length > 2) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[2])}\nusage: ${USAGE}`);
-    const [workflowId, elicitationId] = positionals;
+    const [workflowId, elicitationId] = oneOrTwo(positionals, USAGE, 'elicitationId');
     const reply = replyOf(flags, elicitationId);
     return withTemporal(async (temporal) => {
       const queue = await requireRunning(temporal.client, workflowId, 'answer a question of');

@@ -49,14 +49,10 @@ async function forkCommand({ flags, positionals }: Parsed<typeof FORK_FLAGS>): P
   const values = valuesFromFlags(flags);
   const overrides = settingsGivenBy(values, runFromValues(values, toolCatalog(config), flags).settings);
   return withWorker(flags, config, async (temporal) => {
-    const { forkRun, ForkError } = await agentClient();
-    try {
-      const started = await forkRun(temporal.client, sourceId, { fromStep, settings: overrides, message: flags.message, taskQueue: taskQueue() });
-      logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (steps 1 to ${fromStep - 1} reused)`);
-      return started.workflowId;
-    } catch (err) {
-      if (err instanceof ForkError) throw new UsageError(err.message);
-      throw err;
-    }
+    const { forkRun } = await agentClient();
+    // A ForkError (a step out of range, a source gone) is exit 2 with its message (src/cli/errors.ts).
+    const started = await forkRun(temporal.client, sourceId, { fromStep, settings: overrides, message: flags.message, taskQueue: taskQueue() });
+    logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (steps 1 to ${fromStep - 1} reused)`);
+    return started.workflowId;
   });
 }

@@ -2,13 +2,13 @@
 // MCP servers, kept in the token store the workers read (src/mcp/token-store.ts). No token is ever printed.
 import type { ResolvedMcpServer } from '../../mcp/config.js';
 import { defaultMcpTokenStore, type McpAuthRecord } from '../../mcp/token-store.js';
-import { durationMs } from '../../tools/policy.js';
 import { nearestName } from '../../core/suggest.js';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_FLAG, loadCliConfig, requireMcpEnvironment } from '../config.js';
 import { logLine } from '../log.js';
 import { printJson, printText } from '../output.js';
+import { durationFlag } from '../settings.js';
 
 const USAGE = 'mcp login <server> | mcp logout <server> | mcp status [--config FILE] [--json]';
 
@@ -57,12 +57,7 @@ async function mcpCommand({ flags, positionals }: Parsed<typeof MCP_FLAGS>): Pro
     printText(removed ? `Forgot the tokens of MCP server "${name}" (${store.where}).\n` : `MCP server "${name}" had no tokens in ${store.where}.\n`);
     return 0;
   }
-  let timeoutMs: number | undefined;
-  try {
-    timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const timeoutMs = flags.timeout === undefined ? undefined : durationFlag('timeout', flags.timeout);
   const { mcpLogin } = await import('../../mcp/login.js'); // the MCP SDK, on use
   const result = await mcpLogin(server, store, {
     timeoutMs,

@@ -50,7 +50,7 @@ async function replayCommand({ flags, positionals }: Parsed<typeof REPLAY_FLAGS>
   const liveOnly = (['scripted', 'system', 'model', 'tools'] as const).find((f) => flags[f] !== undefined);
   if (liveOnly && !flags['live-model']) throw new UsageError(`--${liveOnly} applies to --live-model only: add --live-model`);
   const { config } = await loadCliConfig(flags.config);
-  if (flags['live-model'] && !flags.scripted) requireModelAccess(false);
+  if (flags['live-model'] && !flags.scripted) requireModelAccess();
   let closeModel = async () => {};
   let connection: { apiKey?: string; baseURL?: string } = {};
   if (flags['live-model'] && flags.scripted) {
@@ -64,33 +64,28 @@ async function replayCommand({ flags, positionals }: Parsed<typeof REPLAY_FLAGS>
   const mcp = Object.keys(mcpServers).length ? await (await import('../../mcp/tools.js')).connectMcpServers(mcpServers, { log: () => undefined }) : null;
   try {
     return await withTemporal(async (temporal) => {
-      const { replayRuns, ReplayInputError } = await agentClient();
+      const { replayRuns } = await agentClient();
       const { createToolRegistry } = await import('../../tools/registry.js');
       const registry = mcp ? (await import('../../mcp/tools.js')).withMcpTools(createToolRegistry(tools), mcp) : createToolRegistry(tools);
-      let report: ReplayReport;
-      try {
-        report = await replayRuns(temporal.client, {
-          ...(flags.query ? { query: flags.query } : { workflowIds: positionals }),
-          ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
-          tools: registry,
-          allTools: flags['all-tools'] ?? false,
-          ...(flags['live-model']
-            ? {
-                liveModel: {
-                  ...connection,
-                  settings: {
-                    ...(flags.system !== undefined ? { system: flags.system } : {}),
-                    ...(flags.model !== undefined ? { model: flags.model } : {}),
-                    ...(flags.tools !== undefined ? { tools: flags.tools } : {}),
-                  },
+      // A ReplayInputError (no run named, a query matching none) is exit 2 with its message (src/cli/errors.ts).
+      const report = await replayRuns(temporal.client, {
+        ...(flags.query ? { query: flags.query } : { workflowIds: positionals }),
+        ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
+        tools: registry,
+        allTools: flags['all-tools'] ?? false,
+        ...(flags['live-model']
+          ? {
+              liveModel: {
+                ...connection,
+                settings: {
+                  ...(flags.system !== undefined ? { system: flags.system } : {}),
+                  ...(flags.model !== undefined ? { model: flags.model } : {}),
+                  ...(flags.tools !== undefined ? { tools: flags.tools } : {}),
                 },
-              }
-            : {}),
-        });
-      } catch (err) {
-        if (err instanceof ReplayInputError) throw new UsageError(err.message);
-        throw err;
-      }
+              },
+            }
+          : {}),
+      });
       const unreadable = report.runs.find((r) => r.error && /not found/i.test(r.error));
       if (unreadable && report.runs.length === 1) throw new UsageError(`run ${unreadable.workflowId}: ${unreadable.error}`);
       if (flags.json) printJson(report);

@@ -75,13 +75,13 @@ export function useScriptedModel(flag: boolean | undefined, config: AgentConfig)
     logLine('Set ANTHROPIC_API_KEY to run the same task against Claude.');
     return true;
   }
-  requireModelAccess(false);
+  requireModelAccess();
   return false;
 }
 
 /** `run` and `resume` call the model from this process: without --scripted, they need the API key. */
-export function requireModelAccess(scripted: boolean): void {
-  if (!scripted && !process.env.ANTHROPIC_API_KEY) {
+export function requireModelAccess(): void {
+  if (!process.env.ANTHROPIC_API_KEY) {
     throw new UsageError(
       'ANTHROPIC_API_KEY is not set. Either export ANTHROPIC_API_KEY=<your key> to call Claude, ' +
         'or add --scripted to run against the offline scripted model (no key, canned replies).',

@@ -35,7 +35,7 @@ export const deny = defineCommand({
 
 async function decide(positionals: string[], approve: boolean, reason?: string): Promise<number> {
   const usage = approve ? 'approve <workflowId> [<toolUseId>]' : 'deny <workflowId> [<toolUseId>] [--reason TEXT]';
-  const [workflowId, toolUseId] = oneOrTwo(positionals, usage);
+  const [workflowId, toolUseId] = oneOrTwo(positionals, usage, 'toolUseId');
   return withTemporal(async (temporal) => {
     const queue = await requireRunning(temporal.client, workflowId, approve ? 'approve' : 'deny');
     const { approveToolCall, denyToolCall } = await agentClient();
@@ -52,12 +52,13 @@ async function decide(positionals: string[], approve: boolean, reason?: string):
   });
 }
 
-function oneOrTwo(positionals: string[], usage: string): [string, string | undefined] {
+/** `<workflowId> [<second>]` (`approve`, `deny`, `answer`). */
+export function oneOrTwo(positionals: string[], usage: string, second: string): [string, string | undefined] {
   if (positionals.length === 0) throw new UsageError(`missing workflowId\nusage: ${usage}`);
   if (positionals.length > 2) {
     throw new UsageError(`unexpected argument ${positionals.slice(2).map((p) => JSON.stringify(p)).join(' ')}\nusage: ${usage}`);
   }
-  if (positionals[1] !== undefined && !positionals[1].trim()) throw new UsageError(`the toolUseId is empty\nusage: ${usage}`);
+  if (positionals[1] !== undefined && !positionals[1].trim()) throw new UsageError(`the ${second} is empty\nusage: ${usage}`);
   return [positionals[0], positionals[1]];
 }
 

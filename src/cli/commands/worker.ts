@@ -127,8 +127,6 @@ async function workerCommand({ flags, positionals }: Parsed<typeof WORKER_FLAGS>
     logLine(`worker sizing: ${describeSizing(worker.options)}`);
     const running = worker.run();
     const stopWatchingCache = warnWhenCacheFull(worker, logLine);
-    process.removeListener('SIGINT', requestStop);
-    process.removeListener('SIGTERM', requestStop);
     if (stopRequested) worker.shutdown();
     await running.finally(stopWatchingCache);
     await tracing?.flush().catch(() => undefined); // the spans of the last calls, before the process exits
