@@ -247,7 +247,10 @@ describe('sub-agents', () => {
           ? reply([toolUse('agent__researcher', { task: 'slow' })])
           : reply([text('The researcher ran out of time.')]);
     await shared.with({ script: held }, async (h) => {
-      const result = await h.run('Slow work', { tools: ['agent__researcher'], deadlineMs: 5_000 });
+      // 12 s: the child's deadline then comes the whole DEADLINE_MARGIN_MS (2 s) before the parent's, the time the parent
+      // has to read the partial answer and finish. With 5 s the margin was a fifth of it (under 1 s), and a machine
+      // loaded by three test suites at once let the parent's own deadline fire first (seen once, 2026-12-06).
+      const result = await h.run('Slow work', { tools: ['agent__researcher'], deadlineMs: 12_000 });
       // The parent finished on its own (its deadline's timer never fired); the child's did, set for less than the parent's.
       expect(result).toMatchObject({ status: 'completed', text: 'The researcher ran out of time.' });
       const childId = `${result.workflowId}/toolu_0_0`;
