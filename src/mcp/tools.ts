@@ -161,15 +161,8 @@ function mcpAgentTool(session: McpSession, tool: McpTool, name: string): AnyAgen
     ...(timeout !== undefined ? { timeout } : {}),
     // The server's word that the tool changes nothing: `replay` may call it again.
     ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
-    async execute(input, { signal, idempotencyKey, progress, deadline, elicitation, mcpTask }) {
-      const result = await session.call(tool.name, input, {
-        signal,
-        idempotencyKey,
-        progress,
-        ...(deadline !== undefined ? { deadline } : {}),
-        ...(elicitation ? { elicitation } : {}),
-        ...(mcpTask ? { task: mcpTask } : {}),
-      });
+    async execute(input, context) {
+      const result = await session.call(tool.name, input, context);
       const content = toolResultContent(result);
       if (!result.isError) return content;
       if (typeof content !== 'string') throw new ToolError(`MCP server "${session.name}" reported an error`, { content });
