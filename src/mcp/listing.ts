@@ -13,18 +13,13 @@ export interface ListingLimits {
   pageTimeoutMs: number;
 }
 
-/** A listing stopped at a cap. */
-export class ListingCapError extends Error {
-  override name = 'ListingCapError';
-}
-
 export async function listAllTools(client: Client, limits: ListingLimits): Promise<McpTool[]> {
   const { maxListPages, maxTools } = limits.policy;
   const tools: McpTool[] = [];
   let cursor: string | undefined;
   for (let pages = 0; ; ) {
     if (pages === maxListPages) {
-      throw new ListingCapError(
+      throw new Error(
         `its tools/list did not end within ${maxListPages} pages (${tools.length} tools so far; a server that pages forever?): ` +
           `if it really has more, raise ${limits.where}.maxListPages`,
       );
@@ -33,7 +28,7 @@ export async function listAllTools(client: Client, limits: ListingLimits): Promi
     pages++;
     tools.push(...page.tools);
     if (tools.length > maxTools) {
-      throw new ListingCapError(
+      throw new Error(
         `it offers more than ${maxTools} tools (${tools.length} in ${pages} page${pages === 1 ? '' : 's'}): ` +
           `if it really has that many, raise ${limits.where}.maxTools`,
       );
