@@ -35,8 +35,6 @@ export interface McpTools {
 }
 
 export interface ConnectMcpOptions {
-  /** Where `${NAME}` references are read. Default: process.env. */
-  env?: NodeJS.ProcessEnv;
   /** Server log lines and reconnects. Default: stderr. */
   log?: (message: string) => void;
   /** Where OAuth tokens of `oauth` servers are read and refreshed ones written. Default: the file store
@@ -52,7 +50,7 @@ export async function connectMcpServers(
   options: ConnectMcpOptions = {},
 ): Promise<McpTools> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const sessions = new Map(resolveMcpServers(servers, options.env).map((s) => [s.name, new McpSession(s, log, options.tokenStore)]));
+  const sessions = new Map(resolveMcpServers(servers).map((s) => [s.name, new McpSession(s, log, options.tokenStore)]));
   const closeAll = () => Promise.all([...sessions.values()].map((s) => s.close())).then(() => undefined);
 
   const started = await Promise.allSettled([...sessions.values()].map((s) => s.start()));
