@@ -32,7 +32,7 @@ import {
   timedOut,
 } from './errors.js';
 import { answerElicitation, type InFlightCall } from './elicitation.js';
-import { listAllTools, type ListingLimits } from './listing.js';
+import { listAllTools } from './listing.js';
 import { authorizationFailureText, isAuthorizationFailure, McpLoginRequired, StoreOAuthProvider, workerAuthProvider } from './oauth.js';
 import { callsAsTask, callToolAsTask, cancelTask } from './tasks.js';
 import { abortableSleep, formatBytes, listChange, progressText } from './text.js';
@@ -351,8 +351,7 @@ export class McpSession {
 
   #list(client: Client): Promise<McpTool[]> {
     this.listings++;
-    const limits: ListingLimits = { where: `mcpServers.${this.name}`, policy: this.server.policy, pageTimeoutMs: CONNECT_TIMEOUT_MS };
-    return listAllTools(client, limits);
+    return listAllTools(client, this.server, CONNECT_TIMEOUT_MS);
   }
 
   /** A failed session is closed (a hung stdio server is killed) and forgotten; the next call opens a new one. */
