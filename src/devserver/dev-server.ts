@@ -49,14 +49,12 @@ export interface DevServer {
 }
 
 /** The embedded server's dynamic config, for per-turn latency (docs/operations.md, "Per-turn latency: server
- * settings"; measured in BENCHMARKS.md (e)). With the CLI's defaults each task waits ~25-40 ms from scheduled to
- * started, with the worker idle and polling:
+ * settings", with the figures of BENCHMARKS.md (e)):
  * - `history.transferProcessorMaxPollRPS`: the history shard's transfer-queue reader (which hands new workflow and
- *   activity tasks to matching) loads at most 20 times a second per shard (burst 20); the dev server has one
- *   shard, so a fast run's tasks queue behind that limit. 1,000 takes a dispatch to ~3 ms;
+ *   activity tasks to matching) loads at most 20 times a second per shard; the dev server has one shard, so a fast
+ *   run's tasks queue behind that limit;
  * - `system.enableActivityEagerExecution`: the worker that completes a workflow task gets the activities it
- *   schedules on its own task queue in the reply (model and tool calls), with no
- *   dispatch at all. */
+ *   schedules on its own task queue in the reply (model and tool calls), with no dispatch at all. */
 export const EMBEDDED_SERVER_DYNAMIC_CONFIG: readonly string[] = Object.freeze([
   'system.enableActivityEagerExecution=true',
   'history.transferProcessorMaxPollRPS=1000',

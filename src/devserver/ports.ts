@@ -78,18 +78,17 @@ export class PortClashError extends Error {
 export async function retryOnPortClash<T>(
   what: string,
   attempt: () => Promise<T>,
-  options: { log: (m: string) => void; given?: number[]; explain?: (port: number) => Error; retries?: number },
+  options: { log: (m: string) => void; given?: number[]; explain?: (port: number) => Error },
 ): Promise<T> {
-  const retries = options.retries ?? PORT_CLASH_RETRIES;
   for (let tryNo = 0; ; tryNo++) {
     try {
       return await attempt();
     } catch (err) {
       if (!(err instanceof PortClashError)) throw err;
       if (err.port !== null && options.given?.includes(err.port)) throw options.explain?.(err.port) ?? err;
-      if (tryNo >= retries) throw err;
+      if (tryNo >= PORT_CLASH_RETRIES) throw err;
       const which = err.port === null ? 'a port' : `port ${err.port}`;
-      options.log(`${what}: ${which} was taken by another process before it could bind it; retrying on fresh ports (${tryNo + 2}/${retries + 1})`);
+      options.log(`${what}: ${which} was taken by another process before it could bind it; retrying on fresh ports (${tryNo + 2}/${PORT_CLASH_RETRIES + 1})`);
     }
   }
 }

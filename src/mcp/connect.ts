@@ -18,8 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { coalesced, type Coalesced } from '../core/coalesce.js';
 import { formatDuration } from '../core/duration.js';
-import type { ElicitationAnswer } from '../core/elicitation.js';
-import { NeedsInput, ToolError } from '../tools/types.js';
+import { NeedsInput, ToolError, type ToolContext } from '../tools/types.js';
 import { describeServer, type ResolvedMcpServer } from './config.js';
 import {
   invalidAnswerText,
@@ -33,9 +32,9 @@ import {
   timedOut,
 } from './errors.js';
 import { answerElicitation, type InFlightCall } from './elicitation.js';
-import { listAllTools, type ListingLimits } from './listing.js';
+import { listAllTools } from './listing.js';
 import { authorizationFailureText, isAuthorizationFailure, McpLoginRequired, StoreOAuthProvider, workerAuthProvider } from './oauth.js';
-import { callsAsTask, callToolAsTask, cancelTask, type TaskCall } from './tasks.js';
+import { callsAsTask, callToolAsTask, cancelTask } from './tasks.js';
 import { abortableSleep, formatBytes, listChange, progressText } from './text.js';
 import { linearOutputValidator } from './output-validator.js';
 import { defaultMcpTokenStore, type McpTokenStore } from './token-store.js';
@@ -53,19 +52,9 @@ const CONNECT_TIMEOUT_MS = 30_000;
  * cancellation (an aborted signal sends `notifications/cancelled`) are what bound a call. */
 const CALL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
-export interface McpCallOptions {
-  signal: AbortSignal;
-  idempotencyKey: string;
-  /** When the call's timeout ends (epoch ms): the call gives up a little before, restarts the session and fails
-   * naming the server, rather than being cut off by the timeout. */
-  deadline?: number;
-  /** Where the server's progress notifications go (the tool call's `context.progress`). */
-  progress?: (message: string, fraction?: number) => void;
-  /** For a tool with `execution.taskSupport`: the task an earlier attempt started, and where a new task's id goes. */
-  task?: TaskCall;
-  /** The run holds questions (see ToolContext.elicitation): the answers recorded for this call so far. */
-  elicitation?: { answers: ElicitationAnswer[] };
-}
+/** What a call takes from its tool call's context: the server's progress notifications go to its `progress`, and
+ * `mcpTask` is used for a tool with `execution.taskSupport`. */
+export type McpCallOptions = Pick<ToolContext, 'signal' | 'idempotencyKey' | 'deadline' | 'progress' | 'elicitation' | 'mcpTask'>;
 
 /** The first wait before a call is made again on a new session, doubled each time up to RECONNECT_MAX_WAIT_MS,
  * for as long as the server's `reconnectFor` allows. */
@@ -197,16 +186,16 @@ export class McpSession {
       },
     };
     this.#calls.add(call);
-    let taskId = options.task?.resume;
+    let taskId = options.mcpTask?.resume;
     try {
       const callSignal = AbortSignal.any([signal, giveUp.signal, asking.signal]);
       const meta = { [IDEMPOTENCY_META_KEY]: options.idempotencyKey };
       const toolArgs = (args ?? {}) as Record<string, unknown>;
       // With a callback the SDK sends a progressToken: the server's progress notifications reach the call's own
       // progress (status, watch, the UI); for a task, until the task ends.
-      const onprogress = progress ? (p: Progress) => progress(progressText(p), p.total ? p.progress / p.total : undefined) : undefined;
-      if (options.task && callsAsTask(client, this.#tools.find((t) => t.name === tool))) {
-        const task = options.task;
+      const onprogress = (p: Progress) => progress(progressText(p), p.total ? p.progress / p.total : undefined);
+      const task = options.mcpTask;
+      if (task && callsAsTask(client, this.#tools.find((t) => t.name === tool))) {
         // A reconnect within this attempt (the server was away) resumes the task too.
         const started = (id: string) => {
           taskId = task.resume = id;
@@ -219,7 +208,7 @@ export class McpSession {
       const result = await client.callTool({ name: tool, arguments: toolArgs, _meta: meta }, undefined, {
         signal: callSignal,
         timeout: CALL_TIMEOUT_MS,
-        ...(onprogress ? { onprogress } : {}),
+        onprogress,
       });
       return result as CallToolResult;
     } catch (err) {
@@ -362,8 +351,7 @@ export class McpSession {
 
   #list(client: Client): Promise<McpTool[]> {
     this.listings++;
-    const limits: ListingLimits = { where: `mcpServers.${this.name}`, policy: this.server.policy, pageTimeoutMs: CONNECT_TIMEOUT_MS };
-    return listAllTools(client, limits);
+    return listAllTools(client, this.server, CONNECT_TIMEOUT_MS);
   }
 
   /** A failed session is closed (a hung stdio server is killed) and forgotten; the next call opens a new one. */

@@ -7,7 +7,7 @@ import { ErrorCode, McpError, type ElicitRequest, type ElicitResult } from '@mod
 import { defaultsAnswer, recordedAnswer, type ElicitationAnswer } from '../core/elicitation.js';
 import { oneLine } from '../core/transcript.js';
 import type { NeedsInput } from '../tools/types.js';
-import type { McpServerPolicy } from './config.js';
+import type { ResolvedMcpServer } from './config.js';
 
 /** A call in flight on a session, for its server's elicitation requests. */
 export interface InFlightCall {
@@ -20,11 +20,7 @@ export interface InFlightCall {
   ask(question: NeedsInput['question']): void;
 }
 
-export interface ElicitingServer {
-  name: string;
-  policy: Pick<McpServerPolicy, 'elicitation' | 'elicitationTimeoutMs'>;
-  log(message: string): void;
-}
+type ElicitingServer = Pick<ResolvedMcpServer, 'name' | 'policy'> & { log(message: string): void };
 
 /** A server's `elicitation/create` (form mode: the client declares no other). Answered at once by the server's
  * policy (`decline`, `accept-defaults`), by the answer recorded for it (a repeated request after the run asked),

@@ -3,39 +3,27 @@
 // at `maxTools`, with a message saying which setting to raise.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerPolicy } from './config.js';
+import type { ResolvedMcpServer } from './config.js';
 
-export interface ListingLimits {
-  /** `mcpServers.<name>`, for the message. */
-  where: string;
-  policy: Pick<McpServerPolicy, 'maxListPages' | 'maxTools'>;
-  /** Each page's own timeout. */
-  pageTimeoutMs: number;
-}
-
-/** A listing stopped at a cap. */
-export class ListingCapError extends Error {
-  override name = 'ListingCapError';
-}
-
-export async function listAllTools(client: Client, limits: ListingLimits): Promise<McpTool[]> {
-  const { maxListPages, maxTools } = limits.policy;
+export async function listAllTools(client: Client, server: Pick<ResolvedMcpServer, 'name' | 'policy'>, pageTimeoutMs: number): Promise<McpTool[]> {
+  const { maxListPages, maxTools } = server.policy;
+  const where = `mcpServers.${server.name}`;
   const tools: McpTool[] = [];
   let cursor: string | undefined;
   for (let pages = 0; ; ) {
     if (pages === maxListPages) {
-      throw new ListingCapError(
+      throw new Error(
         `its tools/list did not end within ${maxListPages} pages (${tools.length} tools so far; a server that pages forever?): ` +
-          `if it really has more, raise ${limits.where}.maxListPages`,
+          `if it really has more, raise ${where}.maxListPages`,
       );
     }
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: limits.pageTimeoutMs });
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: pageTimeoutMs });
     pages++;
     tools.push(...page.tools);
     if (tools.length > maxTools) {
-      throw new ListingCapError(
+      throw new Error(
         `it offers more than ${maxTools} tools (${tools.length} in ${pages} page${pages === 1 ? '' : 's'}): ` +
-          `if it really has that many, raise ${limits.where}.maxTools`,
+          `if it really has that many, raise ${where}.maxTools`,
       );
     }
     cursor = page.nextCursor;

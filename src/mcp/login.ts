@@ -108,14 +108,8 @@ async function listTools(transport: StreamableHTTPClientTransport): Promise<numb
   }
 }
 
-interface Redirect {
-  url: string;
-  next(timeoutMs: number): Promise<{ code: string; state: string | undefined }>;
-  close(): Promise<void>;
-}
-
 /** A loopback server on 127.0.0.1 for the authorization server's redirect: `/callback?code=…&state=…`. */
-async function listenForRedirect(port: number): Promise<Redirect> {
+async function listenForRedirect(port: number) {
   let settle: { resolve(v: { code: string; state: string | undefined }): void; reject(e: Error): void } | undefined;
   const arrived = new Promise<{ code: string; state: string | undefined }>((resolve, reject) => (settle = { resolve, reject }));
   arrived.catch(() => undefined);
@@ -146,7 +140,7 @@ async function listenForRedirect(port: number): Promise<Redirect> {
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}/callback`,
-    next(timeoutMs) {
+    next(timeoutMs: number) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new McpLoginError(`no redirect came back within ${formatDuration(timeoutMs)}: run mcp login again and open the URL`)), timeoutMs);

@@ -3,6 +3,7 @@
 // attempt that a crash or a lost worker cut short resumes the same task on the next attempt, on any worker, instead of
 // starting the work again.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ToolContext } from '../tools/types.js';
 import { abortableSleep } from './text.js';
 import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
@@ -10,13 +11,6 @@ import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CallToolRe
 const DEFAULT_POLL_MS = 1000;
 /** At most this long between polls, whatever the server suggests: a resumed call should not sleep through its task. */
 const MAX_POLL_MS = 10_000;
-
-export interface TaskCall {
-  /** The task an earlier attempt of this call created (from its last heartbeat). */
-  resume?: string;
-  /** Called once the server created the task: the activity heartbeats its id. */
-  started(taskId: string): void;
-}
 
 export interface TaskCallOptions {
   signal: AbortSignal;
@@ -39,7 +33,7 @@ export async function callToolAsTask(
   client: Client,
   name: string,
   args: Record<string, unknown>,
-  task: TaskCall,
+  task: NonNullable<ToolContext['mcpTask']>,
   options: TaskCallOptions,
 ): Promise<CallToolResult> {
   const { signal, timeout } = options;

@@ -1,5 +1,6 @@
 // Small helpers of the MCP client: what it logs and shows (a list change, a progress notification, a byte count), and a
 // wait that a call's abort signal cuts short.
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `5 tools (added: b; removed: a)`, or `5 tools (the same names)`. */
 export function listChange(before: string[], after: string[]): string {
@@ -14,19 +15,9 @@ export function progressText(p: { progress: number; total?: number; message?: st
   return p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress));
 }
 
+/** Node's abortable timer, failing with the signal's own reason (a Temporal cancellation stays one) instead of an AbortError. */
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleep(ms, undefined, { signal }).catch(() => Promise.reject(signal.reason));
 }
 
 export function formatBytes(bytes: number): string {

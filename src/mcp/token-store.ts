@@ -88,10 +88,7 @@ export class FileMcpTokenStore implements McpTokenStore {
   }
 
   save(server: string, record: McpAuthRecord): Promise<void> {
-    return this.#update((servers) => {
-      servers[server] = record;
-      return true;
-    }).then(() => undefined);
+    return this.update(server, () => record).then(() => undefined);
   }
 
   async update(server: string, change: (stored: McpAuthRecord | undefined) => McpAuthRecord): Promise<McpAuthRecord> {

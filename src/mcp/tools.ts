@@ -35,8 +35,6 @@ export interface McpTools {
 }
 
 export interface ConnectMcpOptions {
-  /** Where `${NAME}` references are read. Default: process.env. */
-  env?: NodeJS.ProcessEnv;
   /** Server log lines and reconnects. Default: stderr. */
   log?: (message: string) => void;
   /** Where OAuth tokens of `oauth` servers are read and refreshed ones written. Default: the file store
@@ -52,7 +50,7 @@ export async function connectMcpServers(
   options: ConnectMcpOptions = {},
 ): Promise<McpTools> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const sessions = new Map(resolveMcpServers(servers, options.env).map((s) => [s.name, new McpSession(s, log, options.tokenStore)]));
+  const sessions = new Map(resolveMcpServers(servers).map((s) => [s.name, new McpSession(s, log, options.tokenStore)]));
   const closeAll = () => Promise.all([...sessions.values()].map((s) => s.close())).then(() => undefined);
 
   const started = await Promise.allSettled([...sessions.values()].map((s) => s.start()));
@@ -161,15 +159,8 @@ function mcpAgentTool(session: McpSession, tool: McpTool, name: string): AnyAgen
     ...(timeout !== undefined ? { timeout } : {}),
     // The server's word that the tool changes nothing: `replay` may call it again.
     ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}),
-    async execute(input, { signal, idempotencyKey, progress, deadline, elicitation, mcpTask }) {
-      const result = await session.call(tool.name, input, {
-        signal,
-        idempotencyKey,
-        progress,
-        ...(deadline !== undefined ? { deadline } : {}),
-        ...(elicitation ? { elicitation } : {}),
-        ...(mcpTask ? { task: mcpTask } : {}),
-      });
+    async execute(input, context) {
+      const result = await session.call(tool.name, input, context);
       const content = toolResultContent(result);
       if (!result.isError) return content;
       if (typeof content !== 'string') throw new ToolError(`MCP server "${session.name}" reported an error`, { content });

@@ -13,7 +13,7 @@ import { SERVER_TOOL_NAMES } from '../core/types.js';
 type Json = Record<string, unknown>;
 
 /** Assistant/user content as an array of blocks (a string is one text block, as the API treats it). */
-function blocksOf(content: unknown): Json[] {
+export function blocksOf(content: unknown): Json[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return Array.isArray(content) ? content.filter(isObject) : [];
 }

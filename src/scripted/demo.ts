@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { mockSearch } from '../tools/web-search.js';
+import { blocksOf } from './conformance.js';
 import {
   reply,
   serverToolUse,
@@ -19,11 +20,6 @@ import {
 } from './script.js';
 
 type Block = Record<string, unknown>;
-
-function blocksOf(message: MessageParam | undefined): Block[] {
-  if (!message) return [];
-  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content as unknown as Block[]);
-}
 
 function textOf(blocks: Block[]): string {
   return blocks
@@ -72,10 +68,10 @@ function endTurn(message: string): ReplyTurn {
 function lastToolExchange(messages: MessageParam[]): { name: string; input: Block; result: Block } | null {
   for (let i = messages.length - 1; i > 0; i--) {
     if (messages[i].role !== 'user') continue;
-    const results = blocksOf(messages[i]).filter((b) => b.type === 'tool_result');
+    const results = blocksOf(messages[i].content).filter((b) => b.type === 'tool_result');
     const result = results[results.length - 1];
     if (!result) continue;
-    const call = blocksOf(messages[i - 1]).find((b) => b.type === 'tool_use' && b.id === result.tool_use_id);
+    const call = blocksOf(messages[i - 1].content).find((b) => b.type === 'tool_use' && b.id === result.tool_use_id);
     if (call) return { name: call.name as string, input: (call.input ?? {}) as Block, result };
   }
   return null;
@@ -83,7 +79,7 @@ function lastToolExchange(messages: MessageParam[]): { name: string; input: Bloc
 
 /** Rule-based replies for the France demo: search, then calculate 15%, then answer. */
 export const franceDemoScript: ScriptFunction = (request: MessagesRequestBody): ScriptTurn => {
-  const task = textOf(blocksOf(request.messages[0]));
+  const task = textOf(blocksOf(request.messages[0].content));
   if (!/france/i.test(task) || !/population/i.test(task)) {
     return endTurn(
       `This is the offline scripted model: it only knows the France demo task ("${DEMO_TASK}"). ` +

@@ -104,14 +104,14 @@ export interface SseDelivery {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Writes the response headers and the events (slowly, or cut short, when asked), then ends the response.
- * Resolves with how the delivery ended: `complete`, `cut`, or `client_gone` (the client disconnected). */
+/** Writes the response headers and the events (slowly, or cut short, when asked), then ends the response; stops
+ * when the client disconnects. */
 export async function writeSse(
   res: ServerResponse,
   events: SseEvent[],
   headers: Record<string, string>,
-  delivery: SseDelivery = {},
-): Promise<'complete' | 'cut' | 'client_gone'> {
+  delivery: SseDelivery,
+): Promise<void> {
   res.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
@@ -126,16 +126,15 @@ export async function writeSse(
     if (i === delivery.cutAfterEvents) {
       // Abruptly, as a dropped connection looks to the client: no final chunk, no message_stop.
       res.destroy();
-      return 'cut';
+      return;
     }
     if (i === delivery.pauseAfterEvents && delivery.resume) await delivery.resume();
     if (delivery.eventDelayMs) await sleep(delivery.eventDelayMs);
-    if (gone) return 'client_gone';
+    if (gone) return;
     const chunk = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     // Before a cut, each event is flushed first, so exactly `cutAfterEvents` events reach the client.
     if (delivery.cutAfterEvents === undefined) res.write(chunk);
     else await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
   }
   res.end();
-  return 'complete';
 }

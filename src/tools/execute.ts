@@ -1,19 +1,16 @@
 // Runs one tool call and turns every answer the model should see into a ToolOutcome. Only failures that
 // are not the model's business (anything but ToolError) escape, so the activity layer can retry them.
 import { toolAllowed } from '../core/tool-names.js';
-import type { ToolOutcome } from '../core/types.js';
+import type { ToolCallInput, ToolOutcome } from '../core/types.js';
 import type { ToolRegistry } from './registry.js';
 import { ToolError, type ToolContext } from './types.js';
 import { validateToolInput } from './validate.js';
 
-export interface ToolCall {
-  name: string;
-  input: unknown;
-  /** The tools this run may use; any other name is answered as unknown, even if the worker has it. */
-  allowedTools: string[];
-}
-
-export async function executeTool(registry: ToolRegistry, call: ToolCall, context: ToolContext): Promise<ToolOutcome> {
+export async function executeTool(
+  registry: ToolRegistry,
+  call: Pick<ToolCallInput, 'name' | 'input' | 'allowedTools'>,
+  context: ToolContext,
+): Promise<ToolOutcome> {
   const tool = toolAllowed(call.name, call.allowedTools) ? registry.get(call.name) : undefined;
   if (!tool) {
     // Lists only what this run may call, so the model is never pointed at a tool it would be refused.

@@ -71,16 +71,12 @@ function formatResults(query: string, results: MockResult[]): string {
   return [header, '', ...items].join('\n');
 }
 
-function matches(entry: CannedEntry, words: Set<string>): boolean {
-  return entry.keywords.every((k) => words.has(k));
-}
-
 /** The stub's answer for a query; pure, so the same query always yields the same text. */
 export function mockSearch(query: string): string {
   const trimmed = query.trim();
   if (trimmed === '') throw new ToolError('The query is empty: pass the words to search for.');
   const words = new Set(trimmed.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
-  const hits = CANNED.filter((entry) => matches(entry, words)).flatMap((entry) => entry.results);
+  const hits = CANNED.filter((entry) => entry.keywords.every((k) => words.has(k))).flatMap((entry) => entry.results);
   if (hits.length > 0) return formatResults(trimmed, hits);
   // Never an empty answer: an empty string would look like a silent failure to the model.
   return formatResults(trimmed, [
