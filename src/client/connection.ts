@@ -94,7 +94,7 @@ const closedChannelGuard: Interceptor = (options, nextCall) => {
     return new InterceptingCall(nextCall(options));
   } catch (err) {
     if (!(err instanceof Error) || err.message !== 'Channel has been shut down') throw err;
-    return endedCall(`${err.message}: the connection was closed while the call waited to retry`);
+    return endedCall(`${err.message}: the connection was closed before this call, or its next attempt, could be made`);
   }
 };
 

@@ -87,7 +87,7 @@ describe('connectClient: a connection closed while a call waits to retry', () =>
       // Without the guard the call never settles: the retry's throw ends up here instead.
       await expect(Promise.race([call, uncaught])).rejects.toMatchObject({
         code: 1 /* CANCELLED */,
-        details: expect.stringContaining('the connection was closed while the call waited to retry'),
+        details: expect.stringContaining('the connection was closed before this call, or its next attempt, could be made'),
       });
     } finally {
       process.off('uncaughtException', onUncaught);
