@@ -40,6 +40,7 @@ import { startWorkerProcess } from '../test/helpers/worker-process.js';
 import { workflowTaskLatency } from './workflow-task-latency.js';
 import { historyGaps, median, medianGaps } from './history-gaps.js';
 import { cpuMs, workerMemory, type WorkerMemory } from './worker-memory.js';
+import { largestDifferences, perTurn as countersPerTurn, readServerCounters } from './server-metrics.js';
 
 const WORKER_PROCESS = fileURLToPath(new URL('./worker-process.mjs', import.meta.url));
 /** Histories read per shape and N for the workflow task latency. */
@@ -308,12 +309,18 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       // And the model requests each fleet sent: a run that completed sent one a turn, so any more were sent again (a
       // retried call, or a local call made again after its workflow task timed out: billed twice by a real model).
       const fleetOf = async (workerPid: number, run: () => Promise<string>) => {
-        const before = { worker: cpuMs(workerPid), server: cpuMs(server.process.pid!), requests: model.requests.length };
+        const counters = await readServerCounters(server.metricsPort);
+        const before = { worker: cpuMs(workerPid), server: cpuMs(server.process.pid!), requests: model.requests.length, bench: process.cpuUsage() };
         const result = await timed(() => Promise.allSettled(Array.from({ length: n }, run)));
+        const bench = process.cpuUsage(before.bench);
         return {
           ...result,
           cpuMs: { worker: cpuMs(workerPid) - before.worker, server: cpuMs(server.process.pid!) - before.server },
+          // This process: the client starting and awaiting the runs, and the scripted model answering them.
+          benchCpuMs: (bench.user + bench.system) / 1000,
           modelRequests: model.requests.length - before.requests,
+          // What the server did a turn, from its own counters (bench/server-metrics.ts).
+          serverPerTurn: countersPerTurn(counters, await readServerCounters(server.metricsPort), n * FLEET_TURNS),
         };
       };
       // Repeats interleaved (bare, ours, bare+HTTP, bare, ours, ...), so that a change of the machine's load falls on
@@ -418,6 +425,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         oursOverBareHttp: h ? o.wallMs / h.wallMs : null,
         oursTranscriptStats: o.transcriptStats,
         cpuMs: { bare: b.cpuMs, ours: o.cpuMs, bareHttp: h?.cpuMs ?? null },
+        benchCpuMs: { bare: b.benchCpuMs, ours: o.benchCpuMs, bareHttp: h?.benchCpuMs ?? null },
+        serverPerTurn: { bare: b.serverPerTurn, ours: o.serverPerTurn, bareHttp: h?.serverPerTurn ?? null },
         // CPU per turn (worker + server), ours over bare, in each repeat: the median is the figure.
         cpuRatiosOfRepeats: repeats.map((r) => cpuPerTurn(r.o.cpuMs) / cpuPerTurn(r.b.cpuMs)),
         oursFastTool: fastBeside?.summary ?? null,
@@ -442,7 +451,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
       notes.push(
         `${n} agents, CPU per turn (ms), worker + server: bare ${perTurn(c.bare.worker)} + ${perTurn(c.bare.server)}, ` +
           (c.bareHttp ? `bare+HTTP ${perTurn(c.bareHttp.worker)} + ${perTurn(c.bareHttp.server)}, ` : '') +
-          `ours ${perTurn(c.ours.worker)} + ${perTurn(c.ours.server)}; ours / bare, total CPU: ${row.cpuRatiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}` +
+          `ours ${perTurn(c.ours.worker)} + ${perTurn(c.ours.server)}; the bench process (client and scripted model): ` +
+          `bare ${perTurn(row.benchCpuMs.bare)}${row.benchCpuMs.bareHttp === null ? '' : `, bare+HTTP ${perTurn(row.benchCpuMs.bareHttp)}`}, ours ${perTurn(row.benchCpuMs.ours)}; ours / bare, total CPU: ${row.cpuRatiosOfRepeats.map((x) => fmt(x, 2)).join(', ')}` +
           (FLEET_REPEATS > 1 ? ` (median ${fmt(median(row.cpuRatiosOfRepeats), 2)}); ours/bare wall: ${ratios.map((x) => fmt(x, 2)).join(', ')} (median ${fmt(median(ratios), 2)})` : ''),
       );
       const fast = row.oursFastTool;
@@ -483,6 +493,10 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           .map(([k, v]) => `${k} ${v.toFixed(1)}`)
           .join(', ')})`;
       notes.push(`${n} agents: history events per run (sampled runs): bare ${events(bareWft)}; ours ${events(oursWft)}`);
+      notes.push(
+        `${n} agents: the server's counters that differ most a turn, ours / ${h ? 'bare+HTTP' : 'bare'}:\n    ` +
+          largestDifferences(o.serverPerTurn, (h ?? b).serverPerTurn),
+      );
       const t = o.transcriptStats;
       if (t) notes.push(`${n} agents: ${t.cacheHits} model calls found their transcript in the worker's cache, ${t.queries} queried (${t.queryRetries} query retries)`);
     }

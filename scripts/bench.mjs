@@ -4,6 +4,8 @@
 //   (e) where a bare activity round trip spends its time on the dev server: bench/dispatch.bench.ts;
 //   (f) how long a job can run against a 40k-token window, with and without compaction: bench/long-job.bench.ts;
 //   (g) a tool call of 330 s under a 10-minute timeout: bench/long-tool-call.bench.ts (only with --only: it takes 5.5 min);
+//   (h) ours against ours changed in one thing (run settings, another workflow bundle), a fleet each, side by side:
+//       bench/variants.bench.ts (only with --only; BENCH_VARIANTS says which);
 //   (d) recovery after a worker SIGKILL: test/durability/recovery.test.ts (the crash test; its figures are read
 //       from what it prints, and it asserts the 15 s bound itself).
 import { spawnSync } from 'node:child_process';
