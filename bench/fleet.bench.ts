@@ -250,6 +250,10 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           shapes.map((k) => [k, (cpuMs(pids[k]) - cpuBefore[k]) / (PER_TURN_TURNS * PER_TURN_REPEATS)]),
         ) as Record<Measured, number>;
         const ms = Object.fromEntries(shapes.map((k) => [k, median(t[k])])) as Record<Measured, number>;
+        // Each repeat's own ratios (its shapes ran seconds apart): their spread says how far the machine's drift moves
+        // the figure; with many repeats, their median is the steadier estimate.
+        const repeatRatios = (k: Measured, floor: Measured) => t[k].map((x, i) => x / t[floor][i]);
+        const spread = (xs: number[]) => `${fmt(median(xs), 2)} (${fmt(Math.min(...xs), 2)}–${fmt(Math.max(...xs), 2)})`;
         const gaps = Object.fromEntries(shapes.map((k) => [k, medianGaps(timelines[k])])) as Record<Measured, Map<string, number>>;
         const inProcessMs = median(inProcess);
         figures.perTurn = {
@@ -268,6 +272,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           repeats: PER_TURN_REPEATS,
           serverDynamicConfig: EMBEDDED_SERVER_DYNAMIC_CONFIG,
           oursOverBare: ms.ours / ms.bare,
+          oursOverBareByRepeat: repeatRatios('ours', 'bare'),
+          oursLocalModelCallsFastToolOverBareByRepeat: repeatRatios('ours-local-fast', 'bare'),
           oursOverBareDefault: ms.ours / ms['bare-default'],
           oursFastToolOverBare: ms['ours-fast'] / ms.bare,
           oursFastToolOverBareDefault: ms['ours-fast'] / ms['bare-default'],
@@ -283,6 +289,8 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
           `${shapes.map((k) => fmt(ms[k]).padStart(`${names[k]} (ms/turn)`.length)).join(' | ')} | ${fmt(inProcessMs, 2).padStart(20)} | ` +
             `${fmt(ms.ours / ms.bare, 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms.bare, 2).padStart(31)} | ${fmt(ms.ours / ms['bare-default'], 2).padStart(20)} | ${fmt(ms['ours-fast'] / ms['bare-default'], 2).padStart(30)}`,
           `ours / bare+HTTP embedded: ${fmt(ms.ours / ms['bare-http'], 2)}; bare+HTTP / bare embedded: ${fmt(ms['bare-http'] / ms.bare, 2)}`,
+          `each repeat's own ratio, median (lowest–highest): ours / bare ${spread(repeatRatios('ours', 'bare'))}, ` +
+            `ours, local model calls + fast tool / bare ${spread(repeatRatios('ours-local-fast', 'bare'))}, ours / bare+HTTP ${spread(repeatRatios('ours', 'bare-http'))}`,
           `worker process CPU per turn (ms, all measured runs): ${shapes.map((k) => `${names[k]} ${fmt(workerCpuMsPerTurn[k], 2)}`).join(', ')}`,
           `ours, local model calls / bare embedded: ${fmt(ms['ours-local'] / ms.bare, 2)}; with a fast tool too: ${fmt(ms['ours-local-fast'] / ms.bare, 2)}` +
             (OURS_BEFORE ? `; ours with the ${OURS_BEFORE_WORKER ? 'worker' : 'bundle'} before / bare embedded: ${fmt(ms['ours-before'] / ms.bare, 2)}` : ''),
