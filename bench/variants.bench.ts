@@ -16,7 +16,7 @@ import { startDevServer } from '../src/devserver/index.js';
 import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
 import { startWorkerProcess } from '../test/helpers/worker-process.js';
 import { largestDifferences, perTurn, readServerCounters } from './server-metrics.js';
-import { cpuMs, workerMemory } from './worker-memory.js';
+import { cpuMs, threadCpuMs, workerMemory } from './worker-memory.js';
 
 interface Variant {
   name: string;
@@ -38,7 +38,7 @@ it('ours and its variants, a fleet each, side by side', async () => {
   const model = await startScriptedModel({
     script: (_req, turn) => ({ ...(turn < TURNS - 1 ? reply([toolUse('calculator', { expression: `${turn}+1` })]) : reply([text('done')])), delayMs: 200 }),
   });
-  const results = new Map<string, { wallMs: number; bench: number; worker: number; server: number; counters: Record<string, number> }[]>();
+  const results = new Map<string, { wallMs: number; threads: string; bench: number; worker: number; server: number; counters: Record<string, number> }[]>();
   try {
     for (let r = 0; r < REPEATS; r++) {
       for (const v of VARIANTS) {
@@ -53,7 +53,7 @@ it('ours and its variants, a fleet each, side by side', async () => {
         const memory = workerMemory(child);
         try {
           const counters = await readServerCounters(server.metricsPort);
-          const before = { worker: cpuMs(child.pid!), server: cpuMs(server.process.pid!), bench: process.cpuUsage() };
+          const before = { worker: cpuMs(child.pid!), threads: threadCpuMs(child.pid!), server: cpuMs(server.process.pid!), bench: process.cpuUsage() };
           const t0 = Date.now();
           await Promise.all(
             Array.from({ length: N }, async () => {
@@ -64,7 +64,10 @@ it('ours and its variants, a fleet each, side by side', async () => {
             }),
           );
           const bench = process.cpuUsage(before.bench);
+          const threads = Object.entries(threadCpuMs(child.pid!)).map(([name, ms]) => [name, ms - (before.threads[name] ?? 0)] as const);
           const row = {
+            // The worker's threads, as a share of one core over the fleet's wall time: one near 100 % bounds it.
+            threads: threads.filter(([, ms]) => ms > 0).map(([name, ms]) => `${name} ${Math.round((100 * ms) / (Date.now() - t0))} %`).join(', '),
             wallMs: Date.now() - t0,
             bench: (bench.user + bench.system) / 1000,
             worker: cpuMs(child.pid!) - before.worker,
@@ -72,7 +75,7 @@ it('ours and its variants, a fleet each, side by side', async () => {
             counters: perTurn(counters, await readServerCounters(server.metricsPort), N * TURNS),
           };
           results.set(v.name, [...(results.get(v.name) ?? []), row]);
-          console.log(`repeat ${r + 1}, ${v.name}: ${(row.wallMs / 1000).toFixed(1)} s`);
+          console.log(`repeat ${r + 1}, ${v.name}: ${(row.wallMs / 1000).toFixed(1)} s; the worker's threads: ${row.threads}`);
         } finally {
           await memory.stop();
         }

@@ -2,7 +2,7 @@
 // and its peak (VmHWM, the kernel's high-water mark, which no sample can miss) read just before it is stopped.
 // Also the CPU time a process has used (cpuMs), read around a fleet by the bench.
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface WorkerMemory {
   /** Reads the peak, then stops the process (SIGTERM: the worker shuts down; SIGKILL after 15 s); once. */
@@ -19,6 +19,26 @@ export function cpuMs(pid: number): number {
     return 0;
   }
 }
+/** CPU time (ms) of each of a process's threads, summed by thread name (/proc/<pid>/task/<tid>/stat): `main`, each of
+ * Node's worker threads (the workflow thread among them) as `node <tid>`, Temporal's core threads as
+ * `tokio-runtime-w`, and so on; an empty object once the process is gone. */
+export function threadCpuMs(pid: number): Record<string, number> {
+  const byName: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      // Node names its worker threads (the workflow thread among them) `node` too: each is told apart by its id.
+      const name = tid === String(pid) ? 'main' : comm === 'node' ? `node ${tid}` : comm;
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      byName[name] = (byName[name] ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    }
+  } catch {
+    // the process or one of its threads ended while it was read
+  }
+  return byName;
+}
+
 /** `getconf CLK_TCK`: 100 on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
