@@ -9,7 +9,9 @@
 //       activity and a no-op activity per turn), and / the bare shape whose 'model' activity makes the same
 //       streamed HTTP call to the scripted model as ours: wall time against the ideal (10 × 200 ms), turns per second,
 //       the worker process's own peak RSS, and workflow task latency (scheduled → completed, from the histories
-//       of a sample of runs); and ours with the calculator `fast: true` (its calls local activities) / the bare shape.
+//       of a sample of runs); and ours with the calculator `fast: true` (its calls local activities) / the bare shape;
+//       with, for each fleet, each worker thread's share of a core, this process's own CPU, and what the server did per
+//       turn (its Prometheus counters, bench/server-metrics.ts).
 // Each worker runs in a process of its own (bench/worker-process.mjs, the built package): a fresh one per shape
 // and N, so its peak RSS (VmHWM) is that case's alone; the client, the scripted model and the dev server stay
 // in this process. `npm run bench` (10 and 100 agents; BENCH_FLEET=1000 (`npm run bench:fleet`) for the 1,000 case, BENCH_FLEET=0 for (a) alone; BENCH_FLEET_REPEATS=3 for the median

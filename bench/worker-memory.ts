@@ -19,6 +19,7 @@ export function cpuMs(pid: number): number {
     return 0;
   }
 }
+
 /** CPU time (ms) of each of a process's threads, summed by thread name (/proc/<pid>/task/<tid>/stat): `main`, each of
  * Node's worker threads (the workflow thread among them) as `node <tid>`, Temporal's core threads as
  * `tokio-runtime-w`, and so on; an empty object once the process is gone. */
