@@ -150,10 +150,11 @@ export const DEFAULT_MAX_TOOL_OUTPUT_CHARS = 100_000;
 export const RECENT_MESSAGES_KEPT_WHOLE = 6;
 
 /** A running run's progress search attributes (AgentSteps, AgentTokens, AgentCostUsd, AgentStopReason) are
- * upserted at most this often (workflow time); a change of status, guard or model, and so the run's end, at once. Each upsert is
- * a history event and a visibility write on the server: with one per turn, a fleet of fast turns spent a fifth of
- * the server's CPU on them. Real model calls take seconds, so the lag is rarely more than a turn. */
-export const SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS = 10_000;
+ * upserted at most this often (workflow time); a change of status, guard or model, and so the run's end, at once.
+ * Each upsert is a history event and a visibility write, the costliest thing the server does for a turn: at 1,000
+ * agents, every 10 s instead of this cost the server about 7 % more CPU a turn (BENCHMARKS.md). A list of runs can
+ * lag a minute behind; `status` and `watch` always show the live figures. */
+export const SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS = 60_000;
 
 /** The largest transcript page a query returns: far below gRPC's 4 MB message limit. */
 export const TRANSCRIPT_PAGE_BYTES = 1_000_000;
