@@ -151,9 +151,9 @@ export const RECENT_MESSAGES_KEPT_WHOLE = 6;
 
 /** A running run's progress search attributes (AgentSteps, AgentTokens, AgentCostUsd, AgentStopReason) are
  * upserted at most this often (workflow time); a change of status, guard or model, and so the run's end, at once.
- * Each upsert is a history event and a visibility write, the costliest thing the server does for a turn: at 1,000
- * agents, every 10 s instead of this cost the server about 7 % more CPU a turn (BENCHMARKS.md). A list of runs can
- * lag a minute behind; `status` and `watch` always show the live figures. */
+ * Each upsert is a history event and a visibility write, among the costliest writes the server makes for a run: at
+ * 1,000 agents, every 10 s instead of this cost the server about 7 % more CPU a turn (BENCHMARKS.md). A list of runs
+ * can lag a minute behind; `status` and `watch` always show the live figures. */
 export const SEARCH_ATTRIBUTE_PROGRESS_INTERVAL_MS = 60_000;
 
 /** The largest transcript page a query returns: far below gRPC's 4 MB message limit. */
