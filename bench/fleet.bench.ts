@@ -41,7 +41,7 @@ import { agentWorkerSizing, type SizingWorkerOptions, type WorkerSizing } from '
 import { startWorkerProcess } from '../test/helpers/worker-process.js';
 import { workflowTaskLatency } from './workflow-task-latency.js';
 import { historyGaps, median, medianGaps } from './history-gaps.js';
-import { cpuMs, threadCpuMs, workerMemory, type WorkerMemory } from './worker-memory.js';
+import { cpuMs, threadCpuMs, threadShares, workerMemory, type WorkerMemory } from './worker-memory.js';
 import { largestDifferences, perTurn as countersPerTurn, readServerCounters } from './server-metrics.js';
 
 const WORKER_PROCESS = fileURLToPath(new URL('./worker-process.mjs', import.meta.url));
@@ -323,14 +323,12 @@ it('per-turn time and a fleet of agents on one worker, against the bare shape', 
         const before = { worker: cpuMs(workerPid), threads: threadCpuMs(workerPid), server: cpuMs(server.process.pid!), requests: model.requests.length, bench: process.cpuUsage() };
         const result = await timed(() => Promise.allSettled(Array.from({ length: n }, run)));
         const bench = process.cpuUsage(before.bench);
-        const threads = Object.entries(threadCpuMs(workerPid)).map(([name, ms]) => [name, ms - (before.threads[name] ?? 0)] as const);
         return {
           ...result,
           cpuMs: { worker: cpuMs(workerPid) - before.worker, server: cpuMs(server.process.pid!) - before.server },
           // This process: the client starting and awaiting the runs, and the scripted model answering them.
           benchCpuMs: (bench.user + bench.system) / 1000,
-          // The worker's threads, each as a share of one core over the fleet's wall time: one near 100 % bounds it.
-          workerThreads: threads.filter(([, ms]) => ms > 0).map(([name, ms]) => `${name} ${Math.round((100 * ms) / result.wallMs)} %`).join(', '),
+          workerThreads: threadShares(before.threads, threadCpuMs(workerPid), result.wallMs),
           modelRequests: model.requests.length - before.requests,
           // What the server did a turn, from its own counters (bench/server-metrics.ts).
           serverPerTurn: countersPerTurn(counters, await readServerCounters(server.metricsPort), n * FLEET_TURNS),

@@ -16,7 +16,7 @@ import { startDevServer } from '../src/devserver/index.js';
 import { reply, startScriptedModel, text, toolUse } from '../src/scripted/index.js';
 import { startWorkerProcess } from '../test/helpers/worker-process.js';
 import { largestDifferences, perTurn, readServerCounters } from './server-metrics.js';
-import { cpuMs, threadCpuMs, workerMemory } from './worker-memory.js';
+import { cpuMs, threadCpuMs, threadShares, workerMemory } from './worker-memory.js';
 
 interface Variant {
   name: string;
@@ -64,10 +64,8 @@ it('ours and its variants, a fleet each, side by side', async () => {
             }),
           );
           const bench = process.cpuUsage(before.bench);
-          const threads = Object.entries(threadCpuMs(child.pid!)).map(([name, ms]) => [name, ms - (before.threads[name] ?? 0)] as const);
           const row = {
-            // The worker's threads, as a share of one core over the fleet's wall time: one near 100 % bounds it.
-            threads: threads.filter(([, ms]) => ms > 0).map(([name, ms]) => `${name} ${Math.round((100 * ms) / (Date.now() - t0))} %`).join(', '),
+            threads: threadShares(before.threads, threadCpuMs(child.pid!), Date.now() - t0),
             wallMs: Date.now() - t0,
             bench: (bench.user + bench.system) / 1000,
             worker: cpuMs(child.pid!) - before.worker,

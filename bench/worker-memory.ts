@@ -40,6 +40,16 @@ export function threadCpuMs(pid: number): Record<string, number> {
   return byName;
 }
 
+/** Each thread's CPU between two readings of threadCpuMs, as a share of one core over `wallMs`: one near 100 % bounds
+ * the process. */
+export function threadShares(before: Record<string, number>, after: Record<string, number>, wallMs: number): string {
+  return Object.entries(after)
+    .map(([name, ms]) => [name, ms - (before[name] ?? 0)] as const)
+    .filter(([, ms]) => ms > 0)
+    .map(([name, ms]) => `${name} ${Math.round((100 * ms) / wallMs)} %`)
+    .join(', ');
+}
+
 /** `getconf CLK_TCK`: 100 on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
