@@ -86,6 +86,8 @@ export interface Cluster {
   namespace: string;
   /** Stops the server and PostgreSQL, and removes the data unless `dir` was given. */
   stop(): Promise<void>;
+  /** The last 4,000 characters the running server wrote (its warnings and errors: it logs at `warn`). */
+  serverLog(): string;
 }
 
 /**
@@ -100,6 +102,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const pgBin = findPostgresBin();
   const dir = options.dir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'temporal-cluster-')));
   const children: ChildProcess[] = [];
+  let running: ReturnType<typeof startServer> | undefined;
   let pgStarted = false;
   const pg = await postgresCommands(pgBin, dir);
 
@@ -148,6 +151,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         const address = `127.0.0.1:${ports[0]}`;
         log(`Temporal server ${TEMPORAL_SERVER_VERSION} on ${address}`);
         const server = startServer(bins.server, dir);
+        running = server;
         children.push(server.child);
         try {
           await waitFor(async () => isServerReachable(address, 2000), 90_000, server.exited, server.tail);
@@ -164,7 +168,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       { log },
     );
     log(`namespace "${namespace}" and the agent's search attributes registered`);
-    return { address, namespace, stop };
+    return { address, namespace, stop, serverLog: () => running?.tail() ?? '' };
   } catch (err) {
     await stop();
     throw err;

@@ -58,7 +58,7 @@ describe('the full Temporal stack (npm run cluster)', () => {
       const statuses = await Promise.all(ids.map(async (id) => (await client!.workflow.getHandle(id).describe()).status.name));
       expect(statuses.filter((s) => s === 'RUNNING').length, 'runs still in flight when the worker was killed').toBeGreaterThan(0);
 
-      const results = await resultsOrWhyNot(client!, ids);
+      const results = await resultsOrWhyNot(client!, ids, cluster!.serverLog);
       for (const result of results) {
         expect(result).toMatchObject({ status: 'completed', text: 'The answer is 42.', steps: 2, toolCalls: 1 });
       }
@@ -82,12 +82,14 @@ describe('the full Temporal stack (npm run cluster)', () => {
 });
 
 /** The runs' results; if they are not all in after RESULTS_WAIT_MS, an Error that says, for each run still open,
- * what it waits on (its pending workflow task and activities, their attempts, workers and last failures), so a run
- * that never finishes fails the test with its reason instead of a bare test timeout (seen once, 2026-12-06 19:18). */
-async function resultsOrWhyNot(client: Client, ids: string[]) {
+ * what it waits on (its pending workflow task and activities, their attempts, workers and last failures), and what
+ * the server last logged, so a run that never finishes fails the test with its reason instead of a bare test timeout
+ * (seen once, 2026-12-06 19:18). */
+async function resultsOrWhyNot(client: Client, ids: string[], serverLog: () => string) {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => void whyNotDone(client, ids).then((why) => reject(new Error(why)), reject), RESULTS_WAIT_MS);
+    const why = () => whyNotDone(client, ids).catch((err: Error) => `the runs could not be described: ${err.message}`);
+    timer = setTimeout(() => void why().then((text) => reject(new Error(`${text}\nthe server's last output:\n${serverLog().trim() || '(none)'}`))), RESULTS_WAIT_MS);
   });
   try {
     return await Promise.race([Promise.all(ids.map((id) => getAgentResult(client, id))), late]);
