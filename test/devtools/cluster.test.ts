@@ -1,8 +1,9 @@
 // The full Temporal stack (server 1.29.1 on PostgreSQL, the parts of docker-compose.yml) started by the
 // project's own script: a batch of agents across two worker processes, one killed mid-batch; every run must
 // complete, and visibility (SQL, with the agent's search attributes) must list them by status.
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connectClient, resolveTemporalTarget } from '../../src/client/connection.js';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { startCluster, type Cluster } from '../../devtools/cluster.js';
 import { endTurn, expectExit, jsonOf, stopWorker, toolTurn, useCli, type CliProcess } from '../helpers/cli.js';
@@ -17,7 +18,9 @@ describe('the full Temporal stack (npm run cluster)', () => {
     // The binaries are built by .ci/run before the tests (`npm run cluster -- --build`); from a cold cache
     // this hook builds them itself, which takes minutes.
     cluster = await startCluster({ log: (m) => console.error(`[cluster] ${m}`) });
-    client = new Client({ connection: await Connection.connect({ address: cluster.address }) });
+    // connectClient: a call still waiting to retry when the connection closes (a failed test's result polls) ends
+    // with an error of its own instead of the SDK's uncaught "Channel has been shut down".
+    client = await connectClient(resolveTemporalTarget({ TEMPORAL_ADDRESS: cluster.address }));
   }, 20 * 60_000);
 
   afterAll(async () => {
