@@ -132,6 +132,7 @@ describe.concurrent('schedule (Temporal Schedules from the CLI)', { timeout: 180
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--every', '90', 'a task']), /--every: invalid duration "90"/);
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--every', '500ms', 'a task']), /--every must be at least 1000 ms/);
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--cron', '0 9 *', 'a task']), /needs 5 fields/);
+    expectUsageError(await s.cli(['schedule', 'create', 'x', '--cron', '0 0 2 * * *', 'a task']), /"0 0 2 \* \* \*" has 6 fields: it needs 5 fields/);
     expectUsageError(await s.cli(['schedule', 'create', 'bad name', '--every', '1h', 'a task']), /schedule name "bad name" is not usable/);
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--every', '1h', '--max-steps', '0', 'a task']), /--max-steps must be at least 1/);
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--every', '1h', '--priority', '1', 'a task']), /unknown option --priority/);
