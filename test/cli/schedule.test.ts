@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, vi } from 'vitest';
 import type { AgentScheduleDescription, AgentScheduleSummary } from '../../src/client/schedules.js';
+import { formatSchedule } from '../../src/cli/commands/schedule.js';
 import { listRuns, type RunSummary } from '../../src/client/index.js';
 import type { AgentInput } from '../../src/core/types.js';
 import { expectExit, expectUsageError, jsonOf, useCli } from '../helpers/cli.js';
@@ -147,5 +148,28 @@ describe.concurrent('schedule (Temporal Schedules from the CLI)', { timeout: 180
     } finally {
       await cli.client().schedule.getHandle(name).delete().catch(() => undefined);
     }
+  });
+});
+
+describe('formatSchedule', () => {
+  it("names a cron schedule's time zone once (the spec in words already carries it)", ({ expect }) => {
+    const d = {
+      name: 'nightly',
+      spec: 'cron 0 2 * * * (Europe/Paris)',
+      timezone: 'Europe/Paris',
+      paused: false,
+      nextRuns: [],
+      recentRuns: [],
+      task: 'Triage',
+      settings: { model: 'claude-sonnet-5-5', maxSteps: 30, tools: [] },
+      taskQueue: 'q',
+      overlap: 'skip',
+      catchupWindowMs: 60_000,
+      jitterMs: 0,
+      runsStarted: 0,
+      skippedOverlap: 0,
+      createdAt: new Date(0),
+    } as unknown as AgentScheduleDescription;
+    expect(formatSchedule(d).split('\n')[0]).toBe('nightly · cron 0 2 * * * (Europe/Paris) · active');
   });
 });
