@@ -15,8 +15,17 @@ export type RawPoll = { status: 'pending'; ageMs: number } | { status: 'ended'; 
 /** Calls gathered for the next batch: one per set of betas (a batch carries one `anthropic-beta` header). */
 interface Gathering {
   requests: Map<string, BatchRequestParams>;
+  /** The size of the requests' JSON so far. */
+  bytes: number;
   created: Promise<string>;
+  /** Submits it now, before its window ends (once). */
+  send(): void;
 }
+
+/** The Message Batches API takes at most 100,000 requests or 256 MB in one batch (a batch past either is refused
+ * whole, every run in it failing): a gathering that would pass them goes out at once, the call that did not fit
+ * opening the next. The bytes stay under the API's with room for the batch's own JSON. */
+export const BATCH_LIMITS = { maxRequests: 100_000, maxBytes: 200 * 1024 * 1024 };
 
 /** What this worker knows of a batch: the requests it put in (when it created it), which runs no longer need theirs,
  * its last status and its results once downloaded. */
@@ -40,28 +49,42 @@ export class ModelBatcher {
   constructor(
     private readonly client: () => Anthropic,
     options: ModelBatchOptions = {},
+    private readonly limits: typeof BATCH_LIMITS = BATCH_LIMITS,
   ) {
     this.options = batchOptions(options);
   }
 
-  /** Adds a request to the batch being gathered (started by the first request, submitted `windowMs` later) and
-   * resolves with the id of the batch it went out in. The same custom id twice in one window is one request. */
+  /** Adds a request to the batch being gathered (started by the first request, submitted `windowMs` later, or as soon
+   * as it is full: BATCH_LIMITS) and resolves with the id of the batch it went out in. The same custom id twice in one
+   * window is one request. */
   submit(customId: string, params: BatchRequestParams, betas: string[]): Promise<string> {
     const key = betas.join(',');
+    const bytes = Buffer.byteLength(JSON.stringify(params)) + customId.length + 32;
     let gathering = this.#open.get(key);
+    const full = (g: Gathering) => g.requests.size >= this.limits.maxRequests || g.bytes + bytes > this.limits.maxBytes;
+    if (gathering && !gathering.requests.has(customId) && full(gathering)) {
+      gathering.send();
+      gathering = undefined;
+    }
     if (!gathering) {
       const requests = new Map<string, BatchRequestParams>();
+      let send = () => {};
       const created = new Promise<string>((resolve, reject) => {
-        setTimeout(() => {
-          this.#open.delete(key);
+        const timer = setTimeout(() => send(), this.options.windowMs);
+        send = () => {
+          send = () => {};
+          clearTimeout(timer);
+          if (this.#open.get(key) === opened) this.#open.delete(key);
           this.#create(requests, key).then(resolve, reject);
-        }, this.options.windowMs);
+        };
       });
       // Each caller awaits it; one that has gone (a cancelled activity) must not leave an unhandled rejection.
       created.catch(() => undefined);
-      gathering = { requests, created };
-      this.#open.set(key, gathering);
+      const opened: Gathering = { requests, bytes: 0, created, send: () => send() };
+      gathering = opened;
+      this.#open.set(key, opened);
     }
+    if (!gathering.requests.has(customId)) gathering.bytes += bytes;
     gathering.requests.set(customId, params);
     return gathering.created;
   }
@@ -147,6 +170,6 @@ export class ModelBatcher {
 export type BatcherStats = ModelBatcher['stats'];
 
 /** A worker's batcher on its Messages API connection (the key and endpoint the worker reads from its environment). */
-export function batcherFor(connection: ModelConnection, options?: ModelBatchOptions): ModelBatcher {
-  return new ModelBatcher(anthropicClient(connection), options);
+export function batcherFor(connection: ModelConnection, options?: ModelBatchOptions, limits?: typeof BATCH_LIMITS): ModelBatcher {
+  return new ModelBatcher(anthropicClient(connection), options, limits);
 }

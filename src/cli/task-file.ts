@@ -64,7 +64,8 @@ export async function readTaskLines(file: string): Promise<{ lines: TaskLine[]; 
   }
   const lines: TaskLine[] = [];
   const problems: string[] = [];
-  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+  // A byte order mark (Windows editors save UTF-8 with one) is no part of the first line.
+  for (const [i, raw] of text.replace(/^\uFEFF/, '').split(/\r?\n/).entries()) {
     if (!raw.trim()) continue; // blank lines (a trailing newline) are no task
     try {
       let body: unknown;

@@ -199,9 +199,13 @@ export function scheduleSpec(options: Pick<CreateScheduleOptions, 'cron' | 'ever
   if ((crons.length > 0) === (options.every !== undefined)) {
     throw new InvalidScheduleError('give either a cron expression or an interval (every), exactly one: e.g. cron "0 9 * * 1-5" or every "1h"');
   }
-  const bad = crons.find((c) => typeof c !== 'string' || c.trim().split(/\s+/).length < 5);
+  // Exactly five: the server also takes six or seven, reading the sixth as a year (and a seventh's first as seconds),
+  // so a seconds-first expression as Quartz writes it ("0 0 2 * * *", daily at 02:00) would fire monthly on the 2nd.
+  const fields = (c: unknown) => (typeof c === 'string' ? c.trim().split(/\s+/).length : 0);
+  const bad = crons.find((c) => fields(c) !== 5);
   if (bad !== undefined) {
-    throw new InvalidScheduleError(`the cron expression "${String(bad)}" needs 5 fields (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5"`);
+    const more = fields(bad) > 5 ? ` has ${fields(bad)} fields: it` : '';
+    throw new InvalidScheduleError(`the cron expression "${String(bad)}"${more} needs 5 fields (minute hour day-of-month month day-of-week; no seconds), e.g. "0 9 * * 1-5"`);
   }
   const spec: ScheduleSpec = crons.length > 0 ? { cronExpressions: crons } : { intervals: [{ every: durationMs('every', options.every!, MIN_INTERVAL_MS) }] };
   if (options.jitter !== undefined) spec.jitter = durationMs('jitter', options.jitter);

@@ -45,7 +45,7 @@ export interface StartedTask extends StartedAgent {
 const STARTS_IN_FLIGHT = 16;
 
 /** Starts a run per task (idempotently: a task whose run exists, running or closed, attaches to it). Returns them in
- * the order of `tasks`. */
+ * the order of `tasks`. Two tasks with the same `workflowId` are refused (InvalidTaskBatchError) before any starts. */
 export async function startTasks(client: Client, options: StartTasksOptions): Promise<StartedTask[]> {
   checkBatchName(options.batch);
   const { batch, concurrency } = options;
@@ -53,6 +53,13 @@ export async function startTasks(client: Client, options: StartTasksOptions): Pr
     throw new InvalidTaskBatchError(`concurrency must be a whole number >= 1 (got ${concurrency})`);
   }
   const ids = taskWorkflowIds(batch, options.tasks);
+  // A second task with an id already given would attach to the first's run: its own task would never run.
+  const firstWith = new Map<string, number>();
+  for (const [index, id] of ids.entries()) {
+    const first = firstWith.get(id);
+    if (first !== undefined) throw new InvalidTaskBatchError(`tasks ${first + 1} and ${index + 1} have the same workflowId "${id}": each run needs its own id`);
+    firstWith.set(id, index);
+  }
   const started: StartedTask[] = new Array<StartedTask>(options.tasks.length);
   const slots = new Slots(concurrency ?? STARTS_IN_FLIGHT);
   const running: Promise<void>[] = [];

@@ -16,7 +16,7 @@ export interface ModelBatchOptions {
 }
 
 /** A few seconds: enough for the runs a worker is driving to bring their calls into one batch, nothing next to the
- * minutes a batch takes. Polls start at 10 s and grow to 5 minutes (an hour's batch is polled about 25 times). */
+ * minutes a batch takes. Polls start at 10 s and grow to 5 minutes (an hour's batch is polled about 50 times). */
 export const BATCH_DEFAULTS = { windowMs: 2_000, pollMs: 10_000, maxPollMs: 300_000 } as const satisfies Required<ModelBatchOptions>;
 
 /** The longest gathering window: the submit activity's timeout must cover it and the batch's creation. */

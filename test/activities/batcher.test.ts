@@ -10,10 +10,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function start(script: Script, windowMs = 100): Promise<{ model: ScriptedModel; batcher: ModelBatcher }> {
+async function start(script: Script, windowMs = 100, limits?: Parameters<typeof batcherFor>[2]): Promise<{ model: ScriptedModel; batcher: ModelBatcher }> {
   const model = await startScriptedModel({ script });
   servers.push(model);
-  return { model, batcher: batcherFor({ apiKey: 'x', baseURL: model.url }, { windowMs, pollMs: 50, maxPollMs: 100 }) };
+  return { model, batcher: batcherFor({ apiKey: 'x', baseURL: model.url }, { windowMs, pollMs: 50, maxPollMs: 100 }, limits) };
 }
 
 const params = (question: string) => ({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user' as const, content: question }] });
@@ -33,6 +33,23 @@ describe('the batcher', () => {
       [['run-c-s1'], 'compact-2026-01-12'],
     ]);
     expect(batcher.stats).toMatchObject({ batchesCreated: 2, requestsSubmitted: 3 });
+  });
+
+  it('sends a gathering as soon as one more call would pass the API\'s limits on a batch (requests, bytes), that call opening the next', async () => {
+    // The API refuses a batch past 100,000 requests or 256 MB whole: every run in it would fail. Here the limits are
+    // made small: 3 requests, or 3 requests' worth of bytes.
+    const one = Buffer.byteLength(JSON.stringify(params('a'.repeat(1_000)))) + 'run-0-s1'.length + 32;
+    const byCount = await start([reply([text('ok')])], 100, { maxRequests: 3, maxBytes: 1e9 });
+    const many = Array.from({ length: 7 }, (_, i) => `run-${i}-s1`);
+    const ids = await Promise.all(many.map((id) => byCount.batcher.submit(id, params(id), [])));
+    // (The creations go out together: the server may record them in any order.)
+    const gathered = byCount.model.batches.map((b) => b.requests.map((r) => r.customId)).sort((a, b) => a[0].localeCompare(b[0]));
+    expect(gathered).toEqual([many.slice(0, 3), many.slice(3, 6), many.slice(6)]);
+    expect(new Set(ids).size).toBe(3);
+
+    const bySize = await start([reply([text('ok')])], 100, { maxRequests: 100_000, maxBytes: 3 * one + 10 });
+    await Promise.all(many.map((id) => bySize.batcher.submit(id, params('a'.repeat(1_000)), [])));
+    expect(bySize.model.batches.map((b) => b.requests.length).sort()).toEqual([1, 3, 3]);
   });
 
   it('answers many polls of one batch with one status read and one download of its results', async () => {

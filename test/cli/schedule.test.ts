@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, vi } from 'vitest';
 import type { AgentScheduleDescription, AgentScheduleSummary } from '../../src/client/schedules.js';
+import { formatSchedule } from '../../src/cli/commands/schedule.js';
 import { listRuns, type RunSummary } from '../../src/client/index.js';
 import type { AgentInput } from '../../src/core/types.js';
 import { expectExit, expectUsageError, jsonOf, useCli } from '../helpers/cli.js';
@@ -132,6 +133,7 @@ describe.concurrent('schedule (Temporal Schedules from the CLI)', { timeout: 180
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--every', '90', 'a task']), /--every: invalid duration "90"/);
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--every', '500ms', 'a task']), /--every must be at least 1000 ms/);
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--cron', '0 9 *', 'a task']), /needs 5 fields/);
+    expectUsageError(await s.cli(['schedule', 'create', 'x', '--cron', '0 0 2 * * *', 'a task']), /"0 0 2 \* \* \*" has 6 fields: it needs 5 fields/);
     expectUsageError(await s.cli(['schedule', 'create', 'bad name', '--every', '1h', 'a task']), /schedule name "bad name" is not usable/);
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--every', '1h', '--max-steps', '0', 'a task']), /--max-steps must be at least 1/);
     expectUsageError(await s.cli(['schedule', 'create', 'x', '--every', '1h', '--priority', '1', 'a task']), /unknown option --priority/);
@@ -146,5 +148,28 @@ describe.concurrent('schedule (Temporal Schedules from the CLI)', { timeout: 180
     } finally {
       await cli.client().schedule.getHandle(name).delete().catch(() => undefined);
     }
+  });
+});
+
+describe('formatSchedule', () => {
+  it("names a cron schedule's time zone once (the spec in words already carries it)", ({ expect }) => {
+    const d = {
+      name: 'nightly',
+      spec: 'cron 0 2 * * * (Europe/Paris)',
+      timezone: 'Europe/Paris',
+      paused: false,
+      nextRuns: [],
+      recentRuns: [],
+      task: 'Triage',
+      settings: { model: 'claude-sonnet-5-5', maxSteps: 30, tools: [] },
+      taskQueue: 'q',
+      overlap: 'skip',
+      catchupWindowMs: 60_000,
+      jitterMs: 0,
+      runsStarted: 0,
+      skippedOverlap: 0,
+      createdAt: new Date(0),
+    } as unknown as AgentScheduleDescription;
+    expect(formatSchedule(d).split('\n')[0]).toBe('nightly · cron 0 2 * * * (Europe/Paris) · active');
   });
 });

@@ -118,6 +118,27 @@ describe.concurrent('start --tasks (many runs from a JSON Lines file)', { timeou
     }
   });
 
+  it('--concurrency with no worker on the queue says so while it waits for the first runs to end, not only after', async ({ expect }) => {
+    const s = cli.session(); // its own task queue: no worker polls it
+    const batch = `noworker-${randomUUID().slice(0, 8)}`;
+    const file = await taskFile(batch, ['{"task": "one"}', '{"task": "two"}']);
+    const command = s.background(['start', '--tasks', file, '--concurrency', '1', '--tools', 'calculator']);
+    const [first] = taskWorkflowIds(batch, [{ task: 'one', settings: undefined as never, key: canonicalJson({ task: 'one' }) }]);
+    try {
+      await command.waitForStdout(new RegExp(`^${first}$`, 'm'));
+      // The second line waits for the first run to end, which needs a worker: the command says there is none.
+      await command.waitForStderr(new RegExp(`warning: no worker has polled task queue "${s.taskQueue}" recently`));
+      expect(command.stdout.trim().split('\n')).toEqual([first]);
+    } finally {
+      // Ending the first run lets the second start: the command then ends.
+      await cli.client().workflow.getHandle(first).terminate('test over').catch(() => undefined);
+      await command.waitForStdout(/\n.+\n/).catch(() => undefined);
+      const second = command.stdout.trim().split('\n')[1];
+      if (second) await cli.client().workflow.getHandle(second).terminate('test over').catch(() => undefined);
+      await command.exited;
+    }
+  });
+
   it('a file whose line 4 is bad: exit 2 naming line 4 (and each other bad line), and no run of the file is started', async ({ expect }) => {
     const s = cli.session();
     const batch = `bad-${randomUUID().slice(0, 8)}`;

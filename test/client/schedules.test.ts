@@ -17,6 +17,13 @@ describe('scheduleSpec', () => {
     expect(() => scheduleSpec({ cron: '0 9 *' })).toThrow(/needs 5 fields/);
     expect(() => scheduleSpec({ every: '1h', jitter: 'a bit' })).toThrow(/jitter: invalid duration/);
   });
+
+  it('refuses a cron of 6 or 7 fields (seconds first, as Quartz writes it), which the server would read as a year field and fire on other days', () => {
+    // The server reads "0 0 2 * * *" as minute 0, hour 0, day-of-month 2, any month, any weekday, any year: monthly
+    // on the 2nd at midnight, not daily at 02:00.
+    expect(() => scheduleSpec({ cron: '0 0 2 * * *' })).toThrow(/the cron expression "0 0 2 \* \* \*" has 6 fields: it needs 5 fields \(minute hour day-of-month month day-of-week; no seconds\)/);
+    expect(() => scheduleSpec({ cron: ['0 9 * * 1-5', '0 0 9 * * * 2027'] })).toThrow(/"0 0 9 \* \* \* 2027" has 7 fields/);
+  });
 });
 
 describe('checkScheduleName', () => {

@@ -1,7 +1,8 @@
 // The ids of a task batch's runs: derived from the batch's name and each task, so a list started twice names the same
 // runs (and starts none twice).
+import type { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { checkBatchName, taskWorkflowIds } from '../../src/client/task-file.js';
+import { checkBatchName, InvalidTaskBatchError, startTasks, taskWorkflowIds } from '../../src/client/task-file.js';
 import { defaultSettings } from '../../src/core/settings.js';
 
 const settings = defaultSettings({ tools: [] });
@@ -37,5 +38,22 @@ describe('checkBatchName', () => {
     for (const bad of ["it's", 'with space', '', '-leading', 'x'.repeat(81)]) {
       expect(() => checkBatchName(bad)).toThrow(/is not usable: letters, digits and \. _ @ -/);
     }
+  });
+});
+
+describe('startTasks', () => {
+  it('refuses two tasks with the same workflowId before it starts any (the second would attach to the first\'s run and never run)', async () => {
+    // A client that records whatever is asked of it: nothing must be.
+    const asked: string[] = [];
+    const client = new Proxy({}, { get: (_, key) => (asked.push(String(key)), undefined) }) as Client;
+    const tasks = [
+      { task: 'Classify issue #1', settings, workflowId: 'classify' },
+      { task: 'Classify issue #2', settings },
+      { task: 'Classify issue #3', settings, workflowId: 'classify' },
+    ];
+    const refused = startTasks(client, { batch: 'triage', tasks });
+    await expect(refused).rejects.toBeInstanceOf(InvalidTaskBatchError);
+    await expect(refused).rejects.toThrow('tasks 1 and 3 have the same workflowId "classify": each run needs its own id');
+    expect(asked).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // Batch mode's pure part: request ids, poll pacing, the worker's options, the status line; and the settings and the
 // prices that batch mode changes (the settings check, the batch price, the budget guard's lower bound).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { agoText, batchCustomId, batchOptions, BATCH_DEFAULTS, nextPollMs, statusOfErrorType, waitingForBatchText } from '../../src/core/batch.js';
 import { guardNextCallFits, recordModelCall } from '../../src/core/guards.js';
@@ -41,6 +42,16 @@ describe('polling', () => {
     expect(nextPollMs(0, o)).toBe(BATCH_DEFAULTS.pollMs);
     expect(nextPollMs(20 * 60_000, o)).toBe(120_000);
     expect(nextPollMs(10 * 3_600_000, o)).toBe(BATCH_DEFAULTS.maxPollMs);
+  });
+
+  it('polls an hour-long batch as many times as docs/background-agents.md says (within a tenth)', () => {
+    const o = batchOptions();
+    let age = o.pollMs;
+    let polls = 1;
+    for (; age < 3_600_000; polls++) age += nextPollMs(age, o);
+    const said = /an hour-long batch is polled about (\d+) times/.exec(readFileSync('docs/background-agents.md', 'utf8'))?.[1];
+    expect(said).toBeDefined();
+    expect(Math.abs(polls - Number(said))).toBeLessThanOrEqual(Number(said) / 10);
   });
 
   it("refuses worker options that cannot work, naming the option", () => {

@@ -184,7 +184,8 @@ export function formatScheduleList(schedules: readonly AgentScheduleSummary[]): 
 
 export function formatSchedule(d: AgentScheduleDescription): string {
   const lines = [
-    `${d.name} · ${d.spec}${d.timezone ? ` (${d.timezone})` : ''} · ${d.paused ? 'paused' : 'active'}${d.note ? ` · ${d.note}` : ''}`,
+    // The spec in words carries the time zone already, unless the schedule was made elsewhere (no memo).
+    `${d.name} · ${d.spec}${d.timezone && !d.spec.includes(`(${d.timezone})`) ? ` (${d.timezone})` : ''} · ${d.paused ? 'paused' : 'active'}${d.note ? ` · ${d.note}` : ''}`,
     `task: ${d.task}`,
     `model ${d.settings?.model ?? '?'} · max steps ${d.settings?.maxSteps ?? '?'} · tools ${d.settings?.tools?.join(', ') || '(none)'} · queue ${d.taskQueue}`,
     `overlap ${d.overlap} · catch-up window ${Math.round(d.catchupWindowMs / 1000)} s${d.jitterMs ? ` · jitter ${Math.round(d.jitterMs / 1000)} s` : ''}`,

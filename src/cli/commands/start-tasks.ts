@@ -54,6 +54,9 @@ export async function startTaskFile(flags: Flags, positionals: string[]): Promis
       checked = checkTaskLines(file, lines, commandValues, catalog);
     }
     let attached = 0;
+    // Looked for as soon as the first run has started: with --concurrency the command then waits for runs to end,
+    // which without a worker they never do.
+    let noWorkerWarning: Promise<void> | undefined;
     const started = await startTasks(temporal.client, {
       batch,
       concurrency: flags.concurrency,
@@ -62,13 +65,14 @@ export async function startTaskFile(flags: Flags, positionals: string[]): Promis
       onStarted: (s) => {
         if (s.attached) attached++;
         if (!flags.json) printText(`${s.workflowId}\n`);
+        noWorkerWarning ??= warnWhenNoWorker(temporal.client, taskQueue(), s.workflowId, noWorker);
       },
     });
     logLine(
       `batch ${batch}: ${started.length - attached} runs started, ${attached} already there` +
         ` (list --batch ${batch}, result --batch ${batch})`,
     );
-    if (started.length > 0) await warnWhenNoWorker(temporal.client, taskQueue(), started[0].workflowId, noWorker);
+    await noWorkerWarning;
     if (flags.json) {
       printJson({ batch, runs: started.map((s) => ({ line: checked![s.index].line, workflowId: s.workflowId, runId: s.runId, attached: s.attached })) });
     }
