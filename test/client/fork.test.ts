@@ -186,4 +186,26 @@ describe('forkRun', () => {
       expect(JSON.stringify((model.requests.at(-1)!.body as MessagesRequestBody).messages)).toContain('the child says 42');
     });
   });
+
+  it("the reused usage and cost of a fork after a delegation count the sub-agent's, as the source's usage does", async () => {
+    const isChild = (req: MessagesRequestBody) => JSON.stringify(req.system ?? '').includes('researcher');
+    const delegating: Script = (req) => {
+      if (isChild(req)) return reply([text('the child says 42')]);
+      return stepOf(req) === 1 ? reply([toolUse('agent__researcher', { task: 'what is 6*7?' })]) : reply([text('the parent says 42')]);
+    };
+    await shared.with({ script: delegating }, async ({ start, taskQueue }) => {
+      const sourceId = await start('ask the researcher', { tools: ['agent__researcher'] });
+      const source = await getAgentResult(env.client, sourceId);
+      expect(source).toMatchObject({ status: 'completed', steps: 2 });
+      const fork = await forkRun(env.client, sourceId, { fromStep: 2, taskQueue });
+      const result = await getAgentResult(env.client, fork.workflowId);
+      expect(result).toMatchObject({ status: 'completed', text: 'the parent says 42', steps: 2 });
+      // The fork's live step 2 sends what the source's step 2 sent: reused + live is the source's whole usage, the
+      // child's (rolled up into the source's) included.
+      const reused = result.forkedFrom!;
+      expect(reused.reusedUsage.input_tokens + result.usage.input_tokens).toBe(source.usage.input_tokens);
+      expect(reused.reusedUsage.output_tokens + result.usage.output_tokens).toBe(source.usage.output_tokens);
+      expect(reused.reusedCostUsd! + result.costUsd!).toBeCloseTo(source.costUsd!, 6);
+    });
+  });
 });
