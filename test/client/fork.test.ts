@@ -3,7 +3,7 @@
 // what is proved is read from what the system recorded: the model's requests, the tool's execution counter, the
 // histories.
 import { describe, expect, it } from 'vitest';
-import { forkRun, getAgentResult, getStatus, ForkError } from '../../src/client/index.js';
+import { forkRun, getAgentResult, getStatus, ForkError, resumeAgent } from '../../src/client/index.js';
 import { reply, text, toolUse, type MessagesRequestBody, type Script, type ScriptFunction } from '../../src/scripted/index.js';
 import { AgentForkedFrom } from '../../src/core/search-attributes.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
@@ -142,6 +142,25 @@ describe('forkRun', () => {
       expect(result.forkedFrom!.reusedUsage.input_tokens).toBeGreaterThan(0);
       expect(result.forkedFrom!.reusedUsage.input_tokens + result.usage.input_tokens).toBe(source.usage.input_tokens);
       expect(result.forkedFrom!.reusedUsage.output_tokens + result.usage.output_tokens).toBe(source.usage.output_tokens);
+    });
+  });
+
+  it('a fork stopped by its step cap and resumed still says where it came from: its result and status keep forkedFrom', async () => {
+    const { tool } = recorder();
+    await shared.with({ script: threeSteps, tools: [tool] }, async ({ start, taskQueue }) => {
+      const sourceId = await start('record two numbers', { tools: ['record'] });
+      await getAgentResult(env.client, sourceId);
+      // One live step (step 2), then the step cap stops the fork before step 3.
+      const fork = await forkRun(env.client, sourceId, { fromStep: 2, settings: { maxSteps: 1, summaryOn: [] }, taskQueue });
+      const stopped = await getAgentResult(env.client, fork.workflowId);
+      expect(stopped).toMatchObject({ status: 'stopped', guard: 'max_steps', steps: 2 });
+      expect(stopped.forkedFrom).toMatchObject({ workflowId: sourceId, step: 2, reusedToolCalls: 1 });
+
+      await resumeAgent(env.client, fork.workflowId, { moreSteps: 5, taskQueue });
+      const resumed = await getAgentResult(env.client, fork.workflowId);
+      expect(resumed).toMatchObject({ status: 'completed', text: 'done', steps: 3 });
+      expect(resumed.forkedFrom).toEqual(stopped.forkedFrom);
+      expect((await getStatus(env.client, fork.workflowId)).view?.forkedFrom).toEqual(stopped.forkedFrom);
     });
   });
 
