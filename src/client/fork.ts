@@ -95,6 +95,20 @@ export async function forkRun(client: Client, sourceId: string, options: ForkOpt
   return { workflowId, runId: handle.firstExecutionRunId, attached: false, forkedFrom };
 }
 
+/** The settings a fork of `sourceId` starts from (its latest run's), to check the settings a caller gives against
+ * them before forking. ForkError when there is no such run. */
+export async function forkSourceSettings(client: Client, sourceId: string): Promise<AgentSettings> {
+  try {
+    const runId = (await client.workflow.getHandle(sourceId).describe()).runId;
+    const { input } = await turnsOfRun(client, sourceId, runId);
+    if (!input) throw new ForkError(`run ${sourceId} has no readable input in its history`);
+    return input.settings;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new ForkError(noSuchRun(sourceId));
+    throw err;
+  }
+}
+
 type Source = Pick<RunFromHistory, 'runId' | 'messages' | 'state'> & { input: AgentInput };
 
 async function readSource(client: Client, sourceId: string): Promise<Source> {
@@ -106,7 +120,7 @@ async function readSource(client: Client, sourceId: string): Promise<Source> {
     return { runId, input, messages: run.messages, state: run.state };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) {
-      throw new ForkError(`no run ${sourceId} in this namespace: the id is wrong, or its history is gone (past the namespace's retention)`);
+      throw new ForkError(noSuchRun(sourceId));
     }
     throw err;
   }
@@ -163,6 +177,9 @@ async function reusedUsage(
   }
   return { usage, costUsd: cost };
 }
+
+const noSuchRun = (sourceId: string) =>
+  `no run ${sourceId} in this namespace: the id is wrong, or its history is gone (past the namespace's retention)`;
 
 /** `<source>-fork-k2x1q9`: readable in the UI, unique enough never to collide. */
 function forkId(sourceId: string): string {
