@@ -8,9 +8,9 @@ import type { Client } from '@temporalio/client';
 import { limitToolOutput } from '../activities/payload-limit.js';
 import { transcriptBeforeStep } from '../core/fork.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../core/policies.js';
-import { isAgentTool } from '../core/sub-agents.js';
+import { agentNameOf, agentToolDefinition, isAgentTool } from '../core/sub-agents.js';
 import { recordedStepsOf, sameResult, sameToolCalls, shortDiff, toolCallsOf, type RecordedCall } from '../core/replay-compare.js';
-import type { AgentSettings, ContentBlock, ToolOutcome } from '../core/types.js';
+import type { AgentSettings, ContentBlock, SubAgentDefinition, ToolOutcome } from '../core/types.js';
 import { toolContext } from '../tools/context.js';
 import { executeTool } from '../tools/execute.js';
 import { toolCallPolicy } from '../tools/policy.js';
@@ -133,7 +133,7 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
     // later steps are not asked (what is reported is where it first diverged).
     const modelDiverged = steps.some((s) => s.model && !s.model.agrees);
     if (model && settings && !modelDiverged) {
-      check.model = await askModel(model, registry, run.messages, recorded.step, settings, options.liveModel?.settings ?? {});
+      check.model = await askModel(model, registry, run.messages, recorded.step, settings, options.liveModel?.settings ?? {}, run.state.agents ?? {});
       if (!check.model.agrees) {
         check.agrees = false;
         diverge({ step: recorded.step, what: 'model', diff: shortDiff(check.model.recorded, check.model.current) });
@@ -196,13 +196,19 @@ async function askModel(
   step: number,
   recordedSettings: AgentSettings,
   given: NonNullable<ReplayRunsOptions['liveModel']>['settings'] & object,
+  agents: Record<string, SubAgentDefinition>,
 ): Promise<ModelCheck> {
   const settings = { ...recordedSettings, ...given };
   const before = transcriptBeforeStep(messages, step);
   const recordedReply = messages[before.length];
   const recorded = toolCallsOf(Array.isArray(recordedReply?.content) ? (recordedReply.content as ContentBlock[]) : []);
-  // The tools the current code has, among those the run may use (sub-agents and unknown names are left out).
-  const tools = registry.definitions(settings.tools.filter((name) => registry.get(name)));
+  // The tools the current code has, among those the run may use, and its sub-agents as the run recorded them at its
+  // start (unknown names are left out).
+  const subAgents = settings.tools.filter((name) => isAgentTool(name) && agents[agentNameOf(name)]);
+  const tools: Anthropic.Tool[] = [
+    ...registry.definitions(settings.tools.filter((name) => registry.get(name))),
+    ...subAgents.map((name) => agentToolDefinition(agentNameOf(name), agents[agentNameOf(name)]) as Anthropic.Tool),
+  ];
   const reply = await model.messages.create({
     model: settings.model,
     max_tokens: settings.maxOutputTokens,

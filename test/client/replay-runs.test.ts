@@ -111,4 +111,29 @@ describe('replayRuns', () => {
       await model.close();
     }
   });
+
+  it("with a live model, a run's sub-agents are offered as the run offered them: a model that delegates again agrees", async () => {
+    const isChild = (req: MessagesRequestBody) => systemText(req.system).includes('researcher');
+    // As a model does: it delegates only when the sub-agent is among the tools it is offered.
+    const delegating: Script = (req) => {
+      if (isChild(req)) return reply([text('the child says 42')]);
+      const offered = (req.tools ?? []).some((t) => 'name' in t && t.name === 'agent__researcher');
+      return stepOf(req) === 1 && offered ? reply([toolUse('agent__researcher', { task: 'what is 6*7?' })]) : reply([text('42')]);
+    };
+    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 3 } };
+    const id = await withAgent(env, { script: delegating, agents }, async ({ start }) => {
+      const started = await start('ask the researcher', { tools: ['agent__researcher'] });
+      expect(await getAgentResult(env.client, started)).toMatchObject({ status: 'completed', steps: 2, text: '42' });
+      return started;
+    });
+    const model = await startScriptedModel({ script: delegating });
+    try {
+      const report = await replayRuns(env.client, { workflowIds: [id], tools: builtinTools, liveModel: { apiKey: 'test', baseURL: model.url } });
+      expect(report.runs[0].steps.map((s) => s.model?.agrees)).toEqual([true, true]);
+      expect(report.diverged).toBe(false);
+      expect(model.requests[0].body).toMatchObject({ tools: [{ name: 'agent__researcher', description: 'Researches one question.' }] });
+    } finally {
+      await model.close();
+    }
+  });
 });
