@@ -9,7 +9,7 @@ import { limitToolOutput } from '../activities/payload-limit.js';
 import { transcriptBeforeStep } from '../core/fork.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../core/policies.js';
 import { agentNameOf, agentToolDefinition, isAgentTool } from '../core/sub-agents.js';
-import { recordedStepsOf, sameResult, sameToolCalls, shortDiff, toolCallsOf, type RecordedCall } from '../core/replay-compare.js';
+import { notAnsweredByTool, recordedStepsOf, sameResult, sameToolCalls, shortDiff, toolCallsOf, type RecordedCall } from '../core/replay-compare.js';
 import type { AgentSettings, ContentBlock, SubAgentDefinition, ToolOutcome } from '../core/types.js';
 import { toolContext } from '../tools/context.js';
 import { executeTool } from '../tools/execute.js';
@@ -159,6 +159,8 @@ async function checkTool(registry: ToolRegistry, call: RecordedCall, workflowId:
   const base = { toolUseId: call.toolUseId, name: call.name };
   const skip = (detail: string): ToolCheck => ({ ...base, status: 'skipped', detail });
   if (!call.result) return skip('no recorded result (the call was still running)');
+  const notRun = notAnsweredByTool({ content: call.result.content, isError: call.result.isError });
+  if (notRun) return skip(notRun);
   if (isAgentTool(call.name)) return skip('a sub-agent (its own run: replay it by its id)');
   const tool = registry.get(call.name);
   if (!tool) return skip('not a tool of the current code (config, MCP server)');

@@ -1,7 +1,7 @@
 // replayRuns: recorded runs replayed with the current code, as a vitest test would use it. Real dev server, real
 // worker for the recorded runs, the scripted model through the real SDK; the replay itself needs no worker.
-import { describe, expect, it } from 'vitest';
-import { getAgentResult, replayRuns } from '../../src/client/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { denyToolCall, getAgentResult, getStatus, replayRuns } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody, type Script } from '../../src/scripted/index.js';
 import { systemText } from '../../src/scripted/script.js';
 import { builtinTools } from '../../src/tools/registry.js';
@@ -110,6 +110,29 @@ describe('replayRuns', () => {
     } finally {
       await model.close();
     }
+  });
+
+  it('a call a reviewer denied is not made again, even with allTools: it ran in no recorded step, and is reported as skipped', async () => {
+    const denying: Script = (req) =>
+      stepOf(req) === 1 ? reply([toolUse('notify', { text: 'denied' }), toolUse('calculator', { expression: '6*7' })]) : reply([text('not sent')]);
+    const id = await withAgent(env, { script: denying, tools: [...builtinTools, notify] as AgentTool[] }, async ({ start }) => {
+      const started = await start('notify', { tools: ['calculator', 'notify'], approve: ['notify', 'calculator'] });
+      await vi.waitFor(async () => expect((await getStatus(env.client, started)).view?.pendingApprovals).toHaveLength(2), { timeout: 20_000 });
+      const [notifyCall, calcCall] = (await getStatus(env.client, started)).view!.pendingApprovals;
+      await denyToolCall(env.client, started, notifyCall.toolUseId, 'not today');
+      await denyToolCall(env.client, started, calcCall.toolUseId, 'not today');
+      expect(await getAgentResult(env.client, started)).toMatchObject({ status: 'completed', steps: 2 });
+      return started;
+    });
+    const callsBefore = sent.length;
+    const report = await replayRuns(env.client, { workflowIds: [id], tools: [...builtinTools, notify], allTools: true });
+    expect(sent.length).toBe(callsBefore);
+    expect(report.diverged).toBe(false);
+    expect(report.runs[0].steps[0].tools.map((t) => [t.name, t.status])).toEqual([
+      ['notify', 'skipped'],
+      ['calculator', 'skipped'],
+    ]);
+    expect(report.runs[0].skippedTools).toEqual(['notify: denied by a reviewer in the recorded run (not run then)', 'calculator: denied by a reviewer in the recorded run (not run then)']);
   });
 
   it("with a live model, a run's sub-agents are offered as the run offered them: a model that delegates again agrees", async () => {
