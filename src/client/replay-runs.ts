@@ -18,6 +18,7 @@ import { createToolRegistry, type ToolRegistry } from '../tools/registry.js';
 import type { AnyAgentTool } from '../tools/types.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { readRunFromHistory } from './history.js';
+import { invalidArgument } from './start.js';
 import { turnsOfRun } from './turns.js';
 
 export interface ReplayRunsOptions {
@@ -102,10 +103,17 @@ async function runIds(client: Client, options: ReplayRunsOptions): Promise<strin
   if (!options.query) throw new ReplayInputError('name the runs to replay: workflow ids, or a visibility query');
   const limit = options.limit ?? 200;
   const ids: string[] = [];
-  for await (const w of client.workflow.list({ query: options.query })) {
-    if (w.type !== AGENT_WORKFLOW || ids.includes(w.workflowId)) continue;
-    ids.push(w.workflowId);
-    if (ids.length >= limit) break;
+  try {
+    for await (const w of client.workflow.list({ query: options.query })) {
+      if (w.type !== AGENT_WORKFLOW || ids.includes(w.workflowId)) continue;
+      ids.push(w.workflowId);
+      if (ids.length >= limit) break;
+    }
+  } catch (err) {
+    // A syntax error, an unknown search attribute: the server's reason, for the caller to fix.
+    const invalid = invalidArgument(err);
+    if (invalid) throw new ReplayInputError(`the query is not a valid visibility query: ${invalid.replace(/^invalid query: /, '')} (${options.query})`);
+    throw err;
   }
   if (ids.length === 0) throw new ReplayInputError(`the query matched no agent run: ${options.query}`);
   return ids;

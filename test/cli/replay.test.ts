@@ -51,12 +51,17 @@ describe('replay (the built CLI)', { timeout: 180_000 }, () => {
     expect(report.runs.map((r) => r.firstDivergence?.step)).toEqual([1, 1, 1]);
   });
 
-  it('bad input is exit 2: no runs named, a flag of --live-model alone, an unknown run', async ({ expect }) => {
+  it('bad input is exit 2: no runs named, a flag of --live-model alone, an unknown run, a query the server cannot parse', async ({ expect }) => {
     const s = cli.session();
     expectUsageError(await s.cli(['replay']), /name the runs to replay/);
     expectUsageError(await s.cli(['replay', 'some-run', '--system', 'x']), /--system applies to --live-model only/);
     const unknown = await s.cli(['replay', 'no-such-run-xyz']);
     expectUsageError(unknown, /run no-such-run-xyz: the run could not be read/);
     expect(unknown.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+    // A query the server cannot parse is the caller's to fix (exit 2, the server's reason), not a bug report.
+    const malformed = await s.cli(['replay', '--query', "WorkflowType = 'agentWorkflow' AND"]);
+    expectUsageError(malformed, /^error: the query is not a valid visibility query: .*syntax error/m);
+    expect(malformed.stderr).not.toContain('bug report');
+    expectUsageError(await s.cli(['replay', '--query', "NoSuchAttribute = 'x'"]), /^error: the query is not a valid visibility query: .*'NoSuchAttribute' is not a valid search attribute/m);
   });
 });
