@@ -148,7 +148,7 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
       }
     }
     for (const call of recorded.calls) {
-      const tool = await checkTool(registry, call, workflowId, maxChars, options.allTools ?? false);
+      const tool = await checkTool(registry, call, workflowId, { maxChars, toolTimeoutMs: settings?.toolTimeoutMs }, options.allTools ?? false);
       check.tools.push(tool);
       if (tool.status === 'skipped') skipped.add(`${call.name}: ${tool.detail}`);
       if (tool.status === 'differs') {
@@ -163,7 +163,14 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
 
 /** One recorded call made again with the current tool, through the same code a run's call goes through (input
  * validation, the tool's timeout, the output limit), and its result compared with the recorded one. */
-async function checkTool(registry: ToolRegistry, call: RecordedCall, workflowId: string, maxChars: number, allTools: boolean): Promise<ToolCheck> {
+async function checkTool(
+  registry: ToolRegistry,
+  call: RecordedCall,
+  workflowId: string,
+  limits: { maxChars: number; toolTimeoutMs: number | undefined },
+  allTools: boolean,
+): Promise<ToolCheck> {
+  const { maxChars } = limits;
   const base = { toolUseId: call.toolUseId, name: call.name };
   const skip = (detail: string): ToolCheck => ({ ...base, status: 'skipped', detail });
   if (!call.result) return skip('no recorded result (the call was still running)');
@@ -173,7 +180,8 @@ async function checkTool(registry: ToolRegistry, call: RecordedCall, workflowId:
   const tool = registry.get(call.name);
   if (!tool) return skip('not a tool of the current code (config, MCP server)');
   if (!tool.readOnly && !allTools) return skip('not declared read-only (readOnly: true; --all-tools calls it anyway)');
-  const timeoutMs = toolCallPolicy(tool.name, tool)?.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  // The tool's own timeout, else the run's (--tool-timeout), else the default: as the run's call was scheduled.
+  const timeoutMs = toolCallPolicy(tool.name, tool)?.timeoutMs ?? limits.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   let outcome: ToolOutcome;

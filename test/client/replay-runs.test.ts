@@ -112,6 +112,19 @@ describe('replayRuns', () => {
     }
   });
 
+  it("a tool call made again is cut off at the run's tool timeout (--tool-timeout), as the run's call would have been", async () => {
+    const id = await withAgent(env, { script, tools: [...builtinTools, notify] as AgentTool[] }, async ({ start }) => {
+      const started = await start('compute', { tools: ['calculator', 'web_search', 'notify'], toolTimeoutMs: 1000 });
+      expect(await getAgentResult(env.client, started)).toMatchObject({ status: 'completed', steps: 3 });
+      return started;
+    });
+    // The calculator as it is now: it never answers.
+    const hanging = defineTool<{ expression: string }>({ ...changedCalculator, execute: () => new Promise<string>(() => undefined) }) as AgentTool;
+    const report = await replayRuns(env.client, { workflowIds: [id], tools: [hanging, notify] });
+    expect(report.runs[0].firstDivergence).toMatchObject({ step: 1, what: 'tool calculator' });
+    expect(report.runs[0].steps[0].tools[0].current).toEqual({ isError: true, content: 'the tool failed: timed out after 1000 ms' });
+  });
+
   it('a call a reviewer denied is not made again, even with allTools: it ran in no recorded step, and is reported as skipped', async () => {
     const denying: Script = (req) =>
       stepOf(req) === 1 ? reply([toolUse('notify', { text: 'denied' }), toolUse('calculator', { expression: '6*7' })]) : reply([text('not sent')]);
