@@ -17,9 +17,10 @@ export function settingsGivenBy(given: Record<string, unknown>, full: AgentSetti
 
 /** The source run's settings as the values a fork's given ones go over before they are checked, so that each is
  * checked against the source's (a thinking budget under its max output tokens, a compaction threshold within its
- * model's window), not against the defaults a new run would get. Its tools are left out: a fork keeps them unless it
- * names its own, which are checked against the tools this process knows. */
+ * model's window), not against the defaults a new run would get. Its tools and the ones it approves are left out: a
+ * fork keeps them unless it names its own, which are checked against the tools this process knows (the source's may
+ * be tools of another config, or of MCP servers this process does not reach). */
 export function sourceSettingValues(source: AgentSettings): Record<string, unknown> {
-  const { tools: _tools, ...values } = source;
+  const { tools: _tools, approve: _approve, ...values } = source;
   return values;
 }

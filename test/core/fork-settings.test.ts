@@ -1,6 +1,8 @@
 // A fork's flags replace only the settings they set: the others stay the source's.
 import { describe, expect, it } from 'vitest';
-import { settingsGivenBy } from '../../src/core/fork-settings.js';
+import { settingsGivenBy, sourceSettingValues } from '../../src/core/fork-settings.js';
+import { runInput } from '../../src/config/run-input.js';
+import { toolCatalog } from '../../src/config/tool-names.js';
 import { defaultSettings } from '../../src/core/settings.js';
 
 describe('settingsGivenBy', () => {
@@ -9,5 +11,15 @@ describe('settingsGivenBy', () => {
     expect(settingsGivenBy({ system: 'Check twice', maxSteps: 4 }, full)).toEqual({ system: 'Check twice', maxSteps: 4 });
     expect(settingsGivenBy({ agents: [], promptCaching: false, priority: 2 }, { ...full, promptCaching: false })).toEqual({ tools: ['calculator'], promptCaching: false });
     expect(settingsGivenBy({}, full)).toEqual({});
+  });
+
+  it("checks a fork's given values over the source's settings, leaving out its tools and approvals (another config's tools)", () => {
+    const source = defaultSettings({ tools: ['lookup', 'calculator'], approve: ['lookup'], maxOutputTokens: 16000, thinkingBudget: 8000 });
+    const catalog = toolCatalog({}); // this process knows the built-ins only, not the source's `lookup`
+    const given = { thinkingBudget: 12000 };
+    const full = runInput({ ...sourceSettingValues(source), ...given }, catalog).settings;
+    expect(full).toMatchObject({ maxOutputTokens: 16000, thinkingBudget: 12000 });
+    expect(settingsGivenBy(given, full)).toEqual({ thinkingBudget: 12000 });
+    expect(() => runInput({ ...sourceSettingValues(source), thinkingBudget: 20000 }, catalog)).toThrow('must be less than maxOutputTokens (16000; got 20000)');
   });
 });
