@@ -41,6 +41,8 @@ export function withFollowUps(message: MessageParam | null, followUps: string[])
 export const DENIED_RESULT_PREFIX = 'A human reviewer denied this call to ';
 export const NOT_RUN_RESULT_PREFIX = 'Not run: ';
 export const INTERRUPTED_RESULT_PREFIX = 'Interrupted: ';
+/** An old tool result continue-as-new cut to a note to fit the carried state (fitForContinueAsNew). */
+export const TRIMMED_RESULT_PREFIX = '[tool result trimmed at continue-as-new: ';
 
 /** How far each tool call of the current turn got: its outcome, or `in_flight` while it runs. */
 export type TurnProgress = Record<string, ToolOutcome | 'in_flight'>;
@@ -98,7 +100,7 @@ export function fitForContinueAsNew(state: RunState, maxBytes = MAX_CARRIED_BYTE
       if (b.type !== 'tool_result') return b;
       const text = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
       if (text.length <= 200) return b;
-      return { ...b, content: `[tool result trimmed at continue-as-new: ${text.length} characters]` };
+      return { ...b, content: `${TRIMMED_RESULT_PREFIX}${text.length} characters]` };
     });
     const trimmed = { ...m, content } as MessageParam;
     size += utf8Bytes(JSON.stringify(trimmed)) - utf8Bytes(JSON.stringify(m));

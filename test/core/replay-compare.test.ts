@@ -1,7 +1,7 @@
 // The pure part of `replay`: a transcript's steps and their calls, what counts as the same result, the short diff.
 import { describe, expect, it } from 'vitest';
 import { notAnsweredByTool, recordedStepsOf, sameResult, sameToolCalls, shortDiff } from '../../src/core/replay-compare.js';
-import { notRunResults } from '../../src/core/run-state.js';
+import { fitForContinueAsNew, freshLoop, notRunResults } from '../../src/core/run-state.js';
 import type { MessageParam } from '../../src/core/types.js';
 
 describe('replay comparisons', () => {
@@ -30,6 +30,21 @@ describe('replay comparisons', () => {
     expect(notAnsweredByTool({ content: [{ type: 'text', text: notRun.content }], isError: true })).toMatch(/^not run/);
     expect(notAnsweredByTool({ content: notRun.content, isError: false })).toBeNull();
     expect(notAnsweredByTool({ content: 'tea costs 42 EUR', isError: true })).toBeNull();
+  });
+
+  it('a tool result continue-as-new trimmed to a note is not compared: the tool gave more than the recording kept', () => {
+    const big = 'x'.repeat(5_000);
+    const messages: MessageParam[] = [{ role: 'user', content: 'task' }];
+    for (let i = 0; i < 12; i++) {
+      messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'lookup', input: {} }] });
+      messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: big }] });
+    }
+    const state = { messages, loop: freshLoop(12), stopReason: null, deadlineAt: null, runsUsed: 1, pendingMessages: [], clearedUpTo: 0, chatClosed: false };
+    const fitted = fitForContinueAsNew(state, 40_000)!;
+    const [first] = recordedStepsOf(fitted.messages)[0].calls;
+    expect(notAnsweredByTool(first.result!)).toMatch(/^trimmed at continue-as-new in the recorded run/);
+    const last = recordedStepsOf(fitted.messages).at(-1)!.calls[0];
+    expect(notAnsweredByTool(last.result!)).toBeNull(); // kept whole
   });
 
   it('a string and a single text block are the same result; the error flag counts; inputs compare by canonical JSON', () => {
