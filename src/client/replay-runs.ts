@@ -148,7 +148,7 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
       }
     }
     for (const call of recorded.calls) {
-      const tool = await checkTool(registry, call, workflowId, { maxChars, toolTimeoutMs: settings?.toolTimeoutMs }, options.allTools ?? false);
+      const tool = await checkTool(registry, call, workflowId, { maxChars, toolTimeoutMs: settings?.toolTimeoutMs, allowedTools: settings?.tools }, options.allTools ?? false);
       check.tools.push(tool);
       if (tool.status === 'skipped') skipped.add(`${call.name}: ${tool.detail}`);
       if (tool.status === 'differs') {
@@ -167,7 +167,7 @@ async function checkTool(
   registry: ToolRegistry,
   call: RecordedCall,
   workflowId: string,
-  limits: { maxChars: number; toolTimeoutMs: number | undefined },
+  limits: { maxChars: number; toolTimeoutMs: number | undefined; allowedTools: string[] | undefined },
   allTools: boolean,
 ): Promise<ToolCheck> {
   const { maxChars } = limits;
@@ -187,7 +187,8 @@ async function checkTool(
   let outcome: ToolOutcome;
   try {
     const context = toolContext({ workflowId: `replay/${workflowId}`, toolUseId: call.toolUseId, signal: abort.signal, deadline: Date.now() + timeoutMs });
-    const running = executeTool(registry, { name: call.name, input: call.input, allowedTools: [call.name] }, context);
+    // The tools the run allowed: a call it refused (a tool it was not given) is refused again, not run.
+    const running = executeTool(registry, { name: call.name, input: call.input, allowedTools: limits.allowedTools ?? [call.name] }, context);
     const timedOut = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), { once: true }));
     outcome = await Promise.race([running, timedOut]);
   } catch (err) {

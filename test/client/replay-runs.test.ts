@@ -148,6 +148,20 @@ describe('replayRuns', () => {
     expect(report.runs[0].skippedTools).toEqual(['notify: denied by a reviewer in the recorded run (not run then)', 'calculator: denied by a reviewer in the recorded run (not run then)']);
   });
 
+  it("a call to a tool the run did not allow is made again as the run made it: refused, not run, even with allTools", async () => {
+    const outside: Script = (req) => (stepOf(req) === 1 ? reply([toolUse('notify', { text: 'not allowed' })]) : reply([text('could not notify')]));
+    const id = await withAgent(env, { script: outside, tools: [...builtinTools, notify] as AgentTool[] }, async ({ start }) => {
+      const started = await start('notify', { tools: ['calculator'] });
+      expect(await getAgentResult(env.client, started)).toMatchObject({ status: 'completed', steps: 2 });
+      return started;
+    });
+    const callsBefore = sent.length;
+    const report = await replayRuns(env.client, { workflowIds: [id], tools: [...builtinTools, notify], allTools: true });
+    expect(sent.length).toBe(callsBefore);
+    expect(report.diverged).toBe(false);
+    expect(report.runs[0].steps[0].tools[0]).toMatchObject({ name: 'notify', status: 'agrees', current: { isError: true } });
+  });
+
   it("with a live model, a run's sub-agents are offered as the run offered them: a model that delegates again agrees", async () => {
     const isChild = (req: MessagesRequestBody) => systemText(req.system).includes('researcher');
     // As a model does: it delegates only when the sub-agent is among the tools it is offered.
