@@ -21,7 +21,7 @@ describe.concurrent('fork (the built CLI)', { timeout: 120_000 }, () => {
     const forked = jsonOf<AgentResult>(fork);
     expect(forked).toMatchObject({ status: 'completed', text: 'the forked answer', steps: 3, toolCalls: 0 });
     expect(forked.forkedFrom).toMatchObject({ workflowId: source.workflowId, step: 3, reusedToolCalls: 2 });
-    expect(fork.stderr).toContain(`forked ${source.workflowId} at step 3`);
+    expect(fork.stderr).toContain(`forked ${source.workflowId} at step 3 as run ${forked.workflowId} (steps 1 to 2 reused)`);
 
     const status = await s.cli(['status', forked.workflowId]);
     expectExit(status, 0);
@@ -50,6 +50,7 @@ describe.concurrent('fork (the built CLI)', { timeout: 120_000 }, () => {
     const answer = await cli.scriptFile([endTurn('WRONG: step 1 was asked again'), endTurn('the forked answer')]);
     const fork = await s.cli(['fork', source.workflowId, '--from-step', '2', '--thinking', '12000', '--scripted', '--json'], { AGENT_SCRIPT: answer });
     expectExit(fork, 0);
+    expect(fork.stderr).toMatch(/^forked .* at step 2 as run .* \(step 1 reused\)$/m);
     const forked = jsonOf<AgentResult>(fork);
     expect(forked).toMatchObject({ status: 'completed', text: 'the forked answer' });
     const { input } = await turnsOfRun(cli.client(), forked.workflowId);

@@ -55,7 +55,8 @@ async function forkCommand({ flags, positionals }: Parsed<typeof FORK_FLAGS>): P
     const full = runFromValues({ ...sourceSettingValues(source), ...values }, toolCatalog(config), flags).settings;
     const overrides = settingsGivenBy(values, full);
     const started = await forkRun(temporal.client, sourceId, { fromStep, settings: overrides, message: flags.message, taskQueue: taskQueue() });
-    logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (steps 1 to ${fromStep - 1} reused)`);
+    const reused = fromStep === 1 ? 'no step reused' : fromStep === 2 ? 'step 1 reused' : `steps 1 to ${fromStep - 1} reused`;
+    logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (${reused})`);
     return started.workflowId;
   });
 }
