@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { forkRun, getAgentResult, getStatus, ForkError, resumeAgent } from '../../src/client/index.js';
 import { reply, text, toolUse, type MessagesRequestBody, type Script, type ScriptFunction } from '../../src/scripted/index.js';
 import { AgentForkedFrom } from '../../src/core/search-attributes.js';
+import { agentInput } from '../../src/core/settings.js';
+import { AGENT_WORKFLOW } from '../../src/workflows/definitions.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
 import { builtinTools } from '../../src/tools/registry.js';
 import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
@@ -124,6 +126,19 @@ describe('forkRun', () => {
       await expect(refused).rejects.toThrow(`run ${sourceId} has 3 recorded steps: --from-step must be 1 to 3 (got 99)`);
       await expect(forkRun(env.client, 'no-such-run-anywhere', { fromStep: 1 })).rejects.toThrow(/no run no-such-run-anywhere .*history is gone/);
     });
+  });
+
+  it("a source whose history answers are over gRPC's 4 MB is read in smaller pages: the fork is refused for having no step yet, not failed with RESOURCE_EXHAUSTED", async () => {
+    // No worker serves this queue: the run has recorded no step, and ten 460 KB signals make its history one answer of
+    // 4.6 MB, over the limit of this test's client (the CLI's is 128 MB).
+    const sourceId = `large-history-${Math.random().toString(36).slice(2, 8)}`;
+    const handle = await env.client.workflow.start(AGENT_WORKFLOW, { taskQueue: `none-${sourceId}`, workflowId: sourceId, args: [agentInput('a task')] });
+    try {
+      for (let i = 0; i < 10; i++) await handle.signal('big', `${i}`.padEnd(460_000, 'x'));
+      await expect(forkRun(env.client, sourceId, { fromStep: 1 })).rejects.toThrow(`run ${sourceId} has 0 recorded steps: it cannot be forked yet (got 1)`);
+    } finally {
+      await handle.terminate('test over');
+    }
   });
 
   it('a run that continued as new is forked across its runs: the reused usage counts the steps of every run', async () => {
