@@ -1,16 +1,21 @@
 // The settings a fork's flags (or an HTTP fork request's fields) replace: only those given; the others stay the
 // source run's. `fork` (commands/fork.ts) and `POST /v1/runs/{id}/fork` (src/serve) share it.
 import { RUN_SETTINGS } from './run-settings.js';
+import { isAgentTool } from './sub-agents.js';
 import type { AgentSettings } from './types.js';
 
 /** The settings `given` names (by the table's names, as `valuesFromFlags` or a request body has them), as `full` (the
  * given ones with defaults filled and checked) has them; `agents` are tools. The start's options (priority) are not
- * settings. */
-export function settingsGivenBy(given: Record<string, unknown>, full: AgentSettings): Partial<AgentSettings> {
+ * settings. With the `source`'s settings, `agents` given without `tools` replace its sub-agents only: its other tools
+ * stay (`full` then holds every tool of the catalog, a new run's default). */
+export function settingsGivenBy(given: Record<string, unknown>, full: AgentSettings, source?: Pick<AgentSettings, 'tools'>): Partial<AgentSettings> {
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(given)) {
     const field = name === 'agents' ? 'tools' : name;
     if (field in RUN_SETTINGS && given[name] !== undefined) out[field] = full[field as keyof AgentSettings];
+  }
+  if (source && given.agents !== undefined && given.tools === undefined) {
+    out.tools = [...source.tools.filter((t) => !isAgentTool(t)), ...full.tools.filter(isAgentTool)];
   }
   return out as Partial<AgentSettings>;
 }

@@ -30,7 +30,7 @@ export async function forkRequest(
   return forkRun(client, sourceId, {
     fromStep,
     ...(message !== undefined ? { message: message as string } : {}),
-    settings: settingsGivenBy(values, full),
+    settings: settingsGivenBy(values, full, source),
     taskQueue: options.taskQueue,
   });
 }

@@ -22,4 +22,16 @@ describe('settingsGivenBy', () => {
     expect(settingsGivenBy(given, full)).toEqual({ thinkingBudget: 12000 });
     expect(() => runInput({ ...sourceSettingValues(source), thinkingBudget: 20000 }, catalog)).toThrow('must be less than maxOutputTokens (16000; got 20000)');
   });
+
+  it("agents given without tools replace the source's sub-agents only: its other tools stay, none is added", () => {
+    const source = defaultSettings({ tools: ['calculator', 'agent__researcher'] });
+    const catalog = { ...toolCatalog({}), agents: ['researcher', 'writer'] };
+    const given = { agents: ['writer'] };
+    const full = runInput({ ...sourceSettingValues(source), ...given }, catalog).settings;
+    expect(settingsGivenBy(given, full, source)).toEqual({ tools: ['calculator', 'agent__writer'] });
+    expect(settingsGivenBy({ agents: [] }, runInput({ ...sourceSettingValues(source), agents: [] }, catalog).settings, source)).toEqual({ tools: ['calculator'] });
+    // With tools given too, both are the fork's.
+    const both = { tools: ['web_search'], agents: ['writer'] };
+    expect(settingsGivenBy(both, runInput({ ...sourceSettingValues(source), ...both }, catalog).settings, source)).toEqual({ tools: ['web_search', 'agent__writer'] });
+  });
 });

@@ -53,7 +53,7 @@ async function forkCommand({ flags, positionals }: Parsed<typeof FORK_FLAGS>): P
     const source = await forkSourceSettings(temporal.client, sourceId);
     // The flags given are checked over the source's settings (the ones the fork keeps), not over the defaults.
     const full = runFromValues({ ...sourceSettingValues(source), ...values }, toolCatalog(config), flags).settings;
-    const overrides = settingsGivenBy(values, full);
+    const overrides = settingsGivenBy(values, full, source);
     const started = await forkRun(temporal.client, sourceId, { fromStep, settings: overrides, message: flags.message, taskQueue: taskQueue() });
     const reused = fromStep === 1 ? 'no step reused' : fromStep === 2 ? 'step 1 reused' : `steps 1 to ${fromStep - 1} reused`;
     logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (${reused})`);
