@@ -2,7 +2,7 @@
 // source run's. `fork` (commands/fork.ts) and `POST /v1/runs/{id}/fork` (src/serve) share it.
 import { RUN_SETTINGS } from './run-settings.js';
 import { isAgentTool } from './sub-agents.js';
-import type { AgentSettings } from './types.js';
+import type { AgentSettings, ServerToolSettings } from './types.js';
 
 /** The settings `given` names (by the table's names, as `valuesFromFlags` or a request body has them), as `full` (the
  * given ones with defaults filled and checked) has them; `agents` are tools. The start's options (priority) are not
@@ -27,5 +27,27 @@ export function settingsGivenBy(given: Record<string, unknown>, full: AgentSetti
  * be tools of another config, or of MCP servers this process does not reach). */
 export function sourceSettingValues(source: AgentSettings): Record<string, unknown> {
   const { tools: _tools, approve: _approve, ...values } = source;
+  return values;
+}
+
+/** The values a fork's given ones are checked as: over the source's (sourceSettingValues), and for the server tools,
+ * field by field (`--allowed-domains` alone keeps the source's server tools; `--server-tools` alone keeps its domains),
+ * the source's fields that no longer apply left out (a domain list the given one replaces, web_search's max uses
+ * without web_search). */
+export function forkValues(source: AgentSettings, given: Record<string, unknown>): Record<string, unknown> {
+  const values = { ...sourceSettingValues(source), ...given };
+  const mine = given.serverTools as ServerToolSettings | undefined;
+  if (mine && source.serverTools) {
+    const merged: Partial<ServerToolSettings> = { ...source.serverTools, ...mine };
+    if (mine.allowedDomains !== undefined) delete merged.blockedDomains;
+    if (mine.blockedDomains !== undefined) delete merged.allowedDomains;
+    const tools = merged.tools ?? [];
+    if (mine.webSearchMaxUses === undefined && !tools.includes('web_search')) delete merged.webSearchMaxUses;
+    if (!tools.some((t) => t === 'web_search' || t === 'web_fetch')) {
+      if (mine.allowedDomains === undefined) delete merged.allowedDomains;
+      if (mine.blockedDomains === undefined) delete merged.blockedDomains;
+    }
+    values.serverTools = merged;
+  }
   return values;
 }

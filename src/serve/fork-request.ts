@@ -3,7 +3,7 @@
 // fork's id and where it came from, 400 for a step out of range (the message says how many steps the run has).
 import type { Client } from '@temporalio/client';
 import { forkRun, forkSourceSettings, type ForkedRun } from '../client/index.js';
-import { settingsGivenBy, sourceSettingValues } from '../core/fork-settings.js';
+import { forkValues, settingsGivenBy } from '../core/fork-settings.js';
 import type { RunInput } from '../config/run-input.js';
 import { parseRunRequest, RequestError } from './run-request.js';
 
@@ -26,7 +26,7 @@ export async function forkRequest(
   // the source's settings (the ones the fork keeps) rather than the defaults.
   const { values } = parseRunRequest({ task: 'fork', ...fields });
   const source = await forkSourceSettings(client, sourceId);
-  const { settings: full } = await options.settings({ ...sourceSettingValues(source), ...values });
+  const { settings: full } = await options.settings(forkValues(source, values));
   return forkRun(client, sourceId, {
     fromStep,
     ...(message !== undefined ? { message: message as string } : {}),

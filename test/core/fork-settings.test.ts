@@ -1,6 +1,6 @@
 // A fork's flags replace only the settings they set: the others stay the source's.
 import { describe, expect, it } from 'vitest';
-import { settingsGivenBy, sourceSettingValues } from '../../src/core/fork-settings.js';
+import { forkValues, settingsGivenBy, sourceSettingValues } from '../../src/core/fork-settings.js';
 import { runInput } from '../../src/config/run-input.js';
 import { toolCatalog } from '../../src/config/tool-names.js';
 import { defaultSettings } from '../../src/core/settings.js';
@@ -33,5 +33,19 @@ describe('settingsGivenBy', () => {
     // With tools given too, both are the fork's.
     const both = { tools: ['web_search'], agents: ['writer'] };
     expect(settingsGivenBy(both, runInput({ ...sourceSettingValues(source), ...both }, catalog).settings, source)).toEqual({ tools: ['web_search', 'agent__writer'] });
+  });
+
+  it("server-tool fields given keep the source's others: its domains stay when the tools change, its tools when a field is given", () => {
+    const source = defaultSettings({ tools: ['calculator'], serverTools: { tools: ['web_search'], allowedDomains: ['insee.fr'], webSearchMaxUses: 5 } });
+    const catalog = toolCatalog({});
+    const fork = (given: Record<string, unknown>) => settingsGivenBy(given, runInput(forkValues(source, given), catalog).settings, source);
+    expect(fork({ serverTools: { tools: ['web_search', 'web_fetch'] } })).toEqual({
+      serverTools: { tools: ['web_search', 'web_fetch'], allowedDomains: ['insee.fr'], webSearchMaxUses: 5 },
+    });
+    expect(fork({ serverTools: { webSearchMaxUses: 3 } })).toEqual({ serverTools: { tools: ['web_search'], allowedDomains: ['insee.fr'], webSearchMaxUses: 3 } });
+    // A field that no longer applies goes; a domain list given replaces the other kind.
+    expect(fork({ serverTools: { tools: ['web_fetch'] } })).toEqual({ serverTools: { tools: ['web_fetch'], allowedDomains: ['insee.fr'] } });
+    expect(fork({ serverTools: { blockedDomains: ['example.com'] } })).toEqual({ serverTools: { tools: ['web_search'], blockedDomains: ['example.com'], webSearchMaxUses: 5 } });
+    expect(fork({ serverTools: { tools: ['code_execution'] } })).toEqual({ serverTools: { tools: ['code_execution'] } });
   });
 });
