@@ -3,7 +3,7 @@
 // it); the fork is a new workflow whose input carries the reused transcript (as continue-as-new carries one) and
 // where it came from. What the fork starts from is decided by the pure src/core/fork.ts.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { forkedRunState, ForkStepError, forkMaxSteps, liveStepsOf, toolCallsIn, transcriptBeforeStep, withSteeringMessage } from '../core/fork.js';
+import { forkedRunState, ForkStepError, forkMaxSteps, liveStepsOf, toolCallsIn, toolUseIdsBeforeStep, transcriptBeforeStep, withSteeringMessage } from '../core/fork.js';
 import { addUsage, textOf, ZERO_USAGE } from '../core/transcript.js';
 import { roundUsd } from '../core/pricing.js';
 import { MAX_CARRIED_BYTES, utf8Bytes } from '../core/run-state.js';
@@ -56,7 +56,7 @@ export async function forkRun(client: Client, sourceId: string, options: ForkOpt
   const settings = forkSettings(input, fromStep, options.settings ?? {});
   checkAgentSettings(settings, { compileSchema: validateJsonSchema });
   settings.searchAttributes = settings.searchAttributes && (await searchAttributesRegistered(client));
-  const reused = await reusedUsage(client, sourceId, fromStep);
+  const reused = await reusedUsage(client, sourceId, fromStep, source);
   const forkedFrom: ForkOrigin = {
     workflowId: sourceId,
     runId: source.runId,
@@ -95,6 +95,20 @@ export async function forkRun(client: Client, sourceId: string, options: ForkOpt
   return { workflowId, runId: handle.firstExecutionRunId, attached: false, forkedFrom };
 }
 
+/** The settings a fork of `sourceId` starts from (its latest run's), to check the settings a caller gives against
+ * them before forking. ForkError when there is no such run. */
+export async function forkSourceSettings(client: Client, sourceId: string): Promise<AgentSettings> {
+  try {
+    const runId = (await client.workflow.getHandle(sourceId).describe()).runId;
+    const { input } = await turnsOfRun(client, sourceId, runId);
+    if (!input) throw new ForkError(`run ${sourceId} has no readable input in its history`);
+    return input.settings;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new ForkError(noSuchRun(sourceId));
+    throw err;
+  }
+}
+
 type Source = Pick<RunFromHistory, 'runId' | 'messages' | 'state'> & { input: AgentInput };
 
 async function readSource(client: Client, sourceId: string): Promise<Source> {
@@ -106,7 +120,7 @@ async function readSource(client: Client, sourceId: string): Promise<Source> {
     return { runId, input, messages: run.messages, state: run.state };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) {
-      throw new ForkError(`no run ${sourceId} in this namespace: the id is wrong, or its history is gone (past the namespace's retention)`);
+      throw new ForkError(noSuchRun(sourceId));
     }
     throw err;
   }
@@ -120,8 +134,15 @@ function forkSettings(input: AgentInput, fromStep: number, given: Partial<AgentS
 }
 
 /** The usage and cost of steps 1 … fromStep−1 of a job: each model call's, read from the histories of its runs
- * (continue-as-new), and for steps a fork reused, from the run it forked (recursively). */
-async function reusedUsage(client: Client, workflowId: string, fromStep: number): Promise<{ usage: Usage; costUsd: number | null }> {
+ * (continue-as-new), each sub-agent's it delegated to in those steps (rolled up into the job's, as the run counts
+ * them), and for steps a fork reused, from the run it forked (recursively). `read`: the job's latest run, when the
+ * caller has it. */
+async function reusedUsage(
+  client: Client,
+  workflowId: string,
+  fromStep: number,
+  read?: Pick<RunFromHistory, 'messages' | 'state'>,
+): Promise<{ usage: Usage; costUsd: number | null }> {
   const turns: TurnUsage[] = [];
   let runId: string | undefined;
   let firstInput: AgentInput | undefined;
@@ -140,6 +161,10 @@ async function reusedUsage(client: Client, workflowId: string, fromStep: number)
     if (c !== null) cost = (cost ?? 0) + c;
   };
   for (const t of turns) if (t.step < fromStep) add(t.usage, t.costUsd);
+  // The sub-agents of the reused steps: a child's usage is in its own history, recorded in the job's state.
+  const { messages, state } = read ?? (await readRunFromHistory(client, workflowId));
+  const delegated = new Set(toolUseIdsBeforeStep(messages, fromStep));
+  for (const child of Object.values(state.children ?? {})) if (delegated.has(child.toolUseId)) add(child.usage, child.costUsd);
   // Steps this job reused from its own source: counted there, up to where this fork starts.
   const origin = firstInput?.forkedFrom;
   if (origin) {
@@ -152,6 +177,9 @@ async function reusedUsage(client: Client, workflowId: string, fromStep: number)
   }
   return { usage, costUsd: cost };
 }
+
+const noSuchRun = (sourceId: string) =>
+  `no run ${sourceId} in this namespace: the id is wrong, or its history is gone (past the namespace's retention)`;
 
 /** `<source>-fork-k2x1q9`: readable in the UI, unique enough never to collide. */
 function forkId(sourceId: string): string {

@@ -51,8 +51,9 @@ export async function readRunFromHistory(
 /** The run's whole history, page by page. The server's services talk to each other with gRPC's 4 MB message
  * limit, so a page holding a few large events (a task or a reply of a megabyte or two) fails with
  * RESOURCE_EXHAUSTED, which the client retries with backoff for about two minutes. Each page therefore gets a
- * short deadline, and a page that fails or times out is asked for again with two events a page, then one. */
-async function fetchHistoryInPages(client: Client, workflowId: string, runId: string): Promise<temporal.api.history.v1.IHistory> {
+ * short deadline, and a page that fails or times out is asked for again with two events a page, then one. Without
+ * `runId`, the current run's. */
+export async function fetchHistoryInPages(client: Client, workflowId: string, runId?: string): Promise<temporal.api.history.v1.IHistory> {
   const events: HistoryEvent[] = [];
   let nextPageToken: Uint8Array | undefined;
   let maximumPageSize = 0; // the server's default

@@ -9,6 +9,6 @@ export { InvalidSettingsError } from '../core/settings-check.js';
 export { AGENT_WORKFLOW } from '../workflows/definitions.js';
 export { type RunPriority } from '../core/priority.js';
 export { replayRuns, ReplayInputError, type ReplayReport } from './replay-runs.js';
-export { forkRun, ForkError, type ForkedRun } from './fork.js';
+export { forkRun, forkSourceSettings, ForkError, type ForkedRun } from './fork.js';
 export { resumeAgent, RunNotResumableError, type ResumeOptions } from './resume.js';
 export { startAgent, getAgentResult, describeIfExists } from './start.js';

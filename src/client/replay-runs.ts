@@ -8,9 +8,9 @@ import type { Client } from '@temporalio/client';
 import { limitToolOutput } from '../activities/payload-limit.js';
 import { transcriptBeforeStep } from '../core/fork.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../core/policies.js';
-import { isAgentTool } from '../core/sub-agents.js';
-import { recordedStepsOf, sameResult, sameToolCalls, shortDiff, toolCallsOf, type RecordedCall } from '../core/replay-compare.js';
-import type { AgentSettings, ContentBlock, ToolOutcome } from '../core/types.js';
+import { agentNameOf, agentToolDefinition, isAgentTool } from '../core/sub-agents.js';
+import { notAnsweredByTool, recordedStepsOf, sameResult, sameToolCalls, shortDiff, toolCallsOf, type RecordedCall } from '../core/replay-compare.js';
+import type { AgentSettings, ContentBlock, SubAgentDefinition, ToolOutcome } from '../core/types.js';
 import { toolContext } from '../tools/context.js';
 import { executeTool } from '../tools/execute.js';
 import { toolCallPolicy } from '../tools/policy.js';
@@ -18,6 +18,7 @@ import { createToolRegistry, type ToolRegistry } from '../tools/registry.js';
 import type { AnyAgentTool } from '../tools/types.js';
 import { AGENT_WORKFLOW } from '../workflows/definitions.js';
 import { readRunFromHistory } from './history.js';
+import { invalidArgument } from './start.js';
 import { turnsOfRun } from './turns.js';
 
 export interface ReplayRunsOptions {
@@ -102,10 +103,17 @@ async function runIds(client: Client, options: ReplayRunsOptions): Promise<strin
   if (!options.query) throw new ReplayInputError('name the runs to replay: workflow ids, or a visibility query');
   const limit = options.limit ?? 200;
   const ids: string[] = [];
-  for await (const w of client.workflow.list({ query: options.query })) {
-    if (w.type !== AGENT_WORKFLOW || ids.includes(w.workflowId)) continue;
-    ids.push(w.workflowId);
-    if (ids.length >= limit) break;
+  try {
+    for await (const w of client.workflow.list({ query: options.query })) {
+      if (w.type !== AGENT_WORKFLOW || ids.includes(w.workflowId)) continue;
+      ids.push(w.workflowId);
+      if (ids.length >= limit) break;
+    }
+  } catch (err) {
+    // A syntax error, an unknown search attribute: the server's reason, for the caller to fix.
+    const invalid = invalidArgument(err);
+    if (invalid) throw new ReplayInputError(`the query is not a valid visibility query: ${invalid.replace(/^invalid query: /, '')} (${options.query})`);
+    throw err;
   }
   if (ids.length === 0) throw new ReplayInputError(`the query matched no agent run: ${options.query}`);
   return ids;
@@ -133,14 +141,14 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
     // later steps are not asked (what is reported is where it first diverged).
     const modelDiverged = steps.some((s) => s.model && !s.model.agrees);
     if (model && settings && !modelDiverged) {
-      check.model = await askModel(model, registry, run.messages, recorded.step, settings, options.liveModel?.settings ?? {});
+      check.model = await askModel(model, registry, run.messages, recorded.step, settings, options.liveModel?.settings ?? {}, run.state.agents ?? {});
       if (!check.model.agrees) {
         check.agrees = false;
         diverge({ step: recorded.step, what: 'model', diff: shortDiff(check.model.recorded, check.model.current) });
       }
     }
     for (const call of recorded.calls) {
-      const tool = await checkTool(registry, call, workflowId, maxChars, options.allTools ?? false);
+      const tool = await checkTool(registry, call, workflowId, { maxChars, toolTimeoutMs: settings?.toolTimeoutMs, allowedTools: settings?.tools }, options.allTools ?? false);
       check.tools.push(tool);
       if (tool.status === 'skipped') skipped.add(`${call.name}: ${tool.detail}`);
       if (tool.status === 'differs') {
@@ -155,21 +163,32 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
 
 /** One recorded call made again with the current tool, through the same code a run's call goes through (input
  * validation, the tool's timeout, the output limit), and its result compared with the recorded one. */
-async function checkTool(registry: ToolRegistry, call: RecordedCall, workflowId: string, maxChars: number, allTools: boolean): Promise<ToolCheck> {
+async function checkTool(
+  registry: ToolRegistry,
+  call: RecordedCall,
+  workflowId: string,
+  limits: { maxChars: number; toolTimeoutMs: number | undefined; allowedTools: string[] | undefined },
+  allTools: boolean,
+): Promise<ToolCheck> {
+  const { maxChars } = limits;
   const base = { toolUseId: call.toolUseId, name: call.name };
   const skip = (detail: string): ToolCheck => ({ ...base, status: 'skipped', detail });
   if (!call.result) return skip('no recorded result (the call was still running)');
+  const notRun = notAnsweredByTool({ content: call.result.content, isError: call.result.isError });
+  if (notRun) return skip(notRun);
   if (isAgentTool(call.name)) return skip('a sub-agent (its own run: replay it by its id)');
   const tool = registry.get(call.name);
   if (!tool) return skip('not a tool of the current code (config, MCP server)');
   if (!tool.readOnly && !allTools) return skip('not declared read-only (readOnly: true; --all-tools calls it anyway)');
-  const timeoutMs = toolCallPolicy(tool.name, tool)?.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  // The tool's own timeout, else the run's (--tool-timeout), else the default: as the run's call was scheduled.
+  const timeoutMs = toolCallPolicy(tool.name, tool)?.timeoutMs ?? limits.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   let outcome: ToolOutcome;
   try {
     const context = toolContext({ workflowId: `replay/${workflowId}`, toolUseId: call.toolUseId, signal: abort.signal, deadline: Date.now() + timeoutMs });
-    const running = executeTool(registry, { name: call.name, input: call.input, allowedTools: [call.name] }, context);
+    // The tools the run allowed: a call it refused (a tool it was not given) is refused again, not run.
+    const running = executeTool(registry, { name: call.name, input: call.input, allowedTools: limits.allowedTools ?? [call.name] }, context);
     const timedOut = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), { once: true }));
     outcome = await Promise.race([running, timedOut]);
   } catch (err) {
@@ -196,13 +215,19 @@ async function askModel(
   step: number,
   recordedSettings: AgentSettings,
   given: NonNullable<ReplayRunsOptions['liveModel']>['settings'] & object,
+  agents: Record<string, SubAgentDefinition>,
 ): Promise<ModelCheck> {
   const settings = { ...recordedSettings, ...given };
   const before = transcriptBeforeStep(messages, step);
   const recordedReply = messages[before.length];
   const recorded = toolCallsOf(Array.isArray(recordedReply?.content) ? (recordedReply.content as ContentBlock[]) : []);
-  // The tools the current code has, among those the run may use (sub-agents and unknown names are left out).
-  const tools = registry.definitions(settings.tools.filter((name) => registry.get(name)));
+  // The tools the current code has, among those the run may use, and its sub-agents as the run recorded them at its
+  // start (unknown names are left out).
+  const subAgents = settings.tools.filter((name) => isAgentTool(name) && agents[agentNameOf(name)]);
+  const tools: Anthropic.Tool[] = [
+    ...registry.definitions(settings.tools.filter((name) => registry.get(name))),
+    ...subAgents.map((name) => agentToolDefinition(agentNameOf(name), agents[agentNameOf(name)]) as Anthropic.Tool),
+  ];
   const reply = await model.messages.create({
     model: settings.model,
     max_tokens: settings.maxOutputTokens,

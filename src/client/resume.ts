@@ -43,9 +43,11 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   // Only what resume changes is checked: the old run's other settings were accepted when it started (by the rules
   // of its day), and no resume option could change them.
   checkAgentSettings({ ...defaultSettings(), maxSteps: settings.maxSteps, budgetTokens: settings.budgetTokens, deadlineMs: settings.deadlineMs });
+  // A fork stays one: its result and status still name its source and what its reused steps cost.
+  const forkedFrom = input.forkedFrom ? { forkedFrom: input.forkedFrom } : {};
   const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
-    ...runStart(client, { task, settings, carried, resumedFrom: { workflowId, runId: description.runId } }, options.taskQueue, `resumed: ${task}`),
+    ...runStart(client, { task, settings, carried, resumedFrom: { workflowId, runId: description.runId }, ...forkedFrom }, options.taskQueue, `resumed: ${task}`),
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     // The job keeps its task priority and fairness key.
     ...priorityOf(description.priority),

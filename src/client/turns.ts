@@ -8,6 +8,7 @@ import type { temporal } from '@temporalio/proto';
 import { costUsd, priceFor, roundUsd } from '../core/pricing.js';
 import type { AgentInput, BatchPoll, ModelReply, Usage } from '../core/types.js';
 import { decodePayloadAt } from './decode.js';
+import { fetchHistoryInPages } from './history.js';
 
 /** The name of the marker Temporal's core records for a local activity's outcome. */
 const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
@@ -34,7 +35,9 @@ export async function turnsOfRun(
   workflowId: string,
   runId?: string,
 ): Promise<{ turns: TurnUsage[]; input: AgentInput | undefined; previousRunId: string | undefined }> {
-  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  // In pages small enough for any client (fetchHistory asks for one answer, which a client with gRPC's 4 MB limit
+  // cannot take for a run with large events).
+  const history = await fetchHistoryInPages(client, workflowId, runId);
   const events = history.events ?? [];
   const started = events[0]?.workflowExecutionStartedEventAttributes;
   const input = await decodePayloadAt<AgentInput>(client, started?.input?.payloads, 0);

@@ -51,6 +51,14 @@ export function toolCallsIn(messages: readonly MessageParam[]): number {
     .reduce((n, m) => n + toolUseBlocks(m.content as ContentBlock[]).length, 0);
 }
 
+/** The ids of the tool calls made in steps 1 … fromStep−1 (their model replies' tool_use blocks). */
+export function toolUseIdsBeforeStep(messages: readonly MessageParam[], fromStep: number): string[] {
+  return messages
+    .filter((m) => m.role === 'assistant')
+    .slice(0, Math.max(0, fromStep - 1))
+    .flatMap((m) => (Array.isArray(m.content) ? toolUseBlocks(m.content as ContentBlock[]).map((b) => b.id) : []));
+}
+
 /** The step cap of the fork counts its live steps: `liveSteps` model calls after the reused ones. */
 export function forkMaxSteps(fromStep: number, liveSteps: number): number {
   return fromStep - 1 + liveSteps;

@@ -2,6 +2,7 @@
 // results the run sent back), a tool result against a new one, a reply's tool calls against a new reply's, and the
 // short diff a report shows.
 import { canonicalJson } from './canonical.js';
+import { DENIED_RESULT_PREFIX, INTERRUPTED_RESULT_PREFIX, NOT_RUN_RESULT_PREFIX, TRIMMED_RESULT_PREFIX } from './run-state.js';
 import type { ContentBlock, MessageParam, ToolResultBlockParam } from './types.js';
 
 /** One recorded tool call: what the model asked for, and the result the run sent back. */
@@ -39,6 +40,20 @@ export function recordedStepsOf(messages: readonly MessageParam[]): RecordedStep
     steps.push({ step: steps.length + 1, messageIndex: i, calls });
   });
   return steps;
+}
+
+/** Why a recorded result is not a tool's answer as the tool gave it (the run wrote it: a reviewer denied the call, a
+ * stop left it unrun or cut it off; or continue-as-new trimmed it to a note), or null for a tool's own result. Such
+ * a call is not made again: there is nothing recorded to compare its new result with. */
+export function notAnsweredByTool(result: { content: unknown; isError: boolean }): string | null {
+  const text = normalContent(result.content);
+  if (typeof text !== 'string') return null;
+  if (text.startsWith(TRIMMED_RESULT_PREFIX)) return 'trimmed at continue-as-new in the recorded run (not kept whole to compare)';
+  if (!result.isError) return null;
+  if (text.startsWith(DENIED_RESULT_PREFIX)) return 'denied by a reviewer in the recorded run (not run then)';
+  if (text.startsWith(NOT_RUN_RESULT_PREFIX)) return 'not run in the recorded run (it stopped first)';
+  if (text.startsWith(INTERRUPTED_RESULT_PREFIX)) return 'cut off in the recorded run (its result is not the tool’s)';
+  return null;
 }
 
 /** A result's content in one comparable form: a string and a single text block are the same to the model. */

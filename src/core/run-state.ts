@@ -36,6 +36,14 @@ export function withFollowUps(message: MessageParam | null, followUps: string[])
   return { ...message, content: [...content, ...texts] } as MessageParam;
 }
 
+/** How a run words the tool results it writes itself, where no tool answered: a reviewer's denial, a call a stop
+ * left unrun or cut off. `replay` tells them from the tools' own results by these (src/core/replay-compare.ts). */
+export const DENIED_RESULT_PREFIX = 'A human reviewer denied this call to ';
+export const NOT_RUN_RESULT_PREFIX = 'Not run: ';
+export const INTERRUPTED_RESULT_PREFIX = 'Interrupted: ';
+/** An old tool result continue-as-new cut to a note to fit the carried state (fitForContinueAsNew). */
+export const TRIMMED_RESULT_PREFIX = '[tool result trimmed at continue-as-new: ';
+
 /** How far each tool call of the current turn got: its outcome, or `in_flight` while it runs. */
 export type TurnProgress = Record<string, ToolOutcome | 'in_flight'>;
 
@@ -53,8 +61,8 @@ function openToolResults(messages: readonly MessageParam[], why: string, progres
     }
     const content =
       done === 'in_flight'
-        ? `Interrupted: ${why}. The call was running and may or may not have taken effect.`
-        : `Not run: ${why}.`;
+        ? `${INTERRUPTED_RESULT_PREFIX}${why}. The call was running and may or may not have taken effect.`
+        : `${NOT_RUN_RESULT_PREFIX}${why}.`;
     return { type: 'tool_result', tool_use_id: call.id, content, is_error: true };
   });
 }
@@ -92,7 +100,7 @@ export function fitForContinueAsNew(state: RunState, maxBytes = MAX_CARRIED_BYTE
       if (b.type !== 'tool_result') return b;
       const text = typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '');
       if (text.length <= 200) return b;
-      return { ...b, content: `[tool result trimmed at continue-as-new: ${text.length} characters]` };
+      return { ...b, content: `${TRIMMED_RESULT_PREFIX}${text.length} characters]` };
     });
     const trimmed = { ...m, content } as MessageParam;
     size += utf8Bytes(JSON.stringify(trimmed)) - utf8Bytes(JSON.stringify(m));

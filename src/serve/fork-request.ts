@@ -2,8 +2,8 @@
 // (the table of run settings), replacing the source's; the others stay the source's. Answers 201 with the
 // fork's id and where it came from, 400 for a step out of range (the message says how many steps the run has).
 import type { Client } from '@temporalio/client';
-import { forkRun, type ForkedRun } from '../client/index.js';
-import { settingsGivenBy } from '../core/fork-settings.js';
+import { forkRun, forkSourceSettings, type ForkedRun } from '../client/index.js';
+import { forkValues, settingsGivenBy } from '../core/fork-settings.js';
 import type { RunInput } from '../config/run-input.js';
 import { parseRunRequest, RequestError } from './run-request.js';
 
@@ -22,13 +22,15 @@ export async function forkRequest(
   if (task !== undefined || id !== undefined) {
     throw new RequestError(`${task !== undefined ? 'task' : 'id'}: a fork's task is its source's transcript, and its id is new`, task !== undefined ? 'task' : 'id');
   }
-  // The settings fields, checked as `POST /v1/runs` checks them (the task here stands in for the source's).
+  // The settings fields, checked as `POST /v1/runs` checks them (the task here stands in for the source's), over
+  // the source's settings (the ones the fork keeps) rather than the defaults.
   const { values } = parseRunRequest({ task: 'fork', ...fields });
-  const { settings: full } = await options.settings(values);
+  const source = await forkSourceSettings(client, sourceId);
+  const { settings: full } = await options.settings(forkValues(source, values));
   return forkRun(client, sourceId, {
     fromStep,
     ...(message !== undefined ? { message: message as string } : {}),
-    settings: settingsGivenBy(values, full),
+    settings: settingsGivenBy(values, full, source),
     taskQueue: options.taskQueue,
   });
 }

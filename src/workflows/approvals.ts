@@ -3,6 +3,7 @@
 import { log } from '@temporalio/workflow';
 import type { ApprovalAck, ApprovalDecision, ToolCallView, ToolOutcome } from '../core/types.js';
 import { PendingInputs } from './pending-inputs.js';
+import { DENIED_RESULT_PREFIX } from '../core/run-state.js';
 
 export type Decision = Omit<ApprovalDecision, 'toolUseId'>;
 
@@ -43,5 +44,5 @@ export class Approvals {
 /** What the model sees for a denied call: an error result it can adapt to, with the reviewer's reason. */
 export function deniedOutcome(toolName: string, decision: Decision): ToolOutcome {
   const why = decision.reason ? `: ${decision.reason}` : '';
-  return { isError: true, content: `A human reviewer denied this call to ${toolName}${why}` };
+  return { isError: true, content: `${DENIED_RESULT_PREFIX}${toolName}${why}` };
 }

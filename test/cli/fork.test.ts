@@ -2,6 +2,7 @@
 // answers by the step a request is at: a request for a reused step would get a reply that ends the run with the wrong
 // answer. (test/client/fork.test.ts counts the requests.)
 import { describe, it } from 'vitest';
+import { turnsOfRun } from '../../src/client/turns.js';
 import type { AgentResult } from '../../src/core/types.js';
 import { endTurn, expectExit, expectUsageError, jsonOf, toolTurn, useCli } from '../helpers/cli.js';
 
@@ -20,7 +21,7 @@ describe.concurrent('fork (the built CLI)', { timeout: 120_000 }, () => {
     const forked = jsonOf<AgentResult>(fork);
     expect(forked).toMatchObject({ status: 'completed', text: 'the forked answer', steps: 3, toolCalls: 0 });
     expect(forked.forkedFrom).toMatchObject({ workflowId: source.workflowId, step: 3, reusedToolCalls: 2 });
-    expect(fork.stderr).toContain(`forked ${source.workflowId} at step 3`);
+    expect(fork.stderr).toContain(`forked ${source.workflowId} at step 3 as run ${forked.workflowId} (steps 1 to 2 reused)`);
 
     const status = await s.cli(['status', forked.workflowId]);
     expectExit(status, 0);
@@ -37,6 +38,26 @@ describe.concurrent('fork (the built CLI)', { timeout: 120_000 }, () => {
     expectExit(watch, 0);
     expect(watch.stdout).toContain(`forked from ${source.workflowId} at step 3: steps 1–2 reused as recorded (not run again)`);
     expect(watch.stdout).toMatch(/step 1 · reused · tool_use\n[^]*step 2 · reused · tool_use\n[^]*step 3 · model call · end_turn/);
+  });
+
+  it("a fork's flags are checked against the source's settings, not the defaults: --thinking under the source's --max-output-tokens is taken", async ({ expect }) => {
+    const s = cli.session();
+    const script = await cli.scriptFile([toolTurn('1+1'), endTurn('two')]);
+    const source = jsonOf<AgentResult>(
+      await s.cli(['run', 'add once', '--scripted', '--tools', 'calculator', '--max-output-tokens', '16000', '--thinking', '8000', '--json'], { AGENT_SCRIPT: script }),
+    );
+    expect(source).toMatchObject({ status: 'completed', steps: 2 });
+    const answer = await cli.scriptFile([endTurn('WRONG: step 1 was asked again'), endTurn('the forked answer')]);
+    const fork = await s.cli(['fork', source.workflowId, '--from-step', '2', '--thinking', '12000', '--scripted', '--json'], { AGENT_SCRIPT: answer });
+    expectExit(fork, 0);
+    expect(fork.stderr).toMatch(/^forked .* at step 2 as run .* \(step 1 reused\)$/m);
+    const forked = jsonOf<AgentResult>(fork);
+    expect(forked).toMatchObject({ status: 'completed', text: 'the forked answer' });
+    const { input } = await turnsOfRun(cli.client(), forked.workflowId);
+    expect(input?.settings).toMatchObject({ maxOutputTokens: 16000, thinkingBudget: 12000 });
+    // A value the source's settings do not allow either is still refused before anything starts, naming both flags.
+    const refused = await s.cli(['fork', source.workflowId, '--from-step', '2', '--thinking', '20000', '--scripted'], { AGENT_SCRIPT: answer });
+    expectUsageError(refused, /--thinking must be less than --max-output-tokens \(16000; got 20000\)/);
   });
 
   it('fork --from-step 99 of a 3-step run: exit 2, one line saying how many steps it has; an unknown run: exit 2', async ({ expect }) => {

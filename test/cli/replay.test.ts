@@ -27,6 +27,12 @@ describe('replay (the built CLI)', { timeout: 180_000 }, () => {
     expectExit(same, 0);
     for (const id of ids) expect(same.stdout).toContain(`${id}: 3 steps checked (2 tool calls made again), 3 agree\n  every step agrees`);
 
+    // A run that could not be read beside them is not compared: exit 1, and the summary says so (nothing diverged).
+    const mixed = await s.cli(['replay', ids[0], 'no-such-run-3', '--config', V1]);
+    expectExit(mixed, 1);
+    expect(mixed.stdout).toContain('no-such-run-3: the run could not be read');
+    expect(mixed.stderr).toMatch(/^replay: 1 run could not be read$/m);
+
     const json = await s.cli(['replay', ...ids, '--config', V1, '--json']);
     expectExit(json, 0);
     expect(jsonOf<ReplayReport>(json)).toMatchObject({ diverged: false });
@@ -51,12 +57,21 @@ describe('replay (the built CLI)', { timeout: 180_000 }, () => {
     expect(report.runs.map((r) => r.firstDivergence?.step)).toEqual([1, 1, 1]);
   });
 
-  it('bad input is exit 2: no runs named, a flag of --live-model alone, an unknown run', async ({ expect }) => {
+  it('bad input is exit 2: no runs named, a flag of --live-model alone, an unknown run, a query the server cannot parse', async ({ expect }) => {
     const s = cli.session();
     expectUsageError(await s.cli(['replay']), /name the runs to replay/);
     expectUsageError(await s.cli(['replay', 'some-run', '--system', 'x']), /--system applies to --live-model only/);
     const unknown = await s.cli(['replay', 'no-such-run-xyz']);
     expectUsageError(unknown, /run no-such-run-xyz: the run could not be read/);
     expect(unknown.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+    // Several runs none of which exists: the same, each named; the summary never says something diverged.
+    const unknowns = await s.cli(['replay', 'no-such-run-1', 'no-such-run-2']);
+    expectUsageError(unknowns, /^error: run no-such-run-1: the run could not be read: .*; run no-such-run-2: the run could not be read: /m);
+    expect(unknowns.stderr).not.toContain('diverged');
+    // A query the server cannot parse is the caller's to fix (exit 2, the server's reason), not a bug report.
+    const malformed = await s.cli(['replay', '--query', "WorkflowType = 'agentWorkflow' AND"]);
+    expectUsageError(malformed, /^error: the query is not a valid visibility query: .*syntax error/m);
+    expect(malformed.stderr).not.toContain('bug report');
+    expectUsageError(await s.cli(['replay', '--query', "NoSuchAttribute = 'x'"]), /^error: the query is not a valid visibility query: .*'NoSuchAttribute' is not a valid search attribute/m);
   });
 });

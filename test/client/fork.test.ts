@@ -3,9 +3,11 @@
 // what is proved is read from what the system recorded: the model's requests, the tool's execution counter, the
 // histories.
 import { describe, expect, it } from 'vitest';
-import { forkRun, getAgentResult, getStatus, ForkError } from '../../src/client/index.js';
+import { forkRun, getAgentResult, getStatus, ForkError, resumeAgent } from '../../src/client/index.js';
 import { reply, text, toolUse, type MessagesRequestBody, type Script, type ScriptFunction } from '../../src/scripted/index.js';
 import { AgentForkedFrom } from '../../src/core/search-attributes.js';
+import { agentInput } from '../../src/core/settings.js';
+import { AGENT_WORKFLOW } from '../../src/workflows/definitions.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
 import { builtinTools } from '../../src/tools/registry.js';
 import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
@@ -126,6 +128,19 @@ describe('forkRun', () => {
     });
   });
 
+  it("a source whose history answers are over gRPC's 4 MB is read in smaller pages: the fork is refused for having no step yet, not failed with RESOURCE_EXHAUSTED", async () => {
+    // No worker serves this queue: the run has recorded no step, and ten 460 KB signals make its history one answer of
+    // 4.6 MB, over the limit of this test's client (the CLI's is 128 MB).
+    const sourceId = `large-history-${Math.random().toString(36).slice(2, 8)}`;
+    const handle = await env.client.workflow.start(AGENT_WORKFLOW, { taskQueue: `none-${sourceId}`, workflowId: sourceId, args: [agentInput('a task')] });
+    try {
+      for (let i = 0; i < 10; i++) await handle.signal('big', `${i}`.padEnd(460_000, 'x'));
+      await expect(forkRun(env.client, sourceId, { fromStep: 1 })).rejects.toThrow(`run ${sourceId} has 0 recorded steps: it cannot be forked yet (got 1)`);
+    } finally {
+      await handle.terminate('test over');
+    }
+  });
+
   it('a run that continued as new is forked across its runs: the reused usage counts the steps of every run', async () => {
     const { tool } = recorder();
     await shared.with({ script: threeSteps, tools: [tool] }, async ({ start, model, taskQueue }) => {
@@ -142,6 +157,25 @@ describe('forkRun', () => {
       expect(result.forkedFrom!.reusedUsage.input_tokens).toBeGreaterThan(0);
       expect(result.forkedFrom!.reusedUsage.input_tokens + result.usage.input_tokens).toBe(source.usage.input_tokens);
       expect(result.forkedFrom!.reusedUsage.output_tokens + result.usage.output_tokens).toBe(source.usage.output_tokens);
+    });
+  });
+
+  it('a fork stopped by its step cap and resumed still says where it came from: its result and status keep forkedFrom', async () => {
+    const { tool } = recorder();
+    await shared.with({ script: threeSteps, tools: [tool] }, async ({ start, taskQueue }) => {
+      const sourceId = await start('record two numbers', { tools: ['record'] });
+      await getAgentResult(env.client, sourceId);
+      // One live step (step 2), then the step cap stops the fork before step 3.
+      const fork = await forkRun(env.client, sourceId, { fromStep: 2, settings: { maxSteps: 1, summaryOn: [] }, taskQueue });
+      const stopped = await getAgentResult(env.client, fork.workflowId);
+      expect(stopped).toMatchObject({ status: 'stopped', guard: 'max_steps', steps: 2 });
+      expect(stopped.forkedFrom).toMatchObject({ workflowId: sourceId, step: 2, reusedToolCalls: 1 });
+
+      await resumeAgent(env.client, fork.workflowId, { moreSteps: 5, taskQueue });
+      const resumed = await getAgentResult(env.client, fork.workflowId);
+      expect(resumed).toMatchObject({ status: 'completed', text: 'done', steps: 3 });
+      expect(resumed.forkedFrom).toEqual(stopped.forkedFrom);
+      expect((await getStatus(env.client, fork.workflowId)).view?.forkedFrom).toEqual(stopped.forkedFrom);
     });
   });
 
@@ -184,6 +218,28 @@ describe('forkRun', () => {
       expect(model.requests.length - before).toBe(1);
       expect(childRequests()).toBe(1);
       expect(JSON.stringify((model.requests.at(-1)!.body as MessagesRequestBody).messages)).toContain('the child says 42');
+    });
+  });
+
+  it("the reused usage and cost of a fork after a delegation count the sub-agent's, as the source's usage does", async () => {
+    const isChild = (req: MessagesRequestBody) => JSON.stringify(req.system ?? '').includes('researcher');
+    const delegating: Script = (req) => {
+      if (isChild(req)) return reply([text('the child says 42')]);
+      return stepOf(req) === 1 ? reply([toolUse('agent__researcher', { task: 'what is 6*7?' })]) : reply([text('the parent says 42')]);
+    };
+    await shared.with({ script: delegating }, async ({ start, taskQueue }) => {
+      const sourceId = await start('ask the researcher', { tools: ['agent__researcher'] });
+      const source = await getAgentResult(env.client, sourceId);
+      expect(source).toMatchObject({ status: 'completed', steps: 2 });
+      const fork = await forkRun(env.client, sourceId, { fromStep: 2, taskQueue });
+      const result = await getAgentResult(env.client, fork.workflowId);
+      expect(result).toMatchObject({ status: 'completed', text: 'the parent says 42', steps: 2 });
+      // The fork's live step 2 sends what the source's step 2 sent: reused + live is the source's whole usage, the
+      // child's (rolled up into the source's) included.
+      const reused = result.forkedFrom!;
+      expect(reused.reusedUsage.input_tokens + result.usage.input_tokens).toBe(source.usage.input_tokens);
+      expect(reused.reusedUsage.output_tokens + result.usage.output_tokens).toBe(source.usage.output_tokens);
+      expect(reused.reusedCostUsd! + result.costUsd!).toBeCloseTo(source.costUsd!, 6);
     });
   });
 });

@@ -1,7 +1,7 @@
 // replayRuns: recorded runs replayed with the current code, as a vitest test would use it. Real dev server, real
 // worker for the recorded runs, the scripted model through the real SDK; the replay itself needs no worker.
-import { describe, expect, it } from 'vitest';
-import { getAgentResult, replayRuns } from '../../src/client/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { denyToolCall, getAgentResult, getStatus, replayRuns } from '../../src/client/index.js';
 import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody, type Script } from '../../src/scripted/index.js';
 import { systemText } from '../../src/scripted/script.js';
 import { builtinTools } from '../../src/tools/registry.js';
@@ -107,6 +107,81 @@ describe('replayRuns', () => {
         recorded: [{ name: 'calculator', input: { expression: '42+1' } }],
         current: [{ name: 'web_search', input: { query: 'six times seven' } }],
       });
+    } finally {
+      await model.close();
+    }
+  });
+
+  it("a tool call made again is cut off at the run's tool timeout (--tool-timeout), as the run's call would have been", async () => {
+    const id = await withAgent(env, { script, tools: [...builtinTools, notify] as AgentTool[] }, async ({ start }) => {
+      const started = await start('compute', { tools: ['calculator', 'web_search', 'notify'], toolTimeoutMs: 1000 });
+      expect(await getAgentResult(env.client, started)).toMatchObject({ status: 'completed', steps: 3 });
+      return started;
+    });
+    // The calculator as it is now: it never answers.
+    const hanging = defineTool<{ expression: string }>({ ...changedCalculator, execute: () => new Promise<string>(() => undefined) }) as AgentTool;
+    const report = await replayRuns(env.client, { workflowIds: [id], tools: [hanging, notify] });
+    expect(report.runs[0].firstDivergence).toMatchObject({ step: 1, what: 'tool calculator' });
+    expect(report.runs[0].steps[0].tools[0].current).toEqual({ isError: true, content: 'the tool failed: timed out after 1000 ms' });
+  });
+
+  it('a call a reviewer denied is not made again, even with allTools: it ran in no recorded step, and is reported as skipped', async () => {
+    const denying: Script = (req) =>
+      stepOf(req) === 1 ? reply([toolUse('notify', { text: 'denied' }), toolUse('calculator', { expression: '6*7' })]) : reply([text('not sent')]);
+    const id = await withAgent(env, { script: denying, tools: [...builtinTools, notify] as AgentTool[] }, async ({ start }) => {
+      const started = await start('notify', { tools: ['calculator', 'notify'], approve: ['notify', 'calculator'] });
+      await vi.waitFor(async () => expect((await getStatus(env.client, started)).view?.pendingApprovals).toHaveLength(2), { timeout: 20_000 });
+      const [notifyCall, calcCall] = (await getStatus(env.client, started)).view!.pendingApprovals;
+      await denyToolCall(env.client, started, notifyCall.toolUseId, 'not today');
+      await denyToolCall(env.client, started, calcCall.toolUseId, 'not today');
+      expect(await getAgentResult(env.client, started)).toMatchObject({ status: 'completed', steps: 2 });
+      return started;
+    });
+    const callsBefore = sent.length;
+    const report = await replayRuns(env.client, { workflowIds: [id], tools: [...builtinTools, notify], allTools: true });
+    expect(sent.length).toBe(callsBefore);
+    expect(report.diverged).toBe(false);
+    expect(report.runs[0].steps[0].tools.map((t) => [t.name, t.status])).toEqual([
+      ['notify', 'skipped'],
+      ['calculator', 'skipped'],
+    ]);
+    expect(report.runs[0].skippedTools).toEqual(['notify: denied by a reviewer in the recorded run (not run then)', 'calculator: denied by a reviewer in the recorded run (not run then)']);
+  });
+
+  it("a call to a tool the run did not allow is made again as the run made it: refused, not run, even with allTools", async () => {
+    const outside: Script = (req) => (stepOf(req) === 1 ? reply([toolUse('notify', { text: 'not allowed' })]) : reply([text('could not notify')]));
+    const id = await withAgent(env, { script: outside, tools: [...builtinTools, notify] as AgentTool[] }, async ({ start }) => {
+      const started = await start('notify', { tools: ['calculator'] });
+      expect(await getAgentResult(env.client, started)).toMatchObject({ status: 'completed', steps: 2 });
+      return started;
+    });
+    const callsBefore = sent.length;
+    const report = await replayRuns(env.client, { workflowIds: [id], tools: [...builtinTools, notify], allTools: true });
+    expect(sent.length).toBe(callsBefore);
+    expect(report.diverged).toBe(false);
+    expect(report.runs[0].steps[0].tools[0]).toMatchObject({ name: 'notify', status: 'agrees', current: { isError: true } });
+  });
+
+  it("with a live model, a run's sub-agents are offered as the run offered them: a model that delegates again agrees", async () => {
+    const isChild = (req: MessagesRequestBody) => systemText(req.system).includes('researcher');
+    // As a model does: it delegates only when the sub-agent is among the tools it is offered.
+    const delegating: Script = (req) => {
+      if (isChild(req)) return reply([text('the child says 42')]);
+      const offered = (req.tools ?? []).some((t) => 'name' in t && t.name === 'agent__researcher');
+      return stepOf(req) === 1 && offered ? reply([toolUse('agent__researcher', { task: 'what is 6*7?' })]) : reply([text('42')]);
+    };
+    const agents = { researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'], maxSteps: 3 } };
+    const id = await withAgent(env, { script: delegating, agents }, async ({ start }) => {
+      const started = await start('ask the researcher', { tools: ['agent__researcher'] });
+      expect(await getAgentResult(env.client, started)).toMatchObject({ status: 'completed', steps: 2, text: '42' });
+      return started;
+    });
+    const model = await startScriptedModel({ script: delegating });
+    try {
+      const report = await replayRuns(env.client, { workflowIds: [id], tools: builtinTools, liveModel: { apiKey: 'test', baseURL: model.url } });
+      expect(report.runs[0].steps.map((s) => s.model?.agrees)).toEqual([true, true]);
+      expect(report.diverged).toBe(false);
+      expect(model.requests[0].body).toMatchObject({ tools: [{ name: 'agent__researcher', description: 'Researches one question.' }] });
     } finally {
       await model.close();
     }

@@ -35,4 +35,27 @@ describe('POST /v1/runs/{id}/fork', () => {
       }
     });
   });
+
+  it("settings fields are checked over the source's settings: a thinkingBudget under the source's maxOutputTokens is taken", async () => {
+    await withAgent(env, { script: [calc('toolu_a'), reply([text('It is 2.')])] }, async (h) => {
+      const api = await openApi(env, h.taskQueue);
+      try {
+        const body = { task: 'two plus two', tools: ['calculator'], maxOutputTokens: 16000, thinkingBudget: 8000 };
+        const id = (await call(api, 'POST', '/v1/runs', body)).json!.workflowId as string;
+        expect((await call(api, 'GET', `/v1/runs/${id}/result?wait=30s`)).json).toMatchObject({ status: 'completed', steps: 2 });
+        const forked = await call(api, 'POST', `/v1/runs/${id}/fork`, { fromStep: 2, thinkingBudget: 12000 });
+        expect(forked).toMatchObject({ status: 201, json: { forkedFrom: { workflowId: id, step: 2 } } });
+        const forkId = forked.json!.workflowId as string;
+        expect((await call(api, 'GET', `/v1/runs/${forkId}/result?wait=30s`)).json).toMatchObject({ status: 'completed', text: 'It is 2.', steps: 2 });
+        const sent = h.model.requests.at(-1)!.body as { max_tokens?: number; thinking?: { budget_tokens?: number } };
+        expect(sent).toMatchObject({ max_tokens: 16000, thinking: { budget_tokens: 12000 } });
+        // Over the source's maxOutputTokens it is refused, naming both fields.
+        const refused = await call(api, 'POST', `/v1/runs/${id}/fork`, { fromStep: 2, thinkingBudget: 20000 });
+        expect(refused).toMatchObject({ status: 400, json: { error: { field: 'thinkingBudget' } } });
+        expect(refused.json!.error).toMatchObject({ message: expect.stringContaining('must be less than maxOutputTokens (16000; got 20000)') });
+      } finally {
+        await api.close();
+      }
+    });
+  });
 });

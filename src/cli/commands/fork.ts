@@ -8,7 +8,7 @@ import { loadCliConfig } from '../config.js';
 import { agentClient } from '../lazy-client.js';
 import { logLine } from '../log.js';
 import { RUN_FLAGS, runFromValues, valuesFromFlags } from '../settings.js';
-import { settingsGivenBy } from '../../core/fork-settings.js';
+import { forkValues, settingsGivenBy } from '../../core/fork-settings.js';
 import { taskQueue } from '../task-queue.js';
 import { withWorker } from './run.js';
 
@@ -47,12 +47,16 @@ async function forkCommand({ flags, positionals }: Parsed<typeof FORK_FLAGS>): P
   if (flags.message !== undefined && !flags.message.trim()) throw new UsageError('--message is empty: give the text to add, or leave it out');
   const { config } = await loadCliConfig(flags.config);
   const values = valuesFromFlags(flags);
-  const overrides = settingsGivenBy(values, runFromValues(values, toolCatalog(config), flags).settings);
   return withWorker(flags, config, async (temporal) => {
-    const { forkRun } = await agentClient();
+    const { forkRun, forkSourceSettings } = await agentClient();
     // A ForkError (a step out of range, a source gone) is exit 2 with its message (src/cli/errors.ts).
+    const source = await forkSourceSettings(temporal.client, sourceId);
+    // The flags given are checked over the source's settings (the ones the fork keeps), not over the defaults.
+    const full = runFromValues(forkValues(source, values), toolCatalog(config), flags).settings;
+    const overrides = settingsGivenBy(values, full, source);
     const started = await forkRun(temporal.client, sourceId, { fromStep, settings: overrides, message: flags.message, taskQueue: taskQueue() });
-    logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (steps 1 to ${fromStep - 1} reused)`);
+    const reused = fromStep === 1 ? 'no step reused' : fromStep === 2 ? 'step 1 reused' : `steps 1 to ${fromStep - 1} reused`;
+    logLine(`forked ${sourceId} at step ${fromStep} as run ${started.workflowId} (${reused})`);
     return started.workflowId;
   });
 }

@@ -86,17 +86,29 @@ async function replayCommand({ flags, positionals }: Parsed<typeof REPLAY_FLAGS>
             }
           : {}),
       });
-      const unreadable = report.runs.find((r) => r.error && /not found/i.test(r.error));
-      if (unreadable && report.runs.length === 1) throw new UsageError(`run ${unreadable.workflowId}: ${unreadable.error}`);
+      // Runs named that do not exist, and nothing else: a typo, the caller's to fix.
+      const notFound = report.runs.filter((r) => r.error && /not found/i.test(r.error));
+      if (notFound.length > 0 && notFound.length === report.runs.length) {
+        throw new UsageError(notFound.map((r) => `run ${r.workflowId}: ${r.error}`).join('; '));
+      }
       if (flags.json) printJson(report);
       else printText(formatReplay(report));
-      logLine(report.diverged ? 'replay: something diverged' : `replay: ${report.runs.length} run${report.runs.length === 1 ? '' : 's'}, every step agrees`);
+      logLine(replaySummary(report));
       return report.diverged ? 1 : 0;
     });
   } finally {
     await mcp?.close();
     await closeModel();
   }
+}
+
+/** The last line on stderr: whether something diverged, and how many runs could not be read (they are not compared). */
+function replaySummary(report: ReplayReport): string {
+  const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
+  const unreadable = report.runs.filter((r) => r.error).length;
+  const notRead = unreadable > 0 ? `${runs(unreadable)} could not be read` : '';
+  if (report.runs.some((r) => r.firstDivergence)) return `replay: something diverged${notRead ? `; ${notRead}` : ''}`;
+  return notRead ? `replay: ${notRead}` : `replay: ${runs(report.runs.length)}, every step agrees`;
 }
 
 /** One paragraph per run: steps checked and agreeing, the first divergence (recorded vs new), the tools skipped. */
