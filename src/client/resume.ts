@@ -1,11 +1,12 @@
 // resumeAgent: go on with a stopped run in a new run of the same workflow id. This file reads the old run (its
 // result, first input and final state, from the server: no worker needed); what the new run starts from is
 // decided by the pure resumedRun (src/core/resume.ts).
-import type { Client } from '@temporalio/client';
-import type { Priority } from '@temporalio/common';
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import type { Priority, SearchAttributePair } from '@temporalio/common';
 import { resumedRun, type ResumeLimits } from '../core/resume.js';
 import { checkAgentSettings } from '../core/settings-check.js';
 import { compactPriority } from '../core/priority.js';
+import { AgentForkedFrom, AgentTaskBatch, startingSearchAttributes } from '../core/search-attributes.js';
 import { defaultSettings } from '../core/settings.js';
 import type { AgentInput } from '../core/types.js';
 import type { agentWorkflow } from '../workflows/agent.js';
@@ -45,14 +46,25 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   checkAgentSettings({ ...defaultSettings(), maxSteps: settings.maxSteps, budgetTokens: settings.budgetTokens, deadlineMs: settings.deadlineMs });
   // A fork stays one: its result and status still name its source and what its reused steps cost.
   const forkedFrom = input.forkedFrom ? { forkedFrom: input.forkedFrom } : {};
+  const attributes = [...(settings.searchAttributes ? startingSearchAttributes(settings.model) : []), ...startOnlyAttributes(description)];
   const next = await client.workflow.start<typeof agentWorkflow>(AGENT_WORKFLOW, {
     workflowId,
     ...runStart(client, { task, settings, carried, resumedFrom: { workflowId, runId: description.runId }, ...forkedFrom }, options.taskQueue, `resumed: ${task}`),
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    ...(attributes.length > 0 ? { typedSearchAttributes: attributes } : {}),
     // The job keeps its task priority and fairness key.
     ...priorityOf(description.priority),
   });
   return { workflowId, runId: next.firstExecutionRunId, attached: false };
+}
+
+/** The old run's attributes that only a start sets (the run never writes them): the resumed run stays in its task
+ * batch (`list --batch`, `result --batch`) and still names the run it was forked from. */
+function startOnlyAttributes(description: WorkflowExecutionDescription): SearchAttributePair[] {
+  return [AgentTaskBatch, AgentForkedFrom].flatMap((key): SearchAttributePair[] => {
+    const value = description.typedSearchAttributes.get(key);
+    return value === undefined ? [] : [{ key, value }];
+  });
 }
 
 function priorityOf(p: Priority | undefined): { priority?: Priority } {

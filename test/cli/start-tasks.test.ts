@@ -7,12 +7,12 @@ import path from 'node:path';
 import { describe, it, vi } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentResult, AgentInput } from '../../src/core/types.js';
-import { listRuns, type RunSummary } from '../../src/client/index.js';
+import { listRuns, resumeAgent, type RunSummary } from '../../src/client/index.js';
 import { taskWorkflowIds } from '../../src/client/task-file.js';
 import { canonicalJson } from '../../src/core/canonical.js';
 import { expectExit, expectUsageError, jsonOf, useCli } from '../helpers/cli.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
-import { reply, text } from '../../src/scripted/index.js';
+import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 
 const cli = useCli();
 // The runs' worker is in the test process, on the session's task queue (a spawned worker costs seconds of CPU).
@@ -88,6 +88,36 @@ describe.concurrent('start --tasks (many runs from a JSON Lines file)', { timeou
       });
     } finally {
     }
+  });
+
+  it('a batch\'s run stopped by its step cap and resumed stays in the batch: list --batch and result --batch follow the resumed run', async ({ expect }) => {
+    const s = cli.session();
+    const batch = `resumed-${randomUUID().slice(0, 8)}`;
+    // The second line's run asks for a tool at its first step, and may take one step: it stops by its step cap.
+    const file = await taskFile(batch, [JSON.stringify({ task: 'Classify document 1' }), JSON.stringify({ task: 'Add 2 and 3', maxSteps: 1 })]);
+    const script: Script = (req) =>
+      JSON.stringify(req.messages).includes('Add 2 and 3') && !JSON.stringify(req.messages).includes('tool_result')
+        ? reply([toolUse('calculator', { expression: '2+3' })])
+        : reply([text('done')]);
+    await withAgent(env, { script, taskQueue: s.taskQueue }, async () => {
+      const started = jsonOf<Started>(await s.cli(['start', '--tasks', file, '--tools', 'calculator', '--json']));
+      const [, stopped] = started.runs.map((r) => r.workflowId);
+      await vi.waitFor(async () => expect((await cli.client().workflow.getHandle(stopped).describe()).status.name).toBe('COMPLETED'), { timeout: 60_000, interval: 200 });
+      // From the library (the CLI's `resume` brings a worker of its own; this test's worker is already up).
+      await resumeAgent(cli.client(), stopped, { moreSteps: 5, taskQueue: s.taskQueue });
+
+      const results = jsonOf<AgentResult[]>(await s.cli(['result', '--batch', batch, '--json']));
+      expect(results.map((r) => [r.workflowId, r.status]).sort()).toEqual(started.runs.map((r) => [r.workflowId, 'completed']).sort());
+      expect(results.find((r) => r.workflowId === stopped)?.resumedFrom?.workflowId).toBe(stopped);
+      await vi.waitFor(
+        async () => {
+          // Each id's current run (the stopped one is listed too, as an earlier run of its id).
+          const listed = jsonOf<RunSummary[]>(await s.cli(['list', '--batch', batch, '--json'])).filter((r) => r.current);
+          expect(listed.map((r) => [r.workflowId, r.attributes.status]).sort()).toEqual(started.runs.map((r) => [r.workflowId, 'completed']).sort());
+        },
+        { timeout: 60_000, interval: 500 },
+      );
+    });
   });
 
   it('--concurrency 2: no more than 2 of the file\'s runs are ever open at once (from the start and close times the server recorded)', async ({ expect }) => {

@@ -176,6 +176,9 @@ describe('forkRun', () => {
       expect(resumed).toMatchObject({ status: 'completed', text: 'done', steps: 3 });
       expect(resumed.forkedFrom).toEqual(stopped.forkedFrom);
       expect((await getStatus(env.client, fork.workflowId)).view?.forkedFrom).toEqual(stopped.forkedFrom);
+      // And a filter on AgentForkedFrom still finds it (only a start sets that attribute).
+      const { typedSearchAttributes } = await env.client.workflow.getHandle(fork.workflowId).describe();
+      expect(typedSearchAttributes.get(AgentForkedFrom)).toBe(sourceId);
     });
   });
 
