@@ -109,8 +109,9 @@ export function taskWorkflowIds(batch: string, tasks: readonly Pick<BatchTask, '
   });
 }
 
-/** The runs of a task batch (the current run of each id), newest first. */
-export async function listTaskBatch(client: Client, batch: string, limit = 10_000): Promise<RunSummary[]> {
+/** The runs of a task batch (the current run of each id), newest first; all of them unless `limit` caps how many runs
+ * are read (earlier runs of an id count too). result --batch reads them all: a cap would report a part as the whole. */
+export async function listTaskBatch(client: Client, batch: string, limit = Number.POSITIVE_INFINITY): Promise<RunSummary[]> {
   checkBatchName(batch);
   return (await listRuns(client, { batch, limit })).filter((r) => r.current);
 }

@@ -2,7 +2,8 @@
 // runs (and starts none twice).
 import type { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { checkBatchName, InvalidTaskBatchError, startTasks, taskWorkflowIds } from '../../src/client/task-file.js';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { checkBatchName, InvalidTaskBatchError, listTaskBatch, startTasks, taskWorkflowIds } from '../../src/client/task-file.js';
 import { defaultSettings } from '../../src/core/settings.js';
 
 const settings = defaultSettings({ tools: [] });
@@ -55,5 +56,31 @@ describe('startTasks', () => {
     await expect(refused).rejects.toBeInstanceOf(InvalidTaskBatchError);
     await expect(refused).rejects.toThrow('tasks 1 and 3 have the same workflowId "classify": each run needs its own id');
     expect(asked).toEqual([]);
+  });
+});
+
+describe('listTaskBatch', () => {
+  it('lists every run of a batch of more than 10,000 (result --batch reported "10000 of 10000 completed" for a bigger one)', async () => {
+    // A client with one page of 10,001 listed runs, each its id's current run: enough to pass the old cap.
+    const RUNS = 10_001;
+    const info = (i: number) => ({
+      workflowId: `big-${i}`,
+      runId: `run-${i}`,
+      status: { name: 'COMPLETED' },
+      startTime: new Date(0),
+      searchAttributes: {},
+      typedSearchAttributes: new TypedSearchAttributes(),
+    });
+    const client = {
+      workflow: {
+        async *list() {
+          for (let i = 0; i < RUNS; i++) yield info(i);
+        },
+        getHandle: (id: string) => ({ describe: async () => ({ runId: id.replace('big-', 'run-') }) }),
+      },
+    } as unknown as Client;
+    const runs = await listTaskBatch(client, 'big');
+    expect(runs).toHaveLength(RUNS);
+    expect(runs.every((r) => r.current)).toBe(true);
   });
 });
