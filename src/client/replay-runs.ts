@@ -73,13 +73,13 @@ export interface RunReplay {
   firstDivergence: Divergence | null;
   /** Tool calls not made again, `<name>: <why>`, once per tool and reason. */
   skippedTools: string[];
-  /** The run could not be read. */
+  /** The run could not be replayed: it could not be read, or the model refused one of its steps' requests. */
   error?: string;
 }
 
 export interface ReplayReport {
   runs: RunReplay[];
-  /** True when a step of some run diverged (or a run could not be read). */
+  /** True when a step of some run diverged (or a run could not be replayed). */
   diverged: boolean;
 }
 
@@ -141,7 +141,13 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
     // later steps are not asked (what is reported is where it first diverged).
     const modelDiverged = steps.some((s) => s.model && !s.model.agrees);
     if (model && settings && !modelDiverged) {
-      check.model = await askModel(model, registry, run.messages, recorded.step, settings, options.liveModel?.settings ?? {}, run.state.agents ?? {});
+      try {
+        check.model = await askModel(model, registry, run.messages, recorded.step, settings, options.liveModel?.settings ?? {}, run.state.agents ?? {});
+      } catch (err) {
+        const refused = refusedForThisRun(err);
+        if (!refused) throw err;
+        return { workflowId, runId: run.runId, steps, firstDivergence, skippedTools: [...skipped], error: `the model refused step ${recorded.step}'s request ${refused}` };
+      }
       if (!check.model.agrees) {
         check.agrees = false;
         diverge({ step: recorded.step, what: 'model', diff: shortDiff(check.model.recorded, check.model.current) });
@@ -206,6 +212,15 @@ async function checkTool(
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 5 * 60_000;
+
+/** Why the model refused a request for this run's conversation (too long for its window, a model it no longer
+ * has), or null: that is the run's, and the other runs are still replayed. A key, a rate limit or an outage would fail
+ * every run alike: those end the replay. */
+function refusedForThisRun(err: unknown): string | null {
+  if (!(err instanceof Anthropic.APIError) || ![400, 404, 413, 422].includes(err.status ?? 0)) return null;
+  const body = err.error as { error?: { message?: string } } | undefined;
+  return `(${err.status}): ${body?.error?.message ?? err.message}`;
+}
 
 /** The conversation before `step` sent with the current settings; the reply's tool calls against the recorded ones. */
 async function askModel(

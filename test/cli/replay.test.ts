@@ -31,7 +31,7 @@ describe('replay (the built CLI)', { timeout: 180_000 }, () => {
     const mixed = await s.cli(['replay', ids[0], 'no-such-run-3', '--config', V1]);
     expectExit(mixed, 1);
     expect(mixed.stdout).toContain('no-such-run-3: the run could not be read');
-    expect(mixed.stderr).toMatch(/^replay: 1 run could not be read$/m);
+    expect(mixed.stderr).toMatch(/^replay: 1 run could not be replayed$/m);
 
     const json = await s.cli(['replay', ...ids, '--config', V1, '--json']);
     expectExit(json, 0);

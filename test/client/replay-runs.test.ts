@@ -2,7 +2,7 @@
 // worker for the recorded runs, the scripted model through the real SDK; the replay itself needs no worker.
 import { describe, expect, it, vi } from 'vitest';
 import { denyToolCall, getAgentResult, getStatus, replayRuns } from '../../src/client/index.js';
-import { reply, startScriptedModel, text, toolUse, type MessagesRequestBody, type Script } from '../../src/scripted/index.js';
+import { apiError, reply, startScriptedModel, text, toolUse, type MessagesRequestBody, type Script } from '../../src/scripted/index.js';
 import { systemText } from '../../src/scripted/script.js';
 import { builtinTools } from '../../src/tools/registry.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
@@ -107,6 +107,24 @@ describe('replayRuns', () => {
         recorded: [{ name: 'calculator', input: { expression: '42+1' } }],
         current: [{ name: 'web_search', input: { query: 'six times seven' } }],
       });
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('with a live model: a request the model refuses for one run (400) marks that run, and the other runs are still replayed', async () => {
+    const ids = await recordRuns(2);
+    // The first run's conversation is refused (as a prompt past the model's window would be); the second's is not.
+    const refusing: Script = (req) =>
+      JSON.stringify(req.messages).includes('compute 0') ? apiError(400, 'invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum') : script(req, 0);
+    const model = await startScriptedModel({ script: refusing });
+    try {
+      const report = await replayRuns(env.client, { workflowIds: ids, tools: [...builtinTools, notify], liveModel: { apiKey: 'test', baseURL: model.url } });
+      expect(report.diverged).toBe(true);
+      expect(report.runs.map((r) => r.workflowId)).toEqual(ids);
+      expect(report.runs[0].error).toMatch(/^the model refused step 1's request \(400\): .*prompt is too long/);
+      expect(report.runs[1].error).toBeUndefined();
+      expect(report.runs[1].steps.map((s) => s.model?.agrees)).toEqual([true, true, true]);
     } finally {
       await model.close();
     }

@@ -102,11 +102,12 @@ async function replayCommand({ flags, positionals }: Parsed<typeof REPLAY_FLAGS>
   }
 }
 
-/** The last line on stderr: whether something diverged, and how many runs could not be read (they are not compared). */
+/** The last line on stderr: whether something diverged, and how many runs could not be replayed (not read, or a step's
+ * request refused by the model: they are not compared). */
 function replaySummary(report: ReplayReport): string {
   const runs = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
   const unreadable = report.runs.filter((r) => r.error).length;
-  const notRead = unreadable > 0 ? `${runs(unreadable)} could not be read` : '';
+  const notRead = unreadable > 0 ? `${runs(unreadable)} could not be replayed` : '';
   if (report.runs.some((r) => r.firstDivergence)) return `replay: something diverged${notRead ? `; ${notRead}` : ''}`;
   return notRead ? `replay: ${notRead}` : `replay: ${runs(report.runs.length)}, every step agrees`;
 }
