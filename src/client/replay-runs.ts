@@ -10,7 +10,7 @@ import { transcriptBeforeStep } from '../core/fork.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../core/policies.js';
 import { agentNameOf, agentToolDefinition, isAgentTool } from '../core/sub-agents.js';
 import { notAnsweredByTool, recordedStepsOf, sameResult, sameToolCalls, shortDiff, toolCallsOf, type RecordedCall } from '../core/replay-compare.js';
-import type { AgentSettings, ContentBlock, SubAgentDefinition, ToolOutcome } from '../core/types.js';
+import type { AgentSettings, ContentBlock, RunState, SubAgentDefinition, ToolOutcome } from '../core/types.js';
 import { toolContext } from '../tools/context.js';
 import { executeTool } from '../tools/execute.js';
 import { toolCallPolicy } from '../tools/policy.js';
@@ -154,7 +154,8 @@ async function replayOne(client: Client, workflowId: string, registry: ToolRegis
       }
     }
     for (const call of recorded.calls) {
-      const tool = await checkTool(registry, call, workflowId, { maxChars, toolTimeoutMs: settings?.toolTimeoutMs, allowedTools: settings?.tools }, options.allTools ?? false);
+      const limits = { maxChars, toolTimeoutMs: settings?.toolTimeoutMs, allowedTools: settings?.tools, children: run.state.children };
+      const tool = await checkTool(registry, call, workflowId, limits, options.allTools ?? false);
       check.tools.push(tool);
       if (tool.status === 'skipped') skipped.add(`${call.name}: ${tool.detail}`);
       if (tool.status === 'differs') {
@@ -173,7 +174,7 @@ async function checkTool(
   registry: ToolRegistry,
   call: RecordedCall,
   workflowId: string,
-  limits: { maxChars: number; toolTimeoutMs: number | undefined; allowedTools: string[] | undefined },
+  limits: { maxChars: number; toolTimeoutMs: number | undefined; allowedTools: string[] | undefined; children: RunState['children'] },
   allTools: boolean,
 ): Promise<ToolCheck> {
   const { maxChars } = limits;
@@ -182,7 +183,10 @@ async function checkTool(
   if (!call.result) return skip('no recorded result (the call was still running)');
   const notRun = notAnsweredByTool({ content: call.result.content, isError: call.result.isError });
   if (notRun) return skip(notRun);
-  if (isAgentTool(call.name)) return skip('a sub-agent (its own run: replay it by its id)');
+  if (isAgentTool(call.name)) {
+    const child = Object.entries(limits.children ?? {}).find(([, c]) => c.toolUseId === call.toolUseId)?.[0];
+    return skip(`a sub-agent (its own run: replay it by its id${child ? `, ${child}` : ''})`);
+  }
   const tool = registry.get(call.name);
   if (!tool) return skip('not a tool of the current code (config, MCP server)');
   if (!tool.readOnly && !allTools) return skip('not declared read-only (readOnly: true; --all-tools calls it anyway)');

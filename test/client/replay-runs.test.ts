@@ -200,6 +200,10 @@ describe('replayRuns', () => {
       expect(report.runs[0].steps.map((s) => s.model?.agrees)).toEqual([true, true]);
       expect(report.diverged).toBe(false);
       expect(model.requests[0].body).toMatchObject({ tools: [{ name: 'agent__researcher', description: 'Researches one question.' }] });
+      // The delegation itself is not made again: the report names the child run to replay instead.
+      const child = (await getStatus(env.client, id)).view?.children?.[0]?.workflowId;
+      expect(child).toBeTruthy();
+      expect(report.runs[0].skippedTools).toEqual([`agent__researcher: a sub-agent (its own run: replay it by its id, ${child})`]);
     } finally {
       await model.close();
     }
