@@ -235,8 +235,10 @@ async function whileRunning<T>(c: Context, what: string, act: () => Promise<T>):
   }
 }
 
+/** The run a route names. A sub-agent's child run is `<parent id>/<toolUseId>` (nested: one `/` per level), sent
+ * URL-encoded (`%2F`); Temporal takes ids of up to 1,000 characters. */
 function runId(c: Context): string {
   const id = c.req.param('id') ?? '';
-  if (!/^[\w.:@-]{1,255}$/.test(id)) throw new RequestError(`the run id "${id.slice(0, 60)}" is not a workflow id`, 'id', 404, 'not_found');
+  if (!/^[\w.:@/-]{1,1000}$/.test(id)) throw new RequestError(`the run id "${id.slice(0, 60)}" is not a workflow id`, 'id', 404, 'not_found');
   return id;
 }
