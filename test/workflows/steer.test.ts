@@ -12,6 +12,7 @@ import {
   getAgentResult,
   getStatus,
   getTranscript,
+  resumeAgent,
   sendFollowUp,
 } from '../../src/client/index.js';
 import { HEARTBEAT_INTERVAL_MS } from '../../src/core/policies.js';
@@ -276,6 +277,27 @@ describe('follow-ups at the end of a run', () => {
       h.model.release();
       const result = await getAgentResult(h.env.client, workflowId);
       expect(result).toMatchObject({ status: 'stopped', guard: 'max_steps', text: 'Summary: counted once.' });
+    });
+  });
+});
+
+describe('follow-ups accepted before the run stops', () => {
+  it('a follow-up accepted while the last model call was in flight is not lost when the run stops: it ends the transcript, and a resumed run reads it', async () => {
+    const script = [{ ...reply([text('The answer is cut')], 'max_tokens'), hold: true }, reply([text('Short answer: 4.')])];
+    await agents.with({ script }, async (h) => {
+      const workflowId = await startRun(h, 'two plus two');
+      await h.model.waitForHeld();
+      expect(await sendFollowUp(h.env.client, workflowId, 'Keep it short.')).toEqual({ queued: 1 });
+      h.model.release();
+      const stopped = await getAgentResult(h.env.client, workflowId);
+      expect(stopped).toMatchObject({ status: 'stopped', text: 'The answer is cut' });
+      // The message the run accepted is in what it recorded, after the turn it came during.
+      expect((await getTranscript(h.env.client, workflowId)).at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Keep it short.' }] });
+
+      await resumeAgent(h.env.client, workflowId, { taskQueue: h.taskQueue });
+      await vi.waitFor(async () => expect((await getAgentResult(h.env.client, workflowId)).runsUsed).toBe(2));
+      expect(await getAgentResult(h.env.client, workflowId)).toMatchObject({ status: 'completed', text: 'Short answer: 4.' });
+      expect(lastMessage(answered(h.model.requests)[1])).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'Keep it short.' }] });
     });
   });
 });
