@@ -3,9 +3,11 @@
 import type { Client } from '@temporalio/client';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
+import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
 import { printText } from '../output.js';
 import { agentClient } from '../lazy-client.js';
+import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { withTemporal } from '../temporal.js';
 
 /** After this long without an answer to an update, say that it needs a worker (and keep waiting). */
@@ -36,7 +38,7 @@ export const deny = defineCommand({
 async function decide(positionals: string[], approve: boolean, reason?: string): Promise<number> {
   const usage = approve ? 'approve <workflowId> [<toolUseId>]' : 'deny <workflowId> [<toolUseId>] [--reason TEXT]';
   const [workflowId, toolUseId] = oneOrTwo(positionals, usage, 'toolUseId');
-  return withTemporal(async (temporal) => {
+  return stoppableSteering(workflowId, 'decision', () => withTemporal(async (temporal) => {
     const queue = await requireRunning(temporal.client, workflowId, approve ? 'approve' : 'deny');
     const { approveToolCall, denyToolCall } = await agentClient();
     const ack = await rejectionIsUsage(() =>
@@ -49,7 +51,7 @@ async function decide(positionals: string[], approve: boolean, reason?: string):
     );
     printText(`${ack.approved ? 'approved' : 'denied'} ${ack.toolUseId}\n`);
     return 0;
-  });
+  }));
 }
 
 /** `<workflowId> [<second>]` (`approve`, `deny`, `answer`). */
@@ -77,13 +79,13 @@ waiting after its answer takes it at once.`,
 async function sendCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
   const [workflowId, text] = expectPositionals(positionals, ['workflowId', 'text'], 'send <workflowId> "<text>"');
   if (!text.trim()) throw new UsageError('the message is empty');
-  return withTemporal(async (temporal) => {
+  return stoppableSteering(workflowId, 'message', () => withTemporal(async (temporal) => {
     const queue = await requireRunning(temporal.client, workflowId, 'send a message to');
     const { sendFollowUp } = await agentClient();
     const { queued } = await rejectionIsUsage(() => noticeIfSlow(sendFollowUp(temporal.client, workflowId, text), queue));
     logLine(`message sent to ${workflowId}: the run takes it at its next turn (${queued} waiting)`);
     return 0;
-  });
+  }));
 }
 
 export const close = defineCommand({
@@ -116,6 +118,13 @@ function endRun(positionals: string[], command: 'close' | 'cancel', call: 'close
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+
+/** A decision, a message or an answer waits for a worker to take it, for as long as none does: Ctrl-C (or SIGTERM)
+ * stops waiting (exit 130), saying that the update may still reach the run (the server holds it for the worker). */
+export function stoppableSteering<T>(workflowId: string, update: 'decision' | 'message' | 'answer', fn: () => Promise<T>): Promise<T> {
+  const status = commandLine(`status ${workflowId}`);
+  return stopWaitingOnSignal(workflowId, `status ${workflowId}`, fn, `the ${update} may still reach run ${workflowId} once a worker takes it; ${status} shows whether it did`);
+}
 
 /** The run must be open for a decision, a message, a close or a cancel; returns its task queue. */
 export async function requireRunning(client: Client, workflowId: string, what: string): Promise<string> {
