@@ -21,7 +21,7 @@ import { reply, startScriptedModel, text, toolUse, type RecordedRequest } from '
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
 import { createAgentWorker } from '../../src/worker/worker.js';
-import { eventKinds, eventMs, eventually, startRun, useSharedAgent, useTestEnv } from '../helpers/harness.js';
+import { eventKinds, eventMs, eventually, startRun, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 import { builtinTools } from '../../src/tools/registry.js';
 
 const env = useTestEnv();
@@ -373,6 +373,33 @@ describe('cancellation', () => {
           },
         ],
       });
+    });
+  });
+
+  it('a call waiting for approval when the run is cancelled is no longer waiting: a decision sent while another call settles is refused, not accepted and lost', async () => {
+    const { hang, started } = hangingTool();
+    const script = [reply([toolUse('hang', {}, 'toolu_long'), toolUse('calculator', { expression: '2 + 2' }, 'toolu_wait')]), reply([text('never reached')])];
+    // The running call hears of the cancel with its next heartbeat: beats at most every 8 minutes here, so the run
+    // stays open, settling, while the test decides the call that was waiting.
+    await withAgent(env, { script, tools: [hang, calculator], workerOptions: { maxHeartbeatThrottleInterval: '10m' } }, async (h) => {
+      const workflowId = await startRun(h, 'a long job and a sum', { tools: ['hang', 'calculator'], approve: ['calculator'], heartbeatTimeoutMs: 600_000 });
+      const handle = h.env.client.workflow.getHandle(workflowId);
+      try {
+        await started.opened;
+        await statusWhen(workflowId, (v) => v.pendingApprovals.length === 1);
+        // The call's first beat has reached the server: the next one is throttled.
+        await eventually(() => handle.describe(), (d) => Boolean(d.raw.pendingActivities?.[0]?.lastHeartbeatTime));
+        await cancelRun(h.env.client, workflowId);
+        await eventually(async () => eventKinds((await handle.fetchHistory()).events ?? []), (kinds) => kinds.includes('ActivityTaskCancelRequested'));
+        expect((await handle.describe()).status.name).toBe('RUNNING');
+
+        const late = await approveToolCall(h.env.client, workflowId, 'toolu_wait').catch((e: unknown) => e);
+        expect(late).toBeInstanceOf(WorkflowUpdateFailedError);
+        expect((late as WorkflowUpdateFailedError).cause?.message).toMatch(/no tool call toolu_wait is waiting for approval \(pending: none\)/);
+        expect((await statusWhen(workflowId, () => true)).pendingApprovals).toEqual([]);
+      } finally {
+        await handle.terminate('test cleanup').catch(() => undefined);
+      }
     });
   });
 
