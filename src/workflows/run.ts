@@ -221,8 +221,10 @@ export class AgentRun implements RunContext {
     return { queued: this.state.pendingMessages.push(text) };
   }
 
+  /** `close`: a chat run ends at its next end_turn. A run started without chat ends there anyway: it ignores a close,
+   * which would otherwise refuse its later follow-ups as sent to a closed chat. */
   closeChat(): void {
-    this.state.chatClosed = true;
+    if (this.settings.chat) this.state.chatClosed = true;
   }
 
   /** After end_turn: the follow-ups sent meanwhile or, in an open chat run, the next message (waited for up to

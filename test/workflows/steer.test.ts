@@ -262,6 +262,35 @@ describe('follow-up messages', () => {
   });
 });
 
+describe('close on a run that is not a chat run', () => {
+  it('closing a run started without chat changes nothing: a follow-up sent after it is still taken at the next turn', async () => {
+    const started = gate();
+    const finish = gate();
+    const wait = defineTool<Record<string, never>>({
+      ...waitDefinition,
+      async execute() {
+        started.open();
+        await finish.opened;
+        return 'waited';
+      },
+    });
+    const script = [reply([toolUse('wait', {}, 'toolu_w')]), reply([text('Done.')])];
+    await agents.with({ script, tools: [wait] }, async (h) => {
+      const workflowId = await startRun(h, 'wait, then answer', { tools: ['wait'] });
+      await started.opened;
+      await closeChatRun(h.env.client, workflowId);
+      // The close is in the run's history before the message is sent.
+      await eventually(async () => eventKinds((await h.env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []), (k) => k.includes('WorkflowExecutionSignaled'));
+      expect(await sendFollowUp(h.env.client, workflowId, 'Also: keep it short.')).toEqual({ queued: 1 });
+      finish.open();
+      expect(await getAgentResult(h.env.client, workflowId)).toMatchObject({ status: 'completed', steps: 2 });
+      expect(lastMessage(answered(h.model.requests)[1])).toMatchObject({
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_w' }, { type: 'text', text: 'Also: keep it short.' }],
+      });
+    });
+  });
+});
+
 describe('follow-ups at the end of a run', () => {
   it('a message sent while the run is finishing (its summary call) is refused, not accepted and lost', async () => {
     const script = (req: { tool_choice?: { type: string } }, turn: number) =>
