@@ -257,6 +257,17 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     }
   });
 
+  it('a send whose run ends while it waits for a worker says the run has ended (exit 2), not that there is no such run', async ({ expect }) => {
+    const s = cli.session();
+    const id = await s.startedId(['nobody takes this run either']);
+    const send = s.spawn(['send', id, 'hello?']);
+    await send.waitForStderr(/waiting for a worker to take it/);
+    await cli.client().workflow.getHandle(id).terminate('an operator ended it');
+    const exit = await send.exited;
+    expectUsageError(exit, new RegExp(`cannot send a message to run ${id}: it has ended \\(TERMINATED\\)`));
+    expect(exit.stderr).not.toMatch(/no run with id/);
+  });
+
   it('resume of a running run is refused with exit 2', async () => {
     const s = cli.session();
     const id = await s.startedId(['still going']);

@@ -27,9 +27,10 @@ with the answer; an answer that does not match the schema is refused and the que
     const [workflowId, elicitationId] = oneOrTwo(positionals, USAGE, 'elicitationId');
     const reply = replyOf(flags, elicitationId);
     return stoppableSteering(workflowId, 'answer', () => withTemporal(async (temporal) => {
-      const queue = await requireRunning(temporal.client, workflowId, 'answer a question of');
+      const what = 'answer a question of';
+      const queue = await requireRunning(temporal.client, workflowId, what);
       const { answerElicitation } = await agentClient();
-      const ack = await rejectionIsUsage(() => noticeIfSlow(answerElicitation(temporal.client, workflowId, reply), queue));
+      const ack = await rejectionIsUsage(() => noticeIfSlow(answerElicitation(temporal.client, workflowId, reply), queue), { client: temporal.client, workflowId, what });
       printText(`${ack.action === 'accept' ? `accepted ${JSON.stringify(ack.content ?? {})}` : `${ack.action}d`} for ${ack.elicitationId}\n`);
       return 0;
     }));

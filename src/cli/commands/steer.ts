@@ -39,15 +39,18 @@ async function decide(positionals: string[], approve: boolean, reason?: string):
   const usage = approve ? 'approve <workflowId> [<toolUseId>]' : 'deny <workflowId> [<toolUseId>] [--reason TEXT]';
   const [workflowId, toolUseId] = oneOrTwo(positionals, usage, 'toolUseId');
   return stoppableSteering(workflowId, 'decision', () => withTemporal(async (temporal) => {
-    const queue = await requireRunning(temporal.client, workflowId, approve ? 'approve' : 'deny');
+    const what = approve ? 'approve' : 'deny';
+    const queue = await requireRunning(temporal.client, workflowId, what);
     const { approveToolCall, denyToolCall } = await agentClient();
-    const ack = await rejectionIsUsage(() =>
-      noticeIfSlow(
-        approve
-          ? approveToolCall(temporal.client, workflowId, toolUseId)
-          : denyToolCall(temporal.client, workflowId, toolUseId, reason),
-        queue,
-      ),
+    const ack = await rejectionIsUsage(
+      () =>
+        noticeIfSlow(
+          approve
+            ? approveToolCall(temporal.client, workflowId, toolUseId)
+            : denyToolCall(temporal.client, workflowId, toolUseId, reason),
+          queue,
+        ),
+      { client: temporal.client, workflowId, what },
     );
     printText(`${ack.approved ? 'approved' : 'denied'} ${ack.toolUseId}\n`);
     return 0;
@@ -80,9 +83,10 @@ async function sendCommand({ positionals }: Parsed<Record<string, never>>): Prom
   const [workflowId, text] = expectPositionals(positionals, ['workflowId', 'text'], 'send <workflowId> "<text>"');
   if (!text.trim()) throw new UsageError('the message is empty');
   return stoppableSteering(workflowId, 'message', () => withTemporal(async (temporal) => {
-    const queue = await requireRunning(temporal.client, workflowId, 'send a message to');
+    const what = 'send a message to';
+    const queue = await requireRunning(temporal.client, workflowId, what);
     const { sendFollowUp } = await agentClient();
-    const { queued } = await rejectionIsUsage(() => noticeIfSlow(sendFollowUp(temporal.client, workflowId, text), queue));
+    const { queued } = await rejectionIsUsage(() => noticeIfSlow(sendFollowUp(temporal.client, workflowId, text), queue), { client: temporal.client, workflowId, what });
     logLine(`message sent to ${workflowId}: the run takes it at its next turn (${queued} waiting)`);
     return 0;
   }));
@@ -136,13 +140,15 @@ export async function requireRunning(client: Client, workflowId: string, what: s
 }
 
 /** The workflow's update validator refused (an unknown or decided tool call, an empty message, a closed chat):
- * its message, exit 2. */
-export async function rejectionIsUsage<T>(fn: () => Promise<T>): Promise<T> {
+ * its message, exit 2. A run that ended while the update waited (for a worker, say) is said to have ended, as
+ * `requireRunning` says it (`run` names it and what was asked), not to be missing. */
+export async function rejectionIsUsage<T>(fn: () => Promise<T>, run?: { client: Client; workflowId: string; what: string }): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    const { WorkflowUpdateFailedError } = await import('@temporalio/client');
+    const { WorkflowNotFoundError, WorkflowUpdateFailedError } = await import('@temporalio/client');
     if (err instanceof WorkflowUpdateFailedError) throw new UsageError(err.cause?.message ?? err.message);
+    if (run && err instanceof WorkflowNotFoundError) await requireRunning(run.client, run.workflowId, run.what);
     throw err;
   }
 }
