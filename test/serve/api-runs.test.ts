@@ -1,14 +1,16 @@
 // Runs over the HTTP API with a real worker: an idempotent start, reading a run, and steering it (deny, a
 // follow-up, cancel, resume).
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { Client } from '@temporalio/client';
+import { describe, expect, it, vi } from 'vitest';
 import { getStatus } from '../../src/client/index.js';
+import { serve } from '../../src/serve/index.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { builtinTools } from '../../src/tools/registry.js';
 import { defineTool } from '../../src/tools/types.js';
 import { eventually, startRun, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 import { readEvents } from './sse.js';
-import { auth, calc, call, openApi } from './api-helpers.js';
+import { auth, calc, call, OPERATE, openApi } from './api-helpers.js';
 
 const env = useTestEnv();
 /** A tool whose every call waits for a person's decision. */
@@ -112,5 +114,28 @@ describe('runs over HTTP', () => {
         await api.close();
       }
     });
+  });
+
+  it('a steering request waiting for a worker (none polls the queue) does not hold close(): the server closes, the request ends', async () => {
+    const taskQueue = `no-worker-${randomUUID()}`;
+    const id = await startRun({ env, taskQueue }, 'nobody takes this run');
+    // The API's client, whose interceptor says when the request's update has gone to the server.
+    let updates = 0;
+    const client = new Client({
+      connection: env.client.connection,
+      dataConverter: env.dataConverter,
+      interceptors: { workflow: [{ startUpdate: (input, next) => (updates++, next(input)) }] },
+    });
+    const logged: string[] = [];
+    const api = await serve({ client, port: 0, tokens: { operate: [OPERATE], read: [] }, taskQueue, log: (line) => logged.push(line) });
+    try {
+      const sent = call(api, 'POST', `/v1/runs/${id}/messages`, { text: 'hello?' }).catch((err: unknown) => err);
+      await vi.waitFor(() => expect(updates).toBe(1));
+      await api.close();
+      await sent;
+      expect(logged).toEqual([]); // the request ended with the server: no failure to report
+    } finally {
+      await env.client.workflow.getHandle(id).terminate('test cleanup');
+    }
   });
 });
