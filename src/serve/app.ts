@@ -104,6 +104,7 @@ function answerError(c: Context, err: unknown, log: (line: string) => void): Res
   // This server cannot read the run (no key, or not that key id): say which key, not "internal".
   if (err instanceof EncryptionKeyError) return fail(c, 409, 'encryption_key', err.message.split('\n')[0]);
   const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-  log(`serve: ${c.req.method} ${c.req.path}: ${first}`);
+  // A request whose caller hung up (or that the server's close ended) is nobody's failure.
+  if (!c.req.raw.signal.aborted) log(`serve: ${c.req.method} ${c.req.path}: ${first}`);
   return fail(c, 500, 'internal', `the request failed: ${first.slice(0, 300)}`);
 }

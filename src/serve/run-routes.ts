@@ -112,8 +112,8 @@ export function runRoutes(app: Hono, options: RunRoutesOptions): void {
     const toolUseId = c.req.param('toolUseId');
     const ack =
       decision === 'approve'
-        ? await whileRunning(c, 'approve', () => approveToolCall(client, runId(c), toolUseId))
-        : await whileRunning(c, 'deny', () => denyToolCall(client, runId(c), toolUseId, reason));
+        ? await whileRunning(client, c, 'approve', () => approveToolCall(client, runId(c), toolUseId))
+        : await whileRunning(client, c, 'deny', () => denyToolCall(client, runId(c), toolUseId, reason));
     return c.json(ack);
   });
 
@@ -129,7 +129,7 @@ export function runRoutes(app: Hono, options: RunRoutesOptions): void {
       throw new RequestError('content is the answer\'s fields, a JSON object, with "accept" only', 'content');
     }
     const reply: ElicitationReply = { action, ...(elicitationId ? { elicitationId } : {}), ...(content ? { content: content as Record<string, unknown> } : {}) };
-    return c.json(await whileRunning(c, 'answer a question of', () => answerElicitation(client, runId(c), reply)));
+    return c.json(await whileRunning(client, c, 'answer a question of', () => answerElicitation(client, runId(c), reply)));
   });
 
   // The result of a tool call that completes later (the tool handed out `context.completionToken`): the call's
@@ -145,11 +145,11 @@ export function runRoutes(app: Hono, options: RunRoutesOptions): void {
   app.post('/v1/runs/:id/messages', async (c) => {
     const { text } = objectBody(await jsonBody(c), ['text']);
     if (typeof text !== 'string' || !text.trim()) throw new RequestError('text: a non-empty string is required', 'text');
-    return c.json(await whileRunning(c, 'send a message to', () => sendFollowUp(client, runId(c), text)), 202);
+    return c.json(await whileRunning(client, c, 'send a message to', () => sendFollowUp(client, runId(c), text)), 202);
   });
 
   app.post('/v1/runs/:id/cancel', async (c) => {
-    await whileRunning(c, 'cancel', () => cancelRun(client, runId(c)));
+    await whileRunning(client, c, 'cancel', () => cancelRun(client, runId(c)));
     return c.json({ workflowId: runId(c), cancelRequested: true }, 202);
   });
 
@@ -219,13 +219,15 @@ export function agentRunsOnly(client: Client) {
 /** A steering route (a message, a cancel, a decision, an answer) acts on a running run only: one that has ended is
  * 409 naming its status, in the CLI's words (src/cli/commands/steer.ts), not a 404 (the run exists) nor a 202
  * (nothing would happen). A run that ends between the check and the call is answered the same way. */
-async function whileRunning<T>(c: Context, what: string, act: () => Promise<T>): Promise<T> {
+async function whileRunning<T>(client: Client, c: Context, what: string, act: () => Promise<T>): Promise<T> {
   const run = describedRuns.get(c); // by the context: bodyLimit may swap the request for a wrapped one
   const ended = (status: string) =>
     new RequestError(`cannot ${what} run ${runId(c)}: it has ended (${status})`, undefined, 409, 'run_ended');
   if (run && run.status !== 'RUNNING') throw ended(run.status);
   try {
-    return await act();
+    // An update waits for a worker to take it, for as long as none does: a caller that hangs up, or the server
+    // closing (which closes its connections), ends the wait, so that close() is not held by it.
+    return await client.withAbortSignal(c.req.raw.signal, act);
   } catch (err) {
     if (run && err instanceof WorkflowNotFoundError) {
       const now = await run.describe().catch(() => undefined);
@@ -235,8 +237,10 @@ async function whileRunning<T>(c: Context, what: string, act: () => Promise<T>):
   }
 }
 
+/** The run a route names. A sub-agent's child run is `<parent id>/<toolUseId>` (nested: one `/` per level), sent
+ * URL-encoded (`%2F`); Temporal takes ids of up to 1,000 characters. */
 function runId(c: Context): string {
   const id = c.req.param('id') ?? '';
-  if (!/^[\w.:@-]{1,255}$/.test(id)) throw new RequestError(`the run id "${id.slice(0, 60)}" is not a workflow id`, 'id', 404, 'not_found');
+  if (!/^[\w.:@/-]{1,1000}$/.test(id)) throw new RequestError(`the run id "${id.slice(0, 60)}" is not a workflow id`, 'id', 404, 'not_found');
   return id;
 }

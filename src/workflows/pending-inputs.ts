@@ -41,8 +41,15 @@ export class PendingInputs<Item, Reply> {
     this.#pending.set(id, item);
     changed();
     const replied = () => this.#replies.has(id);
-    if (timeoutMs !== undefined) await condition(replied, timeoutMs);
-    else await condition(replied);
+    try {
+      if (timeoutMs !== undefined) await condition(replied, timeoutMs);
+      else await condition(replied);
+    } catch (err) {
+      // The wait was cancelled (a cancel, the deadline): the item waits no more, so a reply sent while the run settles
+      // its other calls is refused rather than accepted and never acted on. The run's end publishes the view.
+      this.#pending.delete(id);
+      throw err;
+    }
     this.#pending.delete(id);
     changed();
     const reply = this.#replies.get(id);

@@ -82,10 +82,23 @@ export class AgentRun implements RunContext {
   /** Ends the run with this outcome and returns its result. */
   end(o: Outcome): AgentResult {
     this.#finishing = true;
+    this.#keepUnreadFollowUps();
     // Nothing is waiting once the run has ended (a deadline or a cancel can end it mid-turn).
     this.approvals.clear();
     this.elicitations.clear();
     return this.#view.end(o);
+  }
+
+  /** Follow-ups accepted while the run still meant to read them (sent during its last model call, or a tool call it
+   * was cancelled in) end its transcript, after the turn they came during: what the run was told is recorded, and a
+   * resumed run reads them. */
+  #keepUnreadFollowUps(): void {
+    const unread = this.state.pendingMessages.splice(0);
+    if (unread.length === 0) return;
+    const last = this.messages.at(-1);
+    if (last?.role === 'user') this.messages[this.messages.length - 1] = withFollowUps(last, unread)!;
+    // After the model's turn: its tool calls left open, if any (a reply the loop could not act on), answered first.
+    else this.messages.push(withFollowUps(notRunResults(this.messages, 'the run ended'), unread)!);
   }
 
   /** Ends the run as stopped without a guard (max_tokens, refusal, context window), the transcript closed. */
@@ -208,8 +221,10 @@ export class AgentRun implements RunContext {
     return { queued: this.state.pendingMessages.push(text) };
   }
 
+  /** `close`: a chat run ends at its next end_turn. A run started without chat ends there anyway: it ignores a close,
+   * which would otherwise refuse its later follow-ups as sent to a closed chat. */
   closeChat(): void {
-    this.state.chatClosed = true;
+    if (this.settings.chat) this.state.chatClosed = true;
   }
 
   /** After end_turn: the follow-ups sent meanwhile or, in an open chat run, the next message (waited for up to

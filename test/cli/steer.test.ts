@@ -236,6 +236,38 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     expectUsageError(await s.cli(['resume', id]), /ANTHROPIC_API_KEY/);
   });
 
+  it('Ctrl-C ends a send that waits for a worker (none polls the queue): exit 130, saying the message may still reach the run, which it does once a worker comes', async ({ expect }) => {
+    const s = cli.session();
+    const id = await s.startedId(['nobody takes this run']);
+    const send = s.spawn(['send', id, 'hello?']);
+    await send.waitForStderr(/waiting for a worker to take it/);
+    send.kill('SIGINT');
+    const exit = await send.exited;
+    expectExit(exit, 130);
+    expect(exit.stderr).toMatch(new RegExp(`stopped waiting \\(SIGINT\\): the message may still reach run ${id} once a worker takes it; .*status ${id} shows whether it did`));
+
+    // The server held the message for the run: the worker that comes delivers it.
+    const worker = await s.worker([endTurn('hi there'), endTurn('hello to you')]);
+    try {
+      expectExit(await s.cli(['result', id]), 0);
+      const transcript = await s.cli(['transcript', id, '--json']);
+      expect(jsonOf<MessageParam[]>(transcript).map((m) => m.content)).toContainEqual([{ type: 'text', text: 'hello?' }]);
+    } finally {
+      await stopWorker(worker);
+    }
+  });
+
+  it('a send whose run ends while it waits for a worker says the run has ended (exit 2), not that there is no such run', async ({ expect }) => {
+    const s = cli.session();
+    const id = await s.startedId(['nobody takes this run either']);
+    const send = s.spawn(['send', id, 'hello?']);
+    await send.waitForStderr(/waiting for a worker to take it/);
+    await cli.client().workflow.getHandle(id).terminate('an operator ended it');
+    const exit = await send.exited;
+    expectUsageError(exit, new RegExp(`cannot send a message to run ${id}: it has ended \\(TERMINATED\\)`));
+    expect(exit.stderr).not.toMatch(/no run with id/);
+  });
+
   it('resume of a running run is refused with exit 2', async () => {
     const s = cli.session();
     const id = await s.startedId(['still going']);

@@ -1,15 +1,31 @@
 // Runs over the HTTP API with a real worker: an idempotent start, reading a run, and steering it (deny, a
 // follow-up, cancel, resume).
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { reply, text } from '../../src/scripted/index.js';
-import { useSharedAgent, useTestEnv } from '../helpers/harness.js';
+import { Client } from '@temporalio/client';
+import { describe, expect, it, vi } from 'vitest';
+import { getStatus } from '../../src/client/index.js';
+import { serve } from '../../src/serve/index.js';
+import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
+import { builtinTools } from '../../src/tools/registry.js';
+import { defineTool } from '../../src/tools/types.js';
+import { eventually, startRun, useSharedAgent, useTestEnv } from '../helpers/harness.js';
 import { readEvents } from './sse.js';
-import { auth, calc, call, openApi } from './api-helpers.js';
+import { auth, calc, call, OPERATE, openApi } from './api-helpers.js';
 
 const env = useTestEnv();
-// One worker for all the file's tests.
-const agents = useSharedAgent(env);
+/** A tool whose every call waits for a person's decision. */
+const deploy = defineTool<{ target: string }>({
+  name: 'deploy',
+  description: 'deploys to a target',
+  inputSchema: { type: 'object', properties: { target: { type: 'string' } }, required: ['target'] },
+  needsApproval: true,
+  execute: async ({ target }) => `deployed to ${target}`,
+});
+// One worker for all the file's tests, with a sub-agent that deploys.
+const agents = useSharedAgent(env, {
+  tools: [...builtinTools, deploy],
+  agents: { deployer: { description: 'Deploys.', system: 'You are the deployer.', tools: ['deploy'], maxSteps: 5 } },
+});
 
 describe('runs over HTTP', () => {
   it('a run started twice with one Idempotency-Key starts once; status, transcript and result read it', async () => {
@@ -74,4 +90,52 @@ describe('runs over HTTP', () => {
     });
   });
 
+  it("a sub-agent's child run (id `<parent>/<toolUseId>`) is read and steered by its id, URL-encoded: its waiting call approved", async () => {
+    const systemOf = (r: { system?: unknown }) => (typeof r.system === 'string' ? r.system : JSON.stringify(r.system ?? ''));
+    const script: Script = (req, turn) => {
+      if (systemOf(req).includes('deployer')) return turn === 0 ? reply([toolUse('deploy', { target: 'prod' }, 'toolu_dep')]) : reply([text('Deployed to prod.')]);
+      return turn === 0 ? reply([toolUse('agent__deployer', { task: 'deploy to prod' }, 'toolu_kid')]) : reply([text('The deployer deployed.')]);
+    };
+    await agents.with({ script }, async (h) => {
+      const api = await openApi(env, h.taskQueue);
+      try {
+        const parent = await startRun(h, 'ship it', { tools: ['agent__deployer'] });
+        const child = `${parent}/toolu_kid`;
+        await eventually(() => getStatus(env.client, child), (s) => s.view?.status === 'awaiting_approval', 20_000);
+        const path = `/v1/runs/${encodeURIComponent(child)}`;
+        expect(await call(api, 'GET', path)).toMatchObject({ status: 200, json: { view: { status: 'awaiting_approval' } } });
+        expect(await call(api, 'POST', `${path}/approvals/toolu_dep`, { decision: 'approve' })).toMatchObject({
+          status: 200,
+          json: { toolUseId: 'toolu_dep', approved: true },
+        });
+        expect((await call(api, 'GET', `/v1/runs/${parent}/result?wait=30s`)).json).toMatchObject({ status: 'completed', text: 'The deployer deployed.' });
+        expect((await call(api, 'GET', `${path}/result`)).json).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
+  it('a steering request waiting for a worker (none polls the queue) does not hold close(): the server closes, the request ends', async () => {
+    const taskQueue = `no-worker-${randomUUID()}`;
+    const id = await startRun({ env, taskQueue }, 'nobody takes this run');
+    // The API's client, whose interceptor says when the request's update has gone to the server.
+    let updates = 0;
+    const client = new Client({
+      connection: env.client.connection,
+      dataConverter: env.dataConverter,
+      interceptors: { workflow: [{ startUpdate: (input, next) => (updates++, next(input)) }] },
+    });
+    const logged: string[] = [];
+    const api = await serve({ client, port: 0, tokens: { operate: [OPERATE], read: [] }, taskQueue, log: (line) => logged.push(line) });
+    try {
+      const sent = call(api, 'POST', `/v1/runs/${id}/messages`, { text: 'hello?' }).catch((err: unknown) => err);
+      await vi.waitFor(() => expect(updates).toBe(1));
+      await api.close();
+      await sent;
+      expect(logged).toEqual([]); // the request ended with the server: no failure to report
+    } finally {
+      await env.client.workflow.getHandle(id).terminate('test cleanup');
+    }
+  });
 });

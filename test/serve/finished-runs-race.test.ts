@@ -15,7 +15,7 @@ function endingRun(): Client {
     executeUpdate: gone,
     cancel: gone,
   };
-  return { workflow: { getHandle: () => handle } } as unknown as Client;
+  return { workflow: { getHandle: () => handle }, withAbortSignal: <R>(_signal: AbortSignal, fn: () => Promise<R>) => fn() } as unknown as Client;
 }
 
 const post = (path: string, body?: unknown) => {

@@ -12,6 +12,7 @@ import {
   getAgentResult,
   getStatus,
   getTranscript,
+  resumeAgent,
   sendFollowUp,
 } from '../../src/client/index.js';
 import { HEARTBEAT_INTERVAL_MS } from '../../src/core/policies.js';
@@ -20,7 +21,7 @@ import { reply, startScriptedModel, text, toolUse, type RecordedRequest } from '
 import { calculator } from '../../src/tools/calculator.js';
 import { defineTool } from '../../src/tools/types.js';
 import { createAgentWorker } from '../../src/worker/worker.js';
-import { eventKinds, eventMs, eventually, startRun, useSharedAgent, useTestEnv } from '../helpers/harness.js';
+import { eventKinds, eventMs, eventually, startRun, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 import { builtinTools } from '../../src/tools/registry.js';
 
 const env = useTestEnv();
@@ -261,6 +262,35 @@ describe('follow-up messages', () => {
   });
 });
 
+describe('close on a run that is not a chat run', () => {
+  it('closing a run started without chat changes nothing: a follow-up sent after it is still taken at the next turn', async () => {
+    const started = gate();
+    const finish = gate();
+    const wait = defineTool<Record<string, never>>({
+      ...waitDefinition,
+      async execute() {
+        started.open();
+        await finish.opened;
+        return 'waited';
+      },
+    });
+    const script = [reply([toolUse('wait', {}, 'toolu_w')]), reply([text('Done.')])];
+    await agents.with({ script, tools: [wait] }, async (h) => {
+      const workflowId = await startRun(h, 'wait, then answer', { tools: ['wait'] });
+      await started.opened;
+      await closeChatRun(h.env.client, workflowId);
+      // The close is in the run's history before the message is sent.
+      await eventually(async () => eventKinds((await h.env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []), (k) => k.includes('WorkflowExecutionSignaled'));
+      expect(await sendFollowUp(h.env.client, workflowId, 'Also: keep it short.')).toEqual({ queued: 1 });
+      finish.open();
+      expect(await getAgentResult(h.env.client, workflowId)).toMatchObject({ status: 'completed', steps: 2 });
+      expect(lastMessage(answered(h.model.requests)[1])).toMatchObject({
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_w' }, { type: 'text', text: 'Also: keep it short.' }],
+      });
+    });
+  });
+});
+
 describe('follow-ups at the end of a run', () => {
   it('a message sent while the run is finishing (its summary call) is refused, not accepted and lost', async () => {
     const script = (req: { tool_choice?: { type: string } }, turn: number) =>
@@ -276,6 +306,27 @@ describe('follow-ups at the end of a run', () => {
       h.model.release();
       const result = await getAgentResult(h.env.client, workflowId);
       expect(result).toMatchObject({ status: 'stopped', guard: 'max_steps', text: 'Summary: counted once.' });
+    });
+  });
+});
+
+describe('follow-ups accepted before the run stops', () => {
+  it('a follow-up accepted while the last model call was in flight is not lost when the run stops: it ends the transcript, and a resumed run reads it', async () => {
+    const script = [{ ...reply([text('The answer is cut')], 'max_tokens'), hold: true }, reply([text('Short answer: 4.')])];
+    await agents.with({ script }, async (h) => {
+      const workflowId = await startRun(h, 'two plus two');
+      await h.model.waitForHeld();
+      expect(await sendFollowUp(h.env.client, workflowId, 'Keep it short.')).toEqual({ queued: 1 });
+      h.model.release();
+      const stopped = await getAgentResult(h.env.client, workflowId);
+      expect(stopped).toMatchObject({ status: 'stopped', text: 'The answer is cut' });
+      // The message the run accepted is in what it recorded, after the turn it came during.
+      expect((await getTranscript(h.env.client, workflowId)).at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Keep it short.' }] });
+
+      await resumeAgent(h.env.client, workflowId, { taskQueue: h.taskQueue });
+      await vi.waitFor(async () => expect((await getAgentResult(h.env.client, workflowId)).runsUsed).toBe(2));
+      expect(await getAgentResult(h.env.client, workflowId)).toMatchObject({ status: 'completed', text: 'Short answer: 4.' });
+      expect(lastMessage(answered(h.model.requests)[1])).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'Keep it short.' }] });
     });
   });
 });
@@ -351,6 +402,33 @@ describe('cancellation', () => {
           },
         ],
       });
+    });
+  });
+
+  it('a call waiting for approval when the run is cancelled is no longer waiting: a decision sent while another call settles is refused, not accepted and lost', async () => {
+    const { hang, started } = hangingTool();
+    const script = [reply([toolUse('hang', {}, 'toolu_long'), toolUse('calculator', { expression: '2 + 2' }, 'toolu_wait')]), reply([text('never reached')])];
+    // The running call hears of the cancel with its next heartbeat: beats at most every 8 minutes here, so the run
+    // stays open, settling, while the test decides the call that was waiting.
+    await withAgent(env, { script, tools: [hang, calculator], workerOptions: { maxHeartbeatThrottleInterval: '10m' } }, async (h) => {
+      const workflowId = await startRun(h, 'a long job and a sum', { tools: ['hang', 'calculator'], approve: ['calculator'], heartbeatTimeoutMs: 600_000 });
+      const handle = h.env.client.workflow.getHandle(workflowId);
+      try {
+        await started.opened;
+        await statusWhen(workflowId, (v) => v.pendingApprovals.length === 1);
+        // The call's first beat has reached the server: the next one is throttled.
+        await eventually(() => handle.describe(), (d) => Boolean(d.raw.pendingActivities?.[0]?.lastHeartbeatTime));
+        await cancelRun(h.env.client, workflowId);
+        await eventually(async () => eventKinds((await handle.fetchHistory()).events ?? []), (kinds) => kinds.includes('ActivityTaskCancelRequested'));
+        expect((await handle.describe()).status.name).toBe('RUNNING');
+
+        const late = await approveToolCall(h.env.client, workflowId, 'toolu_wait').catch((e: unknown) => e);
+        expect(late).toBeInstanceOf(WorkflowUpdateFailedError);
+        expect((late as WorkflowUpdateFailedError).cause?.message).toMatch(/no tool call toolu_wait is waiting for approval \(pending: none\)/);
+        expect((await statusWhen(workflowId, () => true)).pendingApprovals).toEqual([]);
+      } finally {
+        await handle.terminate('test cleanup').catch(() => undefined);
+      }
     });
   });
 

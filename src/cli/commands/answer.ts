@@ -6,7 +6,7 @@ import { UsageError, type FlagSpec } from '../../core/args.js';
 import { defineCommand } from '../command.js';
 import { printText } from '../output.js';
 import { withTemporal } from '../temporal.js';
-import { noticeIfSlow, oneOrTwo, rejectionIsUsage, requireRunning } from './steer.js';
+import { noticeIfSlow, oneOrTwo, rejectionIsUsage, requireRunning, stoppableSteering } from './steer.js';
 
 const USAGE = "answer <workflowId> [<elicitationId>] --json '{...}' | --decline | --cancel";
 
@@ -26,13 +26,14 @@ with the answer; an answer that does not match the schema is refused and the que
   run: async ({ flags, positionals }) => {
     const [workflowId, elicitationId] = oneOrTwo(positionals, USAGE, 'elicitationId');
     const reply = replyOf(flags, elicitationId);
-    return withTemporal(async (temporal) => {
-      const queue = await requireRunning(temporal.client, workflowId, 'answer a question of');
+    return stoppableSteering(workflowId, 'answer', () => withTemporal(async (temporal) => {
+      const what = 'answer a question of';
+      const queue = await requireRunning(temporal.client, workflowId, what);
       const { answerElicitation } = await agentClient();
-      const ack = await rejectionIsUsage(() => noticeIfSlow(answerElicitation(temporal.client, workflowId, reply), queue));
+      const ack = await rejectionIsUsage(() => noticeIfSlow(answerElicitation(temporal.client, workflowId, reply), queue), { client: temporal.client, workflowId, what });
       printText(`${ack.action === 'accept' ? `accepted ${JSON.stringify(ack.content ?? {})}` : `${ack.action}d`} for ${ack.elicitationId}\n`);
       return 0;
-    });
+    }));
   },
 });
 

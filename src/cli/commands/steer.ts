@@ -3,9 +3,11 @@
 import type { Client } from '@temporalio/client';
 import { expectPositionals, UsageError, type FlagSpec, type Parsed } from '../../core/args.js';
 import { defineCommand } from '../command.js';
+import { commandLine } from '../invocation.js';
 import { logLine } from '../log.js';
 import { printText } from '../output.js';
 import { agentClient } from '../lazy-client.js';
+import { stopWaitingOnSignal } from '../stop-waiting.js';
 import { withTemporal } from '../temporal.js';
 
 /** After this long without an answer to an update, say that it needs a worker (and keep waiting). */
@@ -36,20 +38,23 @@ export const deny = defineCommand({
 async function decide(positionals: string[], approve: boolean, reason?: string): Promise<number> {
   const usage = approve ? 'approve <workflowId> [<toolUseId>]' : 'deny <workflowId> [<toolUseId>] [--reason TEXT]';
   const [workflowId, toolUseId] = oneOrTwo(positionals, usage, 'toolUseId');
-  return withTemporal(async (temporal) => {
-    const queue = await requireRunning(temporal.client, workflowId, approve ? 'approve' : 'deny');
+  return stoppableSteering(workflowId, 'decision', () => withTemporal(async (temporal) => {
+    const what = approve ? 'approve' : 'deny';
+    const queue = await requireRunning(temporal.client, workflowId, what);
     const { approveToolCall, denyToolCall } = await agentClient();
-    const ack = await rejectionIsUsage(() =>
-      noticeIfSlow(
-        approve
-          ? approveToolCall(temporal.client, workflowId, toolUseId)
-          : denyToolCall(temporal.client, workflowId, toolUseId, reason),
-        queue,
-      ),
+    const ack = await rejectionIsUsage(
+      () =>
+        noticeIfSlow(
+          approve
+            ? approveToolCall(temporal.client, workflowId, toolUseId)
+            : denyToolCall(temporal.client, workflowId, toolUseId, reason),
+          queue,
+        ),
+      { client: temporal.client, workflowId, what },
     );
     printText(`${ack.approved ? 'approved' : 'denied'} ${ack.toolUseId}\n`);
     return 0;
-  });
+  }));
 }
 
 /** `<workflowId> [<second>]` (`approve`, `deny`, `answer`). */
@@ -77,13 +82,14 @@ waiting after its answer takes it at once.`,
 async function sendCommand({ positionals }: Parsed<Record<string, never>>): Promise<number> {
   const [workflowId, text] = expectPositionals(positionals, ['workflowId', 'text'], 'send <workflowId> "<text>"');
   if (!text.trim()) throw new UsageError('the message is empty');
-  return withTemporal(async (temporal) => {
-    const queue = await requireRunning(temporal.client, workflowId, 'send a message to');
+  return stoppableSteering(workflowId, 'message', () => withTemporal(async (temporal) => {
+    const what = 'send a message to';
+    const queue = await requireRunning(temporal.client, workflowId, what);
     const { sendFollowUp } = await agentClient();
-    const { queued } = await rejectionIsUsage(() => noticeIfSlow(sendFollowUp(temporal.client, workflowId, text), queue));
+    const { queued } = await rejectionIsUsage(() => noticeIfSlow(sendFollowUp(temporal.client, workflowId, text), queue), { client: temporal.client, workflowId, what });
     logLine(`message sent to ${workflowId}: the run takes it at its next turn (${queued} waiting)`);
     return 0;
-  });
+  }));
 }
 
 export const close = defineCommand({
@@ -117,6 +123,13 @@ function endRun(positionals: string[], command: 'close' | 'cancel', call: 'close
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** A decision, a message or an answer waits for a worker to take it, for as long as none does: Ctrl-C (or SIGTERM)
+ * stops waiting (exit 130), saying that the update may still reach the run (the server holds it for the worker). */
+export function stoppableSteering<T>(workflowId: string, update: 'decision' | 'message' | 'answer', fn: () => Promise<T>): Promise<T> {
+  const status = commandLine(`status ${workflowId}`);
+  return stopWaitingOnSignal(workflowId, `status ${workflowId}`, fn, `the ${update} may still reach run ${workflowId} once a worker takes it; ${status} shows whether it did`);
+}
+
 /** The run must be open for a decision, a message, a close or a cancel; returns its task queue. */
 export async function requireRunning(client: Client, workflowId: string, what: string): Promise<string> {
   const description = await client.workflow.getHandle(workflowId).describe(); // WorkflowNotFoundError → exit 2
@@ -127,13 +140,15 @@ export async function requireRunning(client: Client, workflowId: string, what: s
 }
 
 /** The workflow's update validator refused (an unknown or decided tool call, an empty message, a closed chat):
- * its message, exit 2. */
-export async function rejectionIsUsage<T>(fn: () => Promise<T>): Promise<T> {
+ * its message, exit 2. A run that ended while the update waited (for a worker, say) is said to have ended, as
+ * `requireRunning` says it (`run` names it and what was asked), not to be missing. */
+export async function rejectionIsUsage<T>(fn: () => Promise<T>, run?: { client: Client; workflowId: string; what: string }): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    const { WorkflowUpdateFailedError } = await import('@temporalio/client');
+    const { WorkflowNotFoundError, WorkflowUpdateFailedError } = await import('@temporalio/client');
     if (err instanceof WorkflowUpdateFailedError) throw new UsageError(err.cause?.message ?? err.message);
+    if (run && err instanceof WorkflowNotFoundError) await requireRunning(run.client, run.workflowId, run.what);
     throw err;
   }
 }
