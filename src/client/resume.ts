@@ -38,6 +38,9 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   }
   // The input the run started with (settings, task), from the first event of its history.
   const input = (await turnsOfRun(client, workflowId, description.runId)).input as AgentInput;
+  // A run that failed before its first step may have been refused for its settings (started around the client): never
+  // under way, its settings were never accepted, so they are checked in full, as a start's are.
+  if (previous.status === 'failed' && previous.steps === 0 && !input.carried) checkAgentSettings(input.settings);
   // Read from the closed run's history: no worker needs to be up to resume it.
   const ended = await readRunFromHistory(client, workflowId, description.runId);
   const { task, settings, carried } = resumedRun(input, ended, previous, options, Date.now());

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { describe, expect, it, vi } from 'vitest';
-import { AGENT_WORKFLOW, defaultSettings, getAgentResult, InvalidSettingsError, startAgent } from '../../src/client/index.js';
+import { AGENT_WORKFLOW, defaultSettings, getAgentResult, InvalidSettingsError, resumeAgent, startAgent } from '../../src/client/index.js';
 import type { AgentInput, AgentSettings } from '../../src/core/types.js';
 import { reply, text } from '../../src/scripted/index.js';
 import { useTestEnv, withAgent } from '../helpers/harness.js';
@@ -71,6 +71,13 @@ describe("the workflow's own check", () => {
       expect(result).toMatchObject({ status: 'failed', steps: 0 });
       expect(result.error).toMatch(/invalid settings: heartbeatTimeoutMs must be at least 1000 ms \(got -1 ms\)/);
       expect(h.model.requests).toHaveLength(0);
+
+      // Resumed, it is refused the same way: it never got under way, so its settings were never accepted (a resumed
+      // run skips the workflow's check, which spares a job accepted by an older version).
+      await expect(resumeAgent(env.client, workflowId, { taskQueue: h.taskQueue })).rejects.toThrow(
+        /invalid settings: heartbeatTimeoutMs must be at least 1000 ms \(got -1 ms\)/,
+      );
+      expect((await env.client.workflow.getHandle(workflowId).describe()).runId).toBe(result.runId);
     });
   });
 });
