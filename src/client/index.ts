@@ -3,7 +3,7 @@
 export { getStatus, getTranscript, listRuns, type RunSummary, type StatusReport } from './inspect.js';
 export { getTurnUsage } from './turns.js';
 export { completeToolCall, ToolCompletionError } from './complete-tool.js';
-export { answerElicitation, approveToolCall, cancelRun, closeChatRun, denyToolCall, sendFollowUp } from './steer.js';
+export { answerElicitation, approveToolCall, cancelRun, closeChatRun, denyToolCall, isChatRun, sendFollowUp } from './steer.js';
 export { defaultSettings } from '../core/settings.js';
 export { InvalidSettingsError } from '../core/settings-check.js';
 export { AGENT_WORKFLOW } from '../workflows/definitions.js';

@@ -1,7 +1,8 @@
 // Stepping in while a run runs: approve or deny a tool call, send a follow-up, close a chat, cancel.
 import type { Client } from '@temporalio/client';
-import type { ApprovalAck, ElicitationAck, ElicitationReply } from '../core/types.js';
+import type { AgentInput, ApprovalAck, ElicitationAck, ElicitationReply } from '../core/types.js';
 import { answerElicitation as answerUpdate, closeChat, decideToolCall, sendMessage } from '../workflows/definitions.js';
+import { decodePayloadAt } from './decode.js';
 
 /** Approves a tool call waiting for a decision (the only one pending, when `toolUseId` is omitted). */
 export function approveToolCall(client: Client, workflowId: string, toolUseId?: string): Promise<ApprovalAck> {
@@ -27,7 +28,19 @@ export function sendFollowUp(client: Client, workflowId: string, text: string): 
   return client.workflow.getHandle(workflowId).executeUpdate(sendMessage, { args: [text] });
 }
 
-/** Ends a chat run once it is waiting for its next message. */
+/** Whether the current run of `workflowId` is a chat run (started with `chat`), from its first history event: no
+ * worker needed. A run that is not ignores `closeChatRun`. */
+export async function isChatRun(client: Client, workflowId: string): Promise<boolean> {
+  const { history } = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId },
+    maximumPageSize: 1,
+  });
+  const payloads = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  return (await decodePayloadAt<AgentInput>(client, payloads, 0))?.settings.chat === true;
+}
+
+/** Ends a chat run once it is waiting for its next message (a run started without `chat` ignores it). */
 export function closeChatRun(client: Client, workflowId: string): Promise<void> {
   return client.workflow.getHandle(workflowId).signal(closeChat);
 }

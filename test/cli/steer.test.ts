@@ -278,6 +278,19 @@ describe.concurrent('approve, deny, send, close, cancel, resume (the built CLI)'
     }
   });
 
+  it('close on a run started without --chat is exit 2 saying so (the run ignores a close; it ends at its own end_turn), and sends nothing', async ({ expect }) => {
+    const s = cli.session(); // no worker polls its queue: the run stays open, with no model call made
+    const id = await s.startedId(['a plain run']);
+    try {
+      const closed = await s.cli(['close', id]);
+      expectUsageError(closed, new RegExp(`cannot close run ${id}: it was started without --chat, and ends at its own end_turn; \`cancel ${id}\` ends it now`));
+      const signals = ((await cli.client().workflow.getHandle(id).fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
+      expect(signals).toHaveLength(0);
+    } finally {
+      await cli.client().workflow.getHandle(id).terminate('test over').catch(() => undefined);
+    }
+  });
+
   it('bad flags and ids: --approve with an unknown tool, --idle-timeout without --chat or with a bad duration, unknown workflow ids: exit 2, nothing started', async ({ expect }) => {
     const s = cli.session();
     const id = `no-such-run-${randomUUID()}`;

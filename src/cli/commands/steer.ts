@@ -115,7 +115,11 @@ function endRun(positionals: string[], command: 'close' | 'cancel', call: 'close
   const [workflowId] = expectPositionals(positionals, ['workflowId'], `${command} <workflowId>`);
   return withTemporal(async (temporal) => {
     await requireRunning(temporal.client, workflowId, command);
-    await (await agentClient())[call](temporal.client, workflowId);
+    const client = await agentClient();
+    if (command === 'close' && !(await client.isChatRun(temporal.client, workflowId))) {
+      throw new UsageError(`cannot close run ${workflowId}: it was started without --chat, and ends at its own end_turn; \`cancel ${workflowId}\` ends it now`);
+    }
+    await client[call](temporal.client, workflowId);
     logLine(done(workflowId));
     return 0;
   });
