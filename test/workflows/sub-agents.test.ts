@@ -239,6 +239,33 @@ describe('sub-agents', () => {
     });
   });
 
+  it("a child whose final answer spends the parent's budget cancels its siblings still running, which end with partial answers", async () => {
+    // A answers at once with one call over its share, which its result (not a report: a last call is never reported)
+    // brings to the parent: 100 + 10,000 of 10,000. B holds its first call: only the parent's cancel ends it.
+    const script: Script = (req, turn) => {
+      const task = taskOf(req.messages as MessageParam[]);
+      if (systemOf(req).includes('researcher')) {
+        if (task === 'big') return { ...reply([text('A big answer.')]), usage: { input_tokens: 10_000, output_tokens: 0 } };
+        return { ...reply([text('never')]), hold: true };
+      }
+      if (turn === 0) return { ...reply([toolUse('agent__researcher', { task: 'big' }), toolUse('agent__researcher', { task: 'small' })]), usage: { input_tokens: 100, output_tokens: 0 } };
+      return reply([text('done')]);
+    };
+    await shared.with({ script }, async (h) => {
+      // B's held call acknowledges its cancel at its next heartbeat (every 667 ms with this timeout, inherited).
+      const id = await h.start('Spend', { tools: ['agent__researcher'], budgetTokens: 10_000, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
+      const b = `${id}/toolu_0_1`;
+      await vi.waitFor(async () => expect((await env.client.workflow.getHandle(b).describe()).status.name).not.toBe('RUNNING'), { timeout: 20_000, interval: 250 });
+      expect((await getAgentResult(env.client, b)).status).toBe('cancelled');
+      const result = await getAgentResult(env.client, id);
+      expect(result).toMatchObject({ status: 'stopped', guard: 'budget' });
+      expect(totalTokens(result.usage)).toBe(10_100);
+      const transcript = await getTranscript(env.client, id);
+      const results = transcript[2].content as Array<{ content: unknown }>;
+      expect(String(results[1].content)).toMatch(/^\[Partial answer: .* it was stopped \(the parent run's budget is spent \(token budget spent: 10100 of 10000 tokens\)\)\.\]$/);
+    });
+  });
+
   it("a child's deadline comes a little before its parent's: it stops with a partial answer the parent still reads", async () => {
     const held: Script = (req, turn) =>
       systemOf(req).includes('researcher')
