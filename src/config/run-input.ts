@@ -63,13 +63,15 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
     fail('batchFallback', `${name('batchFallback')} applies to batch runs only: add ${name('modelCalls', 'batch')}`);
   }
   const price = v.prices && priceFor(model, v.prices as PriceTable);
+  const delegates = agentTools(agents, catalog, name);
   const settings = defaultSettings({
     ...v,
     model,
-    tools: [...tools, ...agentTools(agents, catalog, name)],
+    tools: [...tools, ...delegates],
     approve: v.approve && approveList(v.approve, tools, catalog, name),
-    // Only the run's model goes into the workflow input: the table itself can be long.
-    prices: price ? { [model]: price } : undefined,
+    // Only the run's model goes into the workflow input (the table itself can be long), unless the run may delegate:
+    // its sub-agents inherit the prices, and may run other models (unpriced, a budgetUsd cannot start them).
+    prices: delegates.length > 0 && v.prices ? (v.prices as PriceTable) : price ? { [model]: price } : undefined,
     serverTools: v.serverTools && { ...v.serverTools, tools: [...new Set(v.serverTools.tools)] },
   });
   // The start options were checked with the values given, above.

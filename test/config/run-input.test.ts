@@ -1,0 +1,17 @@
+// runInput: the values a caller gave (flags, a POST body) as a run's settings. Here, the prices it keeps.
+import { describe, expect, it } from 'vitest';
+import { runInput } from '../../src/config/run-input.js';
+
+const CATALOG = { tools: ['calculator'], mcpServers: [], agents: ['cheap'] };
+const rates = (input: number) => ({ input, output: 2 * input, cacheWrite: input, cacheRead: input / 10 });
+
+describe('runInput: prices', () => {
+  it("a run that may delegate keeps the prices given for other models (its sub-agents' may run them); one that does not keeps its own model's only", () => {
+    const prices = { 'my-lead': rates(1), 'my-cheap': rates(0.1) };
+    const delegating = runInput({ model: 'my-lead', prices, budgetUsd: 1 }, CATALOG).settings;
+    expect(delegating.tools).toContain('agent__cheap');
+    expect(delegating.prices).toEqual(prices);
+    const alone = runInput({ model: 'my-lead', prices, budgetUsd: 1, agents: [] }, CATALOG).settings;
+    expect(alone.prices).toEqual({ 'my-lead': rates(1) });
+  });
+});
