@@ -14,7 +14,7 @@ import {
   TerminatedFailure,
   workflowInfo,
 } from '@temporalio/workflow';
-import { guardBudget } from '../core/guards.js';
+import { guardBudget, modelPrice } from '../core/guards.js';
 import {
   agentNameOf,
   agentToolName,
@@ -57,6 +57,14 @@ export class SubAgents {
       settings: childSettings(settings, def, state.loop, state.deadlineAt, Date.now(), depth, share),
       subAgent: { name, depth },
     };
+    const { budgetUsd, model } = childInput.settings;
+    if (budgetUsd !== undefined && !modelPrice(childInput.settings)) {
+      // Unpriced, its cost would be null: neither its own guard nor its parent's could see what it spends.
+      return {
+        isError: true,
+        content: `Sub-agent "${name}" (${workflowId}) was not started: its model "${model}" has no price, so a dollar budget cannot bound its spend (give the model's price in the run's prices, or use budgetTokens)`,
+      };
+    }
     const record = ((state.children ??= {})[workflowId] ??= newChildRecord(workflowId, name, call.id));
     this.run.publish();
     const scope = new CancellationScope();

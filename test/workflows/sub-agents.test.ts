@@ -8,7 +8,7 @@ import { totalTokens } from '../../src/core/transcript.js';
 import type { MessageParam, ModelReply, Usage } from '../../src/core/types.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import type { RecordedRequest } from '../../src/scripted/index.js';
-import { eventKinds, eventMs, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, eventMs, lastToolResults, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 /** A cancelled call acknowledges at its next heartbeat, sent every third of this (the default's 3 s otherwise). */
@@ -263,6 +263,26 @@ describe('sub-agents', () => {
       const transcript = await getTranscript(env.client, id);
       const results = transcript[2].content as Array<{ content: unknown }>;
       expect(String(results[1].content)).toMatch(/^\[Partial answer: .* it was stopped \(the parent run's budget is spent \(token budget spent: 10100 of 10000 tokens\)\)\.\]$/);
+    });
+  });
+
+  it("under a dollar budget, a sub-agent whose model has no price is not started: the call is an error naming the model and the fix", async () => {
+    // Unpriced, the child's cost would be null: neither its share of the budget nor the parent's guard could see it.
+    const agents = { pricey: { description: 'Spends.', system: 'You are pricey.', model: 'claude-unpriced-9', tools: ['calculator'], maxSteps: 5 } };
+    const script: Script = (req, turn) => {
+      if (systemOf(req).includes('pricey')) return { ...reply([toolUse('calculator', { expression: `${turn} + 1` })]), usage: { input_tokens: 1_000_000, output_tokens: 0 } };
+      if (turn === 0) return reply([toolUse('agent__pricey', { task: 'spend' })]);
+      return reply([text('done')]);
+    };
+    await withAgent(env, { script, agents }, async (h) => {
+      const result = await h.run('Delegate', { tools: ['agent__pricey'], budgetUsd: 1 });
+      expect(result.status).toBe('completed');
+      expect(h.model.requests.filter((r) => systemOf(r.body as { system?: unknown }).includes('pricey'))).toHaveLength(0);
+      const [toolResult] = lastToolResults(h.model.requests);
+      expect(toolResult.is_error).toBe(true);
+      expect(String(toolResult.content)).toBe(
+        `Sub-agent "pricey" (${result.workflowId}/toolu_0_0) was not started: its model "claude-unpriced-9" has no price, so a dollar budget cannot bound its spend (give the model's price in the run's prices, or use budgetTokens)`,
+      );
     });
   });
 
