@@ -68,6 +68,8 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
     ...v,
     model,
     tools: [...tools, ...delegates],
+    // The config's (or the worker's) limit, which its agents were checked against: the default would cut them short.
+    maxAgentDepth: v.maxAgentDepth ?? (delegates.length > 0 ? catalog.maxAgentDepth : undefined),
     approve: v.approve && approveList(v.approve, tools, catalog, name),
     // Only the run's model goes into the workflow input (the table itself can be long), unless the run may delegate:
     // its sub-agents inherit the prices, and may run other models (unpriced, a budgetUsd cannot start them).
