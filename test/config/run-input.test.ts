@@ -27,3 +27,12 @@ describe('runInput: maxAgentDepth', () => {
     expect(toolCatalog({ maxAgentDepth: 3, agents: { cheap: { description: 'd' } } })).toMatchObject({ agents: ['cheap'], maxAgentDepth: 3 });
   });
 });
+
+describe('runInput: a sub-agent named in tools', () => {
+  it('is refused naming the setting that takes sub-agents, not as an unknown tool', () => {
+    expect(() => runInput({ tools: ['calculator', 'agent__cheap'] }, CATALOG)).toThrow(
+      'tools names "agent__cheap", a sub-agent: give it as agents: ["cheap"]',
+    );
+    expect(runInput({ tools: ['calculator'], agents: ['cheap'] }, CATALOG).settings.tools).toEqual(['calculator', 'agent__cheap']);
+  });
+});
