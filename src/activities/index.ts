@@ -18,6 +18,8 @@ export interface ActivityDeps extends Omit<ModelCallDeps, 'mcpServers'>, Pick<Ba
   mcp?: McpTools;
   /** The sub-agents this worker defines (recorded by the runs that delegate to them). */
   agents?: Record<string, SubAgentDefinition>;
+  /** The depth limit they were checked against, when the worker was given one. */
+  maxAgentDepth?: number;
   /** Whether the worker polls with Worker Versioning on (`workerDeploymentOptions.useWorkerVersioning`). */
   usesVersioning?: () => boolean;
 }
@@ -42,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
         mcpServers: mcpServers(),
         mcpTools,
         agents: Object.keys(deps.agents ?? {}),
+        ...(deps.maxAgentDepth !== undefined ? { maxAgentDepth: deps.maxAgentDepth } : {}),
       };
     },
   };

@@ -5,7 +5,7 @@
 import { DEFAULTS } from '../core/policies.js';
 import { priceFor, type PriceTable } from '../core/pricing.js';
 import { compactPriority, type RunPriority } from '../core/priority.js';
-import { agentToolName } from '../core/sub-agents.js';
+import { agentNameOf, agentToolName, isAgentTool } from '../core/sub-agents.js';
 import { nearestName } from '../core/suggest.js';
 import { defaultSettings } from '../core/settings.js';
 import type { SettingNamer } from '../core/run-settings.js';
@@ -41,6 +41,11 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
   const serverNames: readonly string[] = v.serverTools?.tools ?? [];
   // A server tool replaces a tool of the same name (the built-in web_search stub) when `tools` is not given.
   const tools = v.tools ?? known.filter((t) => !serverNames.includes(t));
+  // A run's sub-agents are in `agents`; named as tools, they would be "unknown tools" the list of tools lacks.
+  const delegations = tools.filter((t) => isAgentTool(t) && (catalog.agents ?? []).includes(agentNameOf(t)));
+  if (delegations.length > 0) {
+    fail('tools', `${name('tools')} names ${delegations.map((t) => `"${t}"`).join(', ')}, a sub-agent: give it as ${name('agents', delegations.map(agentNameOf))}`);
+  }
   const unknown = unknownTools(tools, catalog);
   if (unknown.length > 0) fail('tools', `unknown tool ${describeUnknown(unknown)} in ${name('tools')} (available: ${known.join(', ')})`);
   const clash = tools.filter((t) => serverNames.includes(t));
@@ -63,13 +68,17 @@ export function runInput(values: Record<string, unknown>, catalog: ToolCatalog, 
     fail('batchFallback', `${name('batchFallback')} applies to batch runs only: add ${name('modelCalls', 'batch')}`);
   }
   const price = v.prices && priceFor(model, v.prices as PriceTable);
+  const delegates = agentTools(agents, catalog, name);
   const settings = defaultSettings({
     ...v,
     model,
-    tools: [...tools, ...agentTools(agents, catalog, name)],
+    tools: [...tools, ...delegates],
+    // The config's (or the worker's) limit, which its agents were checked against: the default would cut them short.
+    maxAgentDepth: v.maxAgentDepth ?? (delegates.length > 0 ? catalog.maxAgentDepth : undefined),
     approve: v.approve && approveList(v.approve, tools, catalog, name),
-    // Only the run's model goes into the workflow input: the table itself can be long.
-    prices: price ? { [model]: price } : undefined,
+    // Only the run's model goes into the workflow input (the table itself can be long), unless the run may delegate:
+    // its sub-agents inherit the prices, and may run other models (unpriced, a budgetUsd cannot start them).
+    prices: delegates.length > 0 && v.prices ? (v.prices as PriceTable) : price ? { [model]: price } : undefined,
     serverTools: v.serverTools && { ...v.serverTools, tools: [...new Set(v.serverTools.tools)] },
   });
   // The start options were checked with the values given, above.

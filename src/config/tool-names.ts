@@ -11,7 +11,7 @@ import type { OfferedTools } from '../core/types.js';
 import type { AgentConfig } from './types.js';
 
 /** What a run's tool names are checked against: the config's (toolCatalog), or what a worker offers. */
-export interface ToolCatalog extends Pick<OfferedTools, 'tools' | 'mcpServers'>, Partial<Pick<OfferedTools, 'agents'>> {
+export interface ToolCatalog extends Pick<OfferedTools, 'tools' | 'mcpServers'>, Partial<Pick<OfferedTools, 'agents' | 'maxAgentDepth'>> {
   /** The exact `<server>__<tool>` names of servers whose tools are known (a worker said what it offers): a name
    * of such a server must be one of them. Without it, any name of a configured server passes. */
   mcpTools?: string[];
@@ -22,6 +22,7 @@ export function toolCatalog(config: AgentConfig): ToolCatalog {
     tools: toolsWithConfig(config).map((tool) => tool.name),
     mcpServers: Object.keys(config.mcpServers ?? {}),
     agents: Object.keys(config.agents ?? {}),
+    ...(config.maxAgentDepth !== undefined ? { maxAgentDepth: config.maxAgentDepth } : {}),
   };
 }
 

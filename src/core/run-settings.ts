@@ -137,7 +137,7 @@ export const RUN_SETTINGS = {
   localModelCalls: setting(boolean('run each model call inside the workflow task (a local activity): faster turns, no live progress of a call'), 'local-model-calls'),
   continueAsNewAfterSteps: setting(integer('continue-as-new after this many model calls in one run', 1), 'continue-as-new-after', { default: 'when the server suggests it' }),
   maxToolOutputChars: setting(integer('truncate tool output above this many characters, with a note to the model', 100, 1_500_000), 'max-tool-output', { default: '100000' }),
-  maxAgentDepth: setting(integer('how deep sub-agents may nest: a run at this depth delegates no further', 1, 10), 'max-agent-depth', { default: '2' }),
+  maxAgentDepth: setting(integer('how deep sub-agents may nest: a run at this depth delegates no further', 1, 10), 'max-agent-depth', { default: "the config's maxAgentDepth, else 2" }),
   contextClearAtTokens: setting(integer('clear old tool results from requests once a prompt reaches this many tokens', 1), 'context-clear-at', { default: 'off; 150000 with compaction off' }),
   compactAt: setting(integer("compact the conversation (server-side) once a prompt reaches this many tokens (up to the model's window)", MIN_COMPACT_AT_TOKENS), 'compact-at', {
     default: `${DEFAULTS.compactAtTokens}`,

@@ -147,4 +147,7 @@ export interface OfferedTools {
   mcpTools: string[];
   /** Sub-agents (offered as `agent__<name>`). */
   agents: string[];
+  /** The depth limit its sub-agents were checked against (`maxAgentDepth`), when it was given one: a run started
+   * without its own nests as deep. */
+  maxAgentDepth?: number;
 }

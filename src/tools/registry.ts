@@ -1,6 +1,7 @@
 // The tools a worker can run, looked up by name. The workflow carries only tool names; the worker resolves
 // them here, so a tool's code can change without touching running workflows' history.
 import { kindOf } from '../core/is-object.js';
+import { agentNameOf, isAgentTool } from '../core/sub-agents.js';
 import { API_TOOL_NAME } from '../core/tool-names.js';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { calculator } from './calculator.js';
@@ -30,6 +31,11 @@ export function createToolRegistry(tools: AnyAgentTool[] = builtinTools): ToolRe
     // The Messages API's rule for tool names: checked here, a 400 on the first model call is a startup error naming the tool.
     if (!API_TOOL_NAME.test(tool.name)) {
       throw new Error(`Invalid tool name "${tool.name}": use 1 to 64 letters, digits, "_" or "-"`);
+    }
+    // A run's `agent__<name>` is a sub-agent: a tool of that name would be taken for one (and the run fail, naming a
+    // sub-agent the worker does not define).
+    if (isAgentTool(tool.name)) {
+      throw new Error(`Invalid tool name "${tool.name}": agent__<name> are the sub-agents' tools; rename the tool (or define a sub-agent "${agentNameOf(tool.name)}" under agents)`);
     }
     if (byName.has(tool.name)) throw new Error(`Duplicate tool name "${tool.name}": tool names must be unique`);
     const schemaProblem = checkToolSchema(tool);

@@ -46,7 +46,8 @@ export interface AgentPluginOptions {
    * `durable-agent mcp login` writes (AGENT_MCP_TOKENS, else .durable-agent/mcp-tokens.json). */
   mcpTokenStore?: McpTokenStore;
   /** Named sub-agents (`agent__<name>` tools whose calls are child runs), checked here against `tools`, `mcpServers`
-   * and the depth limit (`maxAgentDepth`, default 2). A run delegates only to those its `tools` name. */
+   * and the depth limit (`maxAgentDepth`, default 2). A run delegates only to those its `tools` name. A run the CLI's
+   * `start` checks against this worker nests as deep; one started with `startAgent` sets its own `settings.maxAgentDepth`. */
   agents?: Record<string, SubAgentConfig>;
   maxAgentDepth?: number;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
@@ -205,6 +206,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       recordedTools: this.recordedTools,
       modelSettings: this.modelSettings,
       agents: this.#agents,
+      maxAgentDepth: this.options.maxAgentDepth,
       usesVersioning: () => this.#usesVersioning,
       telemetry: this.#telemetry?.activity,
       localModelCalls: (namespace, taskQueue) => this.#localModelCalls.get(queueKey(namespace, taskQueue)),

@@ -14,7 +14,7 @@ import {
   TerminatedFailure,
   workflowInfo,
 } from '@temporalio/workflow';
-import { guardBudget } from '../core/guards.js';
+import { guardBudget, modelPrice } from '../core/guards.js';
 import {
   agentNameOf,
   agentToolName,
@@ -57,6 +57,14 @@ export class SubAgents {
       settings: childSettings(settings, def, state.loop, state.deadlineAt, Date.now(), depth, share),
       subAgent: { name, depth },
     };
+    const { budgetUsd, model } = childInput.settings;
+    if (budgetUsd !== undefined && !modelPrice(childInput.settings)) {
+      // Unpriced, its cost would be null: neither its own guard nor its parent's could see what it spends.
+      return {
+        isError: true,
+        content: `Sub-agent "${name}" (${workflowId}) was not started: its model "${model}" has no price, so a dollar budget cannot bound its spend (give the model's price in the run's prices, or use budgetTokens)`,
+      };
+    }
     const record = ((state.children ??= {})[workflowId] ??= newChildRecord(workflowId, name, call.id));
     this.run.publish();
     const scope = new CancellationScope();
@@ -75,6 +83,7 @@ export class SubAgents {
           ...(def.priority !== undefined ? { priority: { priorityKey: def.priority } } : {}),
         }),
       );
+      this.#running.delete(scope);
       this.#ended(record, result);
       if (result.status === 'cancelled' && this.#budgetStop) {
         return childOutcome(name, workflowId, { ...result, status: 'stopped', guard: null, error: `the parent run's budget is spent (${this.#budgetStop})` });
@@ -84,6 +93,7 @@ export class SubAgents {
       if (!(err instanceof ChildWorkflowFailure) || isCancellation(err)) throw err;
       const cause = err.cause;
       const partial = cause instanceof ApplicationFailure && cause.type === AGENT_RUN_FAILED ? (cause.details?.[0] as AgentResult | undefined) : undefined;
+      this.#running.delete(scope);
       if (partial) this.#ended(record, partial);
       else record.status = cause instanceof TerminatedFailure ? 'terminated' : 'failed';
       return childFailure(name, workflowId, cause instanceof TerminatedFailure ? `it was terminated (${cause.message})` : (cause?.message ?? err.message));
@@ -100,13 +110,19 @@ export class SubAgents {
     if (!record || record.status !== 'running') return;
     rollUp(this.run.state.loop, record, report.usage, report.costUsd);
     record.steps = report.steps;
+    this.#spent();
+    this.run.publish();
+  }
+
+  /** After a child's spend reached the parent (a report, or its result): a parent whose budget is now spent cancels
+   * the children still running, and a sub-agent relays the spend up the tree. */
+  #spent(): void {
     const spent = guardBudget(this.run.state.loop, this.run.settings);
     if (spent && this.#running.size > 0) {
       this.#budgetStop = spent.reason;
       for (const scope of this.#running) scope.cancel();
     }
     this.reportToParent(); // a sub-agent relays its children's spend up the tree
-    this.run.publish();
   }
 
   /** The child runs, for the status view; undefined for a run that never delegated. */
@@ -129,9 +145,11 @@ export class SubAgents {
     signalled.catch(() => undefined); // a parent that has closed meanwhile needs no report
   }
 
+  /** A child's end (its scope no longer running): its final totals, which no report carried (its last model call). */
   #ended(record: ChildRunRecord, result: AgentResult): void {
     rollUp(this.run.state.loop, record, result.usage, result.costUsd);
     record.status = result.status;
     record.steps = result.steps;
+    this.#spent();
   }
 }

@@ -70,6 +70,13 @@ describe('createToolRegistry', () => {
     expect(() => createToolRegistry([fakeTool('x'.repeat(65))])).toThrow('Invalid tool name');
   });
 
+  it('rejects a name in agent__<name>, the sub-agents\' tools (a run naming it would fail as delegating to an undefined sub-agent)', () => {
+    expect(() => createToolRegistry([fakeTool('agent__lookup')])).toThrow(
+      'Invalid tool name "agent__lookup": agent__<name> are the sub-agents\' tools; rename the tool (or define a sub-agent "lookup" under agents)',
+    );
+    expect(createToolRegistry([fakeTool('agent_lookup'), fakeTool('my_agent__x')]).names()).toEqual(['agent_lookup', 'my_agent__x']);
+  });
+
   it('rejects a tool whose input schema does not compile', () => {
     const broken = fakeTool('broken', { type: 'object', properties: { n: { type: 'not-a-type' } } });
     expect(() => createToolRegistry([broken])).toThrow('Tool "broken" has an invalid input schema');

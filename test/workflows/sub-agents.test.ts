@@ -8,7 +8,7 @@ import { totalTokens } from '../../src/core/transcript.js';
 import type { MessageParam, ModelReply, Usage } from '../../src/core/types.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import type { RecordedRequest } from '../../src/scripted/index.js';
-import { eventKinds, eventMs, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
+import { eventKinds, eventMs, lastToolResults, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
 /** A cancelled call acknowledges at its next heartbeat, sent every third of this (the default's 3 s otherwise). */
@@ -236,6 +236,53 @@ describe('sub-agents', () => {
       const transcript = await getTranscript(env.client, result.workflowId);
       const results = transcript[2].content as Array<{ content: unknown }>;
       expect(String(results[1].content)).toMatch(/^B, call 1\.\n\n\[Partial answer: .* it was stopped \(the parent run's budget is spent \(token budget spent: 10100 of 10000 tokens\)\)\.\]$/);
+    });
+  });
+
+  it("a child whose final answer spends the parent's budget cancels its siblings still running, which end with partial answers", async () => {
+    // A answers at once with one call over its share, which its result (not a report: a last call is never reported)
+    // brings to the parent: 100 + 10,000 of 10,000. B holds its first call: only the parent's cancel ends it.
+    const script: Script = (req, turn) => {
+      const task = taskOf(req.messages as MessageParam[]);
+      if (systemOf(req).includes('researcher')) {
+        if (task === 'big') return { ...reply([text('A big answer.')]), usage: { input_tokens: 10_000, output_tokens: 0 } };
+        return { ...reply([text('never')]), hold: true };
+      }
+      if (turn === 0) return { ...reply([toolUse('agent__researcher', { task: 'big' }), toolUse('agent__researcher', { task: 'small' })]), usage: { input_tokens: 100, output_tokens: 0 } };
+      return reply([text('done')]);
+    };
+    await shared.with({ script }, async (h) => {
+      // B's held call acknowledges its cancel at its next heartbeat (every 667 ms with this timeout, inherited).
+      const id = await h.start('Spend', { tools: ['agent__researcher'], budgetTokens: 10_000, heartbeatTimeoutMs: ACK_HEARTBEAT_TIMEOUT_MS });
+      const b = `${id}/toolu_0_1`;
+      await vi.waitFor(async () => expect((await env.client.workflow.getHandle(b).describe()).status.name).not.toBe('RUNNING'), { timeout: 20_000, interval: 250 });
+      expect((await getAgentResult(env.client, b)).status).toBe('cancelled');
+      const result = await getAgentResult(env.client, id);
+      expect(result).toMatchObject({ status: 'stopped', guard: 'budget' });
+      expect(totalTokens(result.usage)).toBe(10_100);
+      const transcript = await getTranscript(env.client, id);
+      const results = transcript[2].content as Array<{ content: unknown }>;
+      expect(String(results[1].content)).toMatch(/^\[Partial answer: .* it was stopped \(the parent run's budget is spent \(token budget spent: 10100 of 10000 tokens\)\)\.\]$/);
+    });
+  });
+
+  it("under a dollar budget, a sub-agent whose model has no price is not started: the call is an error naming the model and the fix", async () => {
+    // Unpriced, the child's cost would be null: neither its share of the budget nor the parent's guard could see it.
+    const agents = { pricey: { description: 'Spends.', system: 'You are pricey.', model: 'claude-unpriced-9', tools: ['calculator'], maxSteps: 5 } };
+    const script: Script = (req, turn) => {
+      if (systemOf(req).includes('pricey')) return { ...reply([toolUse('calculator', { expression: `${turn} + 1` })]), usage: { input_tokens: 1_000_000, output_tokens: 0 } };
+      if (turn === 0) return reply([toolUse('agent__pricey', { task: 'spend' })]);
+      return reply([text('done')]);
+    };
+    await withAgent(env, { script, agents }, async (h) => {
+      const result = await h.run('Delegate', { tools: ['agent__pricey'], budgetUsd: 1 });
+      expect(result.status).toBe('completed');
+      expect(h.model.requests.filter((r) => systemOf(r.body as { system?: unknown }).includes('pricey'))).toHaveLength(0);
+      const [toolResult] = lastToolResults(h.model.requests);
+      expect(toolResult.is_error).toBe(true);
+      expect(String(toolResult.content)).toBe(
+        `Sub-agent "pricey" (${result.workflowId}/toolu_0_0) was not started: its model "claude-unpriced-9" has no price, so a dollar budget cannot bound its spend (give the model's price in the run's prices, or use budgetTokens)`,
+      );
     });
   });
 
