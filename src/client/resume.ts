@@ -4,7 +4,8 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { Priority, SearchAttributePair } from '@temporalio/common';
 import { resumedRun, type ResumeLimits } from '../core/resume.js';
-import { checkAgentSettings } from '../core/settings-check.js';
+import { modelPrice } from '../core/guards.js';
+import { checkAgentSettings, InvalidSettingsError } from '../core/settings-check.js';
 import { compactPriority } from '../core/priority.js';
 import { AgentForkedFrom, AgentTaskBatch, startingSearchAttributes } from '../core/search-attributes.js';
 import { defaultSettings } from '../core/settings.js';
@@ -46,7 +47,10 @@ export async function resumeAgent(client: Client, workflowId: string, options: R
   const { task, settings, carried } = resumedRun(input, ended, previous, options, Date.now());
   // Only what resume changes is checked: the old run's other settings were accepted when it started (by the rules
   // of its day), and no resume option could change them.
-  checkAgentSettings({ ...defaultSettings(), maxSteps: settings.maxSteps, budgetTokens: settings.budgetTokens, deadlineMs: settings.deadlineMs });
+  checkAgentSettings({ ...defaultSettings(), maxSteps: settings.maxSteps, budgetTokens: settings.budgetTokens, budgetUsd: settings.budgetUsd, deadlineMs: settings.deadlineMs });
+  if (options.moreBudgetUsd !== undefined && !modelPrice(settings)) {
+    throw new InvalidSettingsError('budgetUsd', `needs the price of model "${settings.model}", which the run has none of: use a token budget (moreBudgetTokens, --budget-tokens)`);
+  }
   // A fork stays one: its result and status still name its source and what its reused steps cost.
   const forkedFrom = input.forkedFrom ? { forkedFrom: input.forkedFrom } : {};
   const attributes = [...(settings.searchAttributes ? startingSearchAttributes(settings.model) : []), ...startOnlyAttributes(description)];

@@ -2,6 +2,7 @@
 // task and settings with the new limits, and the carried state with the guards that judge the recent past reset.
 // Pure: the client reads the old run (src/client/resume.ts), this decides what the new one gets.
 import type { RunState } from './durable-state.js';
+import { roundUsd } from './pricing.js';
 import { notRunResults } from './run-state.js';
 import { textOf, totalTokens } from './transcript.js';
 import type { AgentInput, AgentResult, AgentSettings, MessageParam } from './types.js';
@@ -11,6 +12,8 @@ export interface ResumeLimits {
   moreSteps?: number;
   /** Tokens allowed beyond those already spent. */
   moreBudgetTokens?: number;
+  /** Dollars allowed beyond those already spent (its sub-agents' included). */
+  moreBudgetUsd?: number;
   /** A new deadline, counted from the resume; without one the resumed run has none. */
   deadlineMs?: number;
 }
@@ -27,6 +30,7 @@ export function resumedRun(
   const settings: AgentSettings = { ...input.settings };
   if (limits.moreSteps !== undefined) settings.maxSteps = state.loop.steps + limits.moreSteps;
   if (limits.moreBudgetTokens !== undefined) settings.budgetTokens = totalTokens(state.loop.usage) + limits.moreBudgetTokens;
+  if (limits.moreBudgetUsd !== undefined) settings.budgetUsd = roundUsd((state.loop.costUsd ?? 0) + limits.moreBudgetUsd);
   // A deadline counts from now; without a new one, the resumed run has none (the old one has passed, or was what
   // stopped it).
   settings.deadlineMs = limits.deadlineMs;

@@ -31,6 +31,15 @@ describe('resumedRun', () => {
     expect(carried.pendingMessages).toEqual([]);
   });
 
+  it('counts new dollars from what the run (its sub-agents included) has spent, for a run its dollar budget stopped', () => {
+    const spent = { ...state, loop: { ...state.loop, costUsd: 0.8 } };
+    const byBudget = { status: 'stopped', guard: 'budget', error: null } as unknown as AgentResult;
+    const { settings: next } = resumedRun({ task: 'count the stars', settings: { ...settings, budgetUsd: 0.75 } }, { state: spent, messages: base.messages }, byBudget, { moreBudgetUsd: 0.5 }, 10_000);
+    expect(next.budgetUsd).toBe(1.3);
+    // Without it, the budget stays as it was.
+    expect(resumedRun({ task: 'x', settings: { ...settings, budgetUsd: 0.75 } }, { state: spent, messages: base.messages }, byBudget, {}, 10_000).settings.budgetUsd).toBe(0.75);
+  });
+
   it('gives a deadline counted from the resume, and none without a new one', () => {
     const withDeadline = resumedRun({ task: 't', settings }, { state, messages: base.messages }, previous, { deadlineMs: 5_000 }, 10_000);
     expect(withDeadline.settings.deadlineMs).toBe(5_000);

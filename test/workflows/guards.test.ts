@@ -1,9 +1,9 @@
 // The harness guards, the finish tool, the model options, prompt caching and the per-worker model-call bound,
 // against the real dev server, a real worker and the scripted model (through the real Anthropic SDK).
 import { describe, expect, it } from 'vitest';
-import { getAgentResult } from '../../src/client/index.js';
+import { getAgentResult, resumeAgent } from '../../src/client/index.js';
 import { costUsd, PRICES } from '../../src/core/pricing.js';
-import type { MessageParam } from '../../src/core/types.js';
+import type { AgentInput, MessageParam } from '../../src/core/types.js';
 import {
   reply,
   text,
@@ -244,6 +244,39 @@ describe('budget guard', () => {
       expect(result.costUsd).toBeCloseTo(costUsd(first, price) + costUsd(second, price), 12);
       expect(result.costUsd).toBeCloseTo(0.0114, 12);
       expect(model.requests).toHaveLength(2);
+    });
+  });
+
+  it('cost budget: a run it stopped, resumed with more dollars (moreBudgetUsd, --budget-usd), goes on to its answer', async () => {
+    const first = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 4000 };
+    const second = { input_tokens: 500, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const script = [
+      { ...reply([text('first'), toolUse('lookup', { query: 'a' })]), usage: first },
+      { ...reply([text('second'), toolUse('lookup', { query: 'b' })]), usage: second },
+      { ...reply([text('done')]), usage: second },
+    ];
+    await agents.with({ script, tools: [spyTool('lookup')] }, async ({ start, taskQueue }) => {
+      const id = await start('spend money', { tools: ['lookup'], model: 'claude-sonnet-5-5', budgetUsd: 0.01 });
+      const stopped = await getAgentResult(env.client, id);
+      expect(stopped).toMatchObject({ status: 'stopped', guard: 'budget', steps: 2 });
+      await resumeAgent(env.client, id, { moreBudgetUsd: 0.01, taskQueue });
+      const resumed = await getAgentResult(env.client, id);
+      expect(resumed).toMatchObject({ status: 'completed', text: 'done', steps: 3 });
+      // The new budget is what was spent plus what was given.
+      const history = await env.client.workflow.getHandle(id).fetchHistory();
+      const input = env.client.options.loadedDataConverter.payloadConverter.fromPayload<AgentInput>(history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0]);
+      expect(input.settings.budgetUsd).toBeCloseTo(stopped.costUsd! + 0.01, 9);
+    });
+  });
+
+  it('cost budget: more dollars for a run whose model has no price are refused, naming the setting and what to use', async () => {
+    const script = [reply([text('first'), toolUse('lookup', { query: 'a' })]), reply([text('never reached')])];
+    await agents.with({ script, tools: [spyTool('lookup')] }, async ({ start, taskQueue }) => {
+      const id = await start('count', { tools: ['lookup'], model: 'claude-unpriced-test', maxSteps: 1, summaryOn: [] });
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'stopped', guard: 'max_steps' });
+      await expect(resumeAgent(env.client, id, { moreBudgetUsd: 1, taskQueue })).rejects.toThrow(
+        'invalid settings: budgetUsd needs the price of model "claude-unpriced-test", which the run has none of: use a token budget (moreBudgetTokens, --budget-tokens)',
+      );
     });
   });
 

@@ -13,11 +13,12 @@ const RESUME_FLAGS = {
   scripted: { type: 'boolean', help: 'use the offline scripted model instead of Claude' },
   'max-steps': { type: 'int', min: 1, max: 10_000, help: 'model calls allowed in addition to those already used' },
   'budget-tokens': { type: 'int', min: 1, help: 'tokens allowed in addition to those already used' },
+  'budget-usd': { type: 'number', min: 0, help: 'dollars allowed in addition to those already spent (sub-agents included)' },
   deadline: { type: 'string', value: 'D', help: 'wall-clock limit from now (without it, the resumed run has none)' },
   ...CONFIG_FLAG,
 } satisfies Record<string, FlagSpec>;
 
-const USAGE = 'resume <workflowId> [--max-steps N] [--budget-tokens N] [--deadline D] [--scripted] [--config FILE] [--json]';
+const USAGE = 'resume <workflowId> [--max-steps N] [--budget-tokens N] [--budget-usd X] [--deadline D] [--scripted] [--config FILE] [--json]';
 
 export const resume = defineCommand({
   usage: USAGE,
@@ -50,12 +51,13 @@ async function resumeCommand({ flags, positionals }: Parsed<typeof RESUME_FLAGS>
       if (before.guard === 'max_steps' && flags['max-steps'] === undefined) {
         logLine('warning: the run was stopped by its step cap and --max-steps is not given: it will stop again at once');
       }
-      if (before.guard === 'budget' && flags['budget-tokens'] === undefined) {
-        logLine('warning: the run was stopped by its budget and --budget-tokens is not given: it may stop again at once');
+      if (before.guard === 'budget' && flags['budget-tokens'] === undefined && flags['budget-usd'] === undefined) {
+        logLine('warning: the run was stopped by its budget and neither --budget-tokens nor --budget-usd is given: it may stop again at once');
       }
       const started = await resumeAgent(client, workflowId, {
         moreSteps: flags['max-steps'],
         moreBudgetTokens: flags['budget-tokens'],
+        moreBudgetUsd: flags['budget-usd'],
         deadlineMs,
         taskQueue: taskQueue(),
       });
