@@ -65,13 +65,14 @@ function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgr
       ctx.heartbeat(progress); // the SDK sends at most one heartbeat per throttle interval, the latest details
     },
     get completionToken() {
-      const { workflowExecution, activityId, taskToken } = ctx.info;
+      const { workflowExecution, activityId, taskToken, activityNamespace } = ctx.info;
       return encodeCompletionToken({
         workflowId: input.workflowId,
         runId: workflowExecution?.runId ?? '',
         activityId,
         toolUseId: input.toolUseId,
         taskToken,
+        namespace: activityNamespace,
         ...(input.maxOutputChars !== undefined ? { maxOutputChars: input.maxOutputChars } : {}),
       });
     },
