@@ -52,8 +52,8 @@ export interface AgentPluginOptions {
   maxAgentDepth?: number;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
-  /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
-   * and namespace. */
+  /** A client the model activity reads transcripts with (a query), of the worker's namespace (another is refused
+   * when the worker is created). Default: one on the worker's own connection and namespace. */
   client?: Client;
   /** The agent workflow code to use when the worker has no workflows of its own. Default: the bundle
    * `npm run build` wrote (dist/workflow-bundle.js), else the workflow source, bundled by Worker.create. */
@@ -244,6 +244,16 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       throw new Error(
         `AgentPlugin: this worker already registers an activity named ${taken.map((n) => `"${n}"`).join(' and ')}, ` +
           'which the agent workflow calls: rename yours, or run the agent on a worker of its own (createAgentWorker)',
+      );
+    }
+    // Transcripts, settings and tool definitions are read through the client when the worker's cache lacks them (after
+    // a restart): a client of another namespace would find no run there, and every such model call would fail.
+    const namespace = options.namespace ?? 'default';
+    const clientNamespace = this.options.client?.options.namespace;
+    if (clientNamespace !== undefined && clientNamespace !== namespace) {
+      throw new Error(
+        `the client given to the agent's worker is of namespace "${clientNamespace}", but the worker polls namespace "${namespace}": ` +
+          `the model calls read runs through it, and would find none; give it a client of namespace "${namespace}" (new Client({ connection, namespace: '${namespace}' }))`,
       );
     }
     // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
