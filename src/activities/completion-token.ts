@@ -16,6 +16,9 @@ export interface CompletionTarget {
   /** The run's namespace: a completion from a client of another one is refused, naming it (tokens from before it
    * was carried have none). */
   namespace?: string;
+  /** The worker that handed it out encrypts the run's data: a completion from a client that does not is refused
+   * (it would store the result in plain text). */
+  encrypted?: boolean;
 }
 
 export function encodeCompletionToken(target: CompletionTarget): string {
@@ -40,6 +43,7 @@ export function decodeCompletionToken(token: string): CompletionTarget | null {
       taskToken: new Uint8Array(Buffer.from(body.taskToken as string, 'base64')),
       ...(typeof body.maxOutputChars === 'number' ? { maxOutputChars: body.maxOutputChars } : {}),
       ...(typeof body.namespace === 'string' && body.namespace !== '' ? { namespace: body.namespace } : {}),
+      ...(body.encrypted === true ? { encrypted: true } : {}),
     };
   } catch {
     return null;

@@ -3,6 +3,7 @@
 // whether or not a worker is running, and the run goes on with it as the call's tool_result.
 import { ActivityCompletionError, ActivityNotFoundError, type Client } from '@temporalio/client';
 import { decodeCompletionToken } from '../activities/completion-token.js';
+import { codecsEncrypt } from '../codec/encryption-codec.js';
 import { assertFitsInHistory, limitToolOutput } from '../activities/payload-limit.js';
 import { DEFAULT_MAX_TOOL_OUTPUT_CHARS } from '../core/policies.js';
 import type { ToolOutcome } from '../core/types.js';
@@ -37,6 +38,12 @@ export async function completeToolCall(client: Client, token: string, result: st
   const namespace = client.options.namespace;
   // The server would answer only "a token from a different namespace", without saying which.
   if (target.namespace !== undefined && target.namespace !== namespace) throw new ToolCompletionError(otherNamespace(call, target.namespace, namespace));
+  if (target.encrypted && !codecsEncrypt(client.options.loadedDataConverter.payloadCodecs)) {
+    throw new ToolCompletionError(
+      `tool call ${call.toolUseId} of ${call.workflowId}: the run's data is encrypted, and this client does not encrypt: ` +
+        'the result would be stored in plain text; complete it with the keys the workers use (AGENT_ENCRYPTION_KEYS)',
+    );
+  }
   try {
     await client.activity.complete(target.taskToken, limited.content.length === 0 ? { ...limited, content: '(empty result)' } : limited);
   } catch (err) {

@@ -94,6 +94,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   #client: Client | undefined;
   /** Whether a worker configured with this plugin uses Worker Versioning (see the workerUsesVersioning activity). */
   #usesVersioning = false;
+  /** Whether the first worker configured with this plugin encrypts (as its telemetry is decided). */
+  #encrypts: boolean | undefined;
   #telemetry: WorkerTelemetry | undefined;
   /** By queue: the local model calls of the worker polling it, ended when it stops (local-model-calls.ts). */
   readonly #localModelCalls = new Map<string, LocalModelCalls>();
@@ -208,6 +210,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       agents: this.#agents,
       maxAgentDepth: this.options.maxAgentDepth,
       usesVersioning: () => this.#usesVersioning,
+      encrypts: this.#encrypts,
       telemetry: this.#telemetry?.activity,
       localModelCalls: (namespace, taskQueue) => this.#localModelCalls.get(queueKey(namespace, taskQueue)),
     }));
@@ -261,6 +264,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const dataConverter = options.dataConverter ?? workerDataConverter();
     if (options.workerDeploymentOptions?.useWorkerVersioning) this.#usesVersioning = true;
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
+    this.#encrypts ??= codecsEncrypt(dataConverter.payloadCodecs ?? []);
     const telemetry = await this.#telemetryOnce(dataConverter);
     const activities = this.#activitiesOnce();
     this.#localModelCalls.set(queueKey(options.namespace, options.taskQueue), new LocalModelCalls());
