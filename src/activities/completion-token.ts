@@ -13,6 +13,12 @@ export interface CompletionTarget {
   taskToken: Uint8Array;
   /** The run's tool output limit (characters), applied to the result as to any tool's. */
   maxOutputChars?: number;
+  /** The run's namespace: a completion from a client of another one is refused, naming it (tokens from before it
+   * was carried have none). */
+  namespace?: string;
+  /** The worker that handed it out encrypts the run's data: a completion from a client that does not is refused
+   * (it would store the result in plain text). */
+  encrypted?: boolean;
 }
 
 export function encodeCompletionToken(target: CompletionTarget): string {
@@ -36,6 +42,8 @@ export function decodeCompletionToken(token: string): CompletionTarget | null {
       toolUseId: body.toolUseId as string,
       taskToken: new Uint8Array(Buffer.from(body.taskToken as string, 'base64')),
       ...(typeof body.maxOutputChars === 'number' ? { maxOutputChars: body.maxOutputChars } : {}),
+      ...(typeof body.namespace === 'string' && body.namespace !== '' ? { namespace: body.namespace } : {}),
+      ...(body.encrypted === true ? { encrypted: true } : {}),
     };
   } catch {
     return null;

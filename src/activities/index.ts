@@ -22,6 +22,8 @@ export interface ActivityDeps extends Omit<ModelCallDeps, 'mcpServers'>, Pick<Ba
   maxAgentDepth?: number;
   /** Whether the worker polls with Worker Versioning on (`workerDeploymentOptions.useWorkerVersioning`). */
   usesVersioning?: () => boolean;
+  /** Whether the worker encrypts what it writes (its completion tokens say so: a completion must then be encrypted too). */
+  encrypts?: boolean;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -29,7 +31,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     callModel: createCallModel({ ...deps, mcpServers }),
     ...createBatchActivities({ ...deps, mcpServers }),
-    runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry }),
+    runTool: createRunTool({ tools: deps.tools, telemetry: deps.telemetry, encrypts: deps.encrypts }),
     describeTools: createDescribeTools({ tools: deps.tools, mcp: deps.mcp, recorded: deps.recordedTools, agents: deps.agents }),
     /** A local activity: whether this worker polls as a Worker Deployment version with versioning on (the workflow
      * cannot tell from its info, which names a version for a worker that only records one). */

@@ -14,7 +14,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { assertFitsInHistory, limitToolOutput } from './payload-limit.js';
 import { observeToolCall, type ActivityTelemetry } from '../observability/activity-telemetry.js';
 
-export function createRunTool(deps: { tools: ToolRegistry; telemetry?: ActivityTelemetry }) {
+export function createRunTool(deps: { tools: ToolRegistry; telemetry?: ActivityTelemetry; encrypts?: boolean }) {
   return (input: ToolCallInput): Promise<ToolOutcome> => observeToolCall(deps.telemetry, input, () => runTool(input));
 
   async function runTool(input: ToolCallInput): Promise<ToolOutcome> {
@@ -26,7 +26,7 @@ export function createRunTool(deps: { tools: ToolRegistry; telemetry?: ActivityT
     // The finish tool lives with the run (its schema is in the run's settings), not in the worker's registry.
     const registry = input.outputSchema ? withTool(deps.tools, submitAnswerTool(input.outputSchema)) : deps.tools;
     try {
-      const running = executeTool(registry, { name: input.name, input: input.input, allowedTools: input.allowedTools }, toolContext(ctx, input, progress));
+      const running = executeTool(registry, { name: input.name, input: input.input, allowedTools: input.allowedTools }, toolContext(ctx, input, progress, deps.encrypts === true));
       // A cancelled call ends now, as cancelled, even if the tool does not stop at its signal: the workflow
       // waits for this acknowledgement before it closes the run.
       running.catch(() => undefined); // a tool failing after the cancel has nobody left to tell
@@ -48,7 +48,7 @@ export function createRunTool(deps: { tools: ToolRegistry; telemetry?: ActivityT
   }
 }
 
-function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgress): ToolContext {
+function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgress, encrypted: boolean): ToolContext {
   return {
     workflowId: input.workflowId,
     toolUseId: input.toolUseId,
@@ -65,13 +65,15 @@ function toolContext(ctx: Context, input: ToolCallInput, progress: ToolCallProgr
       ctx.heartbeat(progress); // the SDK sends at most one heartbeat per throttle interval, the latest details
     },
     get completionToken() {
-      const { workflowExecution, activityId, taskToken } = ctx.info;
+      const { workflowExecution, activityId, taskToken, activityNamespace } = ctx.info;
       return encodeCompletionToken({
         workflowId: input.workflowId,
         runId: workflowExecution?.runId ?? '',
         activityId,
         toolUseId: input.toolUseId,
         taskToken,
+        namespace: activityNamespace,
+        ...(encrypted ? { encrypted } : {}),
         ...(input.maxOutputChars !== undefined ? { maxOutputChars: input.maxOutputChars } : {}),
       });
     },

@@ -52,8 +52,8 @@ export interface AgentPluginOptions {
   maxAgentDepth?: number;
   /** How to reach the Messages API. Default: ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment. */
   model?: ModelConnection;
-  /** A client the model activity reads transcripts with (a query). Default: one on the worker's own connection
-   * and namespace. */
+  /** A client the model activity reads transcripts with (a query), of the worker's namespace (another is refused
+   * when the worker is created). Default: one on the worker's own connection and namespace. */
   client?: Client;
   /** The agent workflow code to use when the worker has no workflows of its own. Default: the bundle
    * `npm run build` wrote (dist/workflow-bundle.js), else the workflow source, bundled by Worker.create. */
@@ -94,6 +94,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   #client: Client | undefined;
   /** Whether a worker configured with this plugin uses Worker Versioning (see the workerUsesVersioning activity). */
   #usesVersioning = false;
+  /** Whether the first worker configured with this plugin encrypts (as its telemetry is decided). */
+  #encrypts: boolean | undefined;
   #telemetry: WorkerTelemetry | undefined;
   /** By queue: the local model calls of the worker polling it, ended when it stops (local-model-calls.ts). */
   readonly #localModelCalls = new Map<string, LocalModelCalls>();
@@ -208,6 +210,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       agents: this.#agents,
       maxAgentDepth: this.options.maxAgentDepth,
       usesVersioning: () => this.#usesVersioning,
+      encrypts: this.#encrypts,
       telemetry: this.#telemetry?.activity,
       localModelCalls: (namespace, taskQueue) => this.#localModelCalls.get(queueKey(namespace, taskQueue)),
     }));
@@ -246,11 +249,22 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
           'which the agent workflow calls: rename yours, or run the agent on a worker of its own (createAgentWorker)',
       );
     }
+    // Transcripts, settings and tool definitions are read through the client when the worker's cache lacks them (after
+    // a restart): a client of another namespace would find no run there, and every such model call would fail.
+    const namespace = options.namespace ?? 'default';
+    const clientNamespace = this.options.client?.options.namespace;
+    if (clientNamespace !== undefined && clientNamespace !== namespace) {
+      throw new Error(
+        `the client given to the agent's worker is of namespace "${clientNamespace}", but the worker polls namespace "${namespace}": ` +
+          `the model calls read runs through it, and would find none; give it a client of namespace "${namespace}" (new Client({ connection, namespace: '${namespace}' }))`,
+      );
+    }
     // The project's data converter (encryption per AGENT_ENCRYPTION_KEYS), unless the worker has its own: then the
     // team's converter is theirs to keep, and clients of agent runs must use it too.
     const dataConverter = options.dataConverter ?? workerDataConverter();
     if (options.workerDeploymentOptions?.useWorkerVersioning) this.#usesVersioning = true;
     await this.#prepare(this.options.client ?? new Client({ connection: options.connection, namespace: options.namespace, dataConverter }));
+    this.#encrypts ??= codecsEncrypt(dataConverter.payloadCodecs ?? []);
     const telemetry = await this.#telemetryOnce(dataConverter);
     const activities = this.#activitiesOnce();
     this.#localModelCalls.set(queueKey(options.namespace, options.taskQueue), new LocalModelCalls());

@@ -22,10 +22,11 @@ export { modelConnectionFromEnv } from './model-connection.js';
 export interface AgentWorkerOptions
   extends WorkerSizing,
     Pick<AgentPluginOptions, 'tools' | 'mcpServers' | 'mcpTokenStore' | 'agents' | 'maxAgentDepth' | 'model' | 'modelBatches' | 'tracing'> {
-  /** The worker's connection to Temporal (a NativeConnection) and a client on the same server, used by the
-   * model activity to read transcripts. */
+  /** The worker's connection to Temporal (a NativeConnection) and a client on the same server and namespace, used
+   * by the model activity to read transcripts. */
   connection: NativeConnection;
   client: Client;
+  /** Default: the client's namespace; another is refused (the client could not read the worker's runs). */
   namespace?: string;
   taskQueue?: string;
   /** A workflow bundle built with `bundleWorkflowCode` (see scripts/bundle-workflows.mjs). Default: the one

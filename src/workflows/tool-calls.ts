@@ -1,6 +1,6 @@
 // One tool call from the workflow's side: scheduled with its tool's policy, and a call that failed for good (its
 // attempts spent, its timeout hit) turned into an `is_error` result that says what happened, so the run goes on.
-import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
 import { formatDuration } from '../core/duration.js';
 import { attemptText, toolCallSchedule, type ToolCallSchedule } from '../core/tool-policy.js';
 import { answersAfter } from '../core/elicitation.js';
@@ -58,8 +58,11 @@ async function callAgainWithAnswer(
 function callToolOnce(input: ToolCallInput, schedule: ToolCallSchedule | undefined, settings: AgentSettings): Promise<ToolOutcome> {
   return scheduleToolCall(input, { schedule, heartbeatTimeoutMs: settings.heartbeatTimeoutMs }).catch((err: unknown) => {
     // Retries exhausted: the model sees the failure and the loop goes on (the error streak bounds it).
-    if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
-    return { isError: true, content: failureText(input.name, err, schedule) };
+    if (isCancellation(err)) throw err;
+    if (err instanceof ActivityFailure) return { isError: true, content: failureText(input.name, err, schedule) };
+    // A local call's (a fast tool's) own failure comes as the activity threw it, not wrapped in an ActivityFailure.
+    if (schedule?.fast && err instanceof ApplicationFailure) return { isError: true, content: `Tool "${input.name}" failed: ${err.message}` };
+    throw err;
   });
 }
 

@@ -5,9 +5,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
-import { getAgentResult, getTranscript } from '../../src/client/index.js';
+import { completeToolCall, getAgentResult, getTranscript, ToolCompletionError } from '../../src/client/index.js';
+import { decodeCompletionToken } from '../../src/activities/completion-token.js';
 import { apiError, reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { defineTool } from '../../src/tools/types.js';
 import { webSearch } from '../../src/tools/web-search.js';
@@ -64,7 +65,8 @@ beforeAll(() => {
   raw = new Client({ connection: encrypted.client.connection });
 });
 // One worker, with the keys, for the encrypted runs; the control run (no keys) has a worker of its own.
-const shared = useSharedAgent(encrypted, { tools: [...builtinTools, vault, crashy] });
+const ticketDefinition = { name: 'ticket', description: 'Opens a ticket; a person answers it.', inputSchema: { type: 'object', properties: {} }, completesLater: true } as const;
+const shared = useSharedAgent(encrypted, { tools: [...builtinTools, vault, crashy, ticketDefinition] });
 
 /** A payload stored in plain text. Patch markers (`patched()`) and a local activity's marker data are written by
  * Temporal's core itself, outside the codecs: the patch id, a name from our code; the activity's type, sequence
@@ -115,6 +117,31 @@ describe('encrypted history', () => {
     const description = await encrypted.client.workflow.getHandle(id).describe();
     expect(await description.staticSummary()).toBe(`Please handle ${SECRET.task}`);
   }, 60_000);
+
+  it('refuses an outside completion of an encrypted run from a client without the keys, which would store the result in plain text; one with them completes it encrypted', async () => {
+    const tokens: string[] = [];
+    const ticket = defineTool({
+      ...ticketDefinition,
+      execute: async (_input, context) => {
+        tokens.push(context.completionToken);
+        return context.completeLater();
+      },
+    });
+    const id = await shared.with({ script: [reply([toolUse('ticket', {})]), reply([text('answered')])], tools: [ticket] }, async (h) => {
+      const started = await h.start(`Please handle ${SECRET.task}`, { tools: ['ticket'] });
+      await vi.waitFor(() => expect(tokens).toHaveLength(1), { timeout: 20_000 });
+      const refused = await completeToolCall(plain.client, tokens[0], `the answer is ${SECRET.toolOutput}`).catch((e: Error) => e);
+      expect(refused).toBeInstanceOf(ToolCompletionError);
+      expect((refused as Error).message).toBe(
+        `tool call ${decodeCompletionToken(tokens[0])!.toolUseId} of ${started}: the run's data is encrypted, and this client does not encrypt: ` +
+          'the result would be stored in plain text; complete it with the keys the workers use (AGENT_ENCRYPTION_KEYS)',
+      );
+      await completeToolCall(encrypted.client, tokens[0], `the answer is ${SECRET.toolOutput}`);
+      expect(await getAgentResult(encrypted.client, started)).toMatchObject({ status: 'completed', text: 'answered' });
+      return started;
+    });
+    expect(findPlainText(await rawHistory(raw, id), [SECRET.toolOutput])).toEqual([]);
+  });
 
   it('keeps the failure message of a failed run encrypted (the workflow sandbox encodes failures too)', async () => {
     const failing: Script = [apiError(400, 'invalid_request_error', `rejected because of ${SECRET.failure}`)];

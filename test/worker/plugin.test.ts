@@ -5,11 +5,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Client } from '@temporalio/client';
+import { msToTs } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultSettings, getAgentResult, startAgent } from '../../src/client/index.js';
 import { agentDataConverter } from '../../src/codec/data-converter.js';
 import { AgentPlugin } from '../../src/worker/plugin.js';
+import { createAgentWorker } from '../../src/worker/worker.js';
 import { encryptionKeyQueues } from '../../src/worker/key-queues.js';
 import { startScriptedModel } from '../../src/scripted/index.js';
 import { calculator } from '../../src/tools/calculator.js';
@@ -115,6 +117,18 @@ describe('AgentPlugin', () => {
     const stringSchema = { ...calculator, name: 'echo', inputSchema: { type: 'string' } } as unknown as typeof calculator;
     expect(() => new AgentPlugin({ tools: [noExecute] })).toThrow(/^Tool "half" has no execute: write it with defineTool/);
     expect(() => new AgentPlugin({ tools: [stringSchema] })).toThrow(/^Tool "echo" has an input schema of type "string"/);
+  });
+
+  it('refuses a client of another namespace than the worker’s (its transcript reads would find no run), naming both, with createAgentWorker too', async () => {
+    const namespace = `team-${randomUUID().slice(0, 8)}`;
+    await env.client.connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    await vi.waitFor(() => env.client.connection.workflowService.describeNamespace({ namespace }), { timeout: 10_000 });
+    const problem = `the client given to the agent's worker is of namespace "default", but the worker polls namespace "${namespace}": ` +
+      `the model calls read runs through it, and would find none; give it a client of namespace "${namespace}" (new Client({ connection, namespace: '${namespace}' }))`;
+    await expect(
+      Worker.create({ connection: env.connection, namespace, taskQueue: `team-${randomUUID()}`, plugins: [new AgentPlugin({ client: env.client })] }),
+    ).rejects.toThrow(problem);
+    await expect(createAgentWorker({ connection: env.connection, client: env.client, namespace, taskQueue: `team-${randomUUID()}` })).rejects.toThrow(problem);
   });
 
   it('refuses a worker that already has an activity named like one of the agent’s, naming it', async () => {

@@ -69,4 +69,31 @@ describe('fast tools', () => {
       expect(localCalls(await events(id))).toBe(1);
     });
   });
+
+  it('a call that fails on every attempt gives the model an is_error result naming the failure, and the run goes on, as a call of a tool that is not fast', async () => {
+    let attempts = 0;
+    const broken = add(true, async () => {
+      attempts++;
+      throw new Error('disk full');
+    });
+    const once: Script = (_req, turn) => (turn === 0 ? reply([toolUse('add', { a: 2, b: 2 })]) : reply([text('the disk is full')]));
+    await agents.with({ script: once, tools: [broken as AgentTool] }, async ({ start, model }) => {
+      const id = await start('add', { tools: ['add'] });
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'the disk is full', toolCalls: 1 });
+      expect(attempts).toBe(3);
+      expect(lastToolResults(model.requests)).toEqual([expect.objectContaining({ is_error: true, content: 'Tool "add" failed: disk full' })]);
+    });
+  });
+
+  it('completeLater() from a fast tool gives the model an is_error result saying so, and the run goes on', async () => {
+    const later = add(true, async (_input, context) => context.completeLater());
+    const once: Script = (_req, turn) => (turn === 0 ? reply([toolUse('add', { a: 2, b: 2 })]) : reply([text('ok')]));
+    await agents.with({ script: once, tools: [later as AgentTool] }, async ({ start, model }) => {
+      const id = await start('add', { tools: ['add'] });
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'ok' });
+      const [result] = lastToolResults(model.requests);
+      expect(result).toMatchObject({ is_error: true });
+      expect(result.content).toMatch(/^Tool "add" failed: Tool "add" called context\.completeLater\(\), but its definition does not set completesLater: true/);
+    });
+  });
 });

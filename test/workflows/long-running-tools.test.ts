@@ -1,11 +1,14 @@
 // Tools that run long: each tool's own timeout and retry policy, progress reported from inside a call, and calls
 // completed from outside (`completeLater()`), against the real dev server and a real worker.
-import type { Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { msToTs } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { completeToolCall, getAgentResult, getStatus, ToolCompletionError } from '../../src/client/index.js';
 import type { MessagesRequestBody } from '../../src/scripted/index.js';
 import { reply, text, toolUse, type Script } from '../../src/scripted/index.js';
 import { defineTool, type AgentTool } from '../../src/tools/types.js';
+import { decodeCompletionToken, encodeCompletionToken } from '../../src/activities/completion-token.js';
 import { eventually, lastToolResults, startRun, useSharedAgent, useTestEnv, withAgent } from '../helpers/harness.js';
 
 const env = useTestEnv();
@@ -236,6 +239,46 @@ describe('calls completed from outside', () => {
       expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'done' });
       const messages = (h.model.requests[h.model.requests.length - 1].body as MessagesRequestBody).messages;
       expect(messages[2].content).toEqual([expect.objectContaining({ type: 'tool_result', is_error: true, content: 'the person said no' })]);
+    });
+  });
+
+  it("refuses a completion from a client of another namespace as a ToolCompletionError naming the run's namespace, and a damaged token as not one; the call still waits", async () => {
+    const tokens: string[] = [];
+    const approvalTask = defineTool({
+      ...humanTaskDefinition,
+      execute: async (_input, context) => {
+        tokens.push(context.completionToken);
+        return context.completeLater();
+      },
+    });
+    const script: Script = [reply([toolUse('human_task', {})]), reply([text('done')])];
+    await agents.with({ script, tools: [approvalTask as AgentTool] }, async (h) => {
+      const id = await startRun(h, 'ask', { tools: ['human_task'] });
+      await eventually(async () => tokens.length, (n) => n === 1, 20_000);
+      // A CI job completing the call with the default namespace while the run is in another one.
+      const namespace = `elsewhere-${randomUUID().slice(0, 8)}`;
+      await env.client.connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+      const elsewhere = new Client({ connection: env.client.connection, namespace });
+      const wrongNamespace = await completeToolCall(elsewhere, tokens[0], 'yes').catch((e: Error) => e);
+      expect(wrongNamespace).toBeInstanceOf(ToolCompletionError);
+      expect((wrongNamespace as Error).message).toBe(
+        `tool call ${decodeCompletionToken(tokens[0])!.toolUseId} of ${id}: the run is in namespace "default", not in "${namespace}" as this client: ` +
+          'complete it with a client of namespace "default" (the CLI: TEMPORAL_NAMESPACE=default)',
+      );
+      // A token from before tokens carried the namespace: the server's refusal, said as one line.
+      const { namespace: _ns, ...withoutNamespace } = decodeCompletionToken(tokens[0])!;
+      await expect(completeToolCall(elsewhere, encodeCompletionToken(withoutNamespace), 'yes')).rejects.toThrow(
+        new ToolCompletionError(`tool call ${withoutNamespace.toolUseId} of ${id}: the run is not in namespace "${namespace}" as this client: complete it with a client of the run's namespace (the CLI: TEMPORAL_NAMESPACE)`),
+      );
+      // A token whose task token was damaged in transit reads as JSON still, but the server cannot read it.
+      const damaged = encodeCompletionToken({ ...decodeCompletionToken(tokens[0])!, taskToken: new Uint8Array([1, 2, 3, 4, 5]) });
+      const unreadable = await completeToolCall(env.client, damaged, 'yes').catch((e: Error) => e);
+      expect(unreadable).toBeInstanceOf(ToolCompletionError);
+      expect((unreadable as Error).message).toMatch(/^that is not a whole completion token \(the server cannot read its task token\): pass the whole/);
+      // Neither completed the call: it still waits, and the right token completes it.
+      expect((await getStatus(env.client, id)).toolCalls[0]?.waitingForCompletionSince).toBeDefined();
+      await completeToolCall(env.client, tokens[0], 'yes');
+      expect(await getAgentResult(env.client, id)).toMatchObject({ status: 'completed', text: 'done' });
     });
   });
 
