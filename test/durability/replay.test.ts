@@ -165,6 +165,18 @@ const fastAdd = defineTool<{ a: number; b: number }>({
   execute: async ({ a, b }) => String(a + b),
 });
 
+/** A fast tool whose one attempt fails: the model gets an is_error result, as from any tool. */
+const fastFailing = defineTool<{ path: string }>({
+  name: 'fast_write',
+  description: 'Writes a file.',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  fast: true,
+  retry: { maximumAttempts: 1 },
+  execute: async () => {
+    throw new Error('disk full');
+  },
+});
+
 const outsideJob = defineTool({
   name: 'outside_job',
   description: 'Starts a job elsewhere; it reports back.',
@@ -405,6 +417,39 @@ const SCENARIOS: Scenario[] = [
       expect(scheduled.map((a) => a.activityType?.name)).toEqual(['callModel', 'callModel', 'callModel']);
       expect(localActivityTypes(events)).toEqual(['describeTools', 'runTool', 'runTool']);
       expect(result).toMatchObject({ status: 'completed', text: '6', toolCalls: 2 });
+    },
+  },
+  {
+    // A fast tool's call that fails for good: its failure is the model's is_error result, and the run goes on.
+    name: 'fast-tool-failed',
+    tools: [fastFailing as AgentTool],
+    script: [reply([toolUse('fast_write', { path: '/tmp/x' })]), reply([text('the disk is full')])],
+    settings: { tools: ['fast_write'] },
+    proves: ({ events, result }) => {
+      expect(localActivityTypes(events)).toEqual(['describeTools', 'runTool']);
+      expect(events.filter((e) => e.markerRecordedEventAttributes?.failure)).toHaveLength(1);
+      expect(result).toMatchObject({ status: 'completed', text: 'the disk is full', toolCalls: 1 });
+    },
+  },
+  {
+    // A child whose final answer spends the parent's budget: the parent cancels the sibling still running and stops.
+    name: 'sub-agent-over-budget',
+    agents: {
+      researcher: { description: 'Researches one question.', system: 'You are the researcher.', tools: ['calculator'] },
+    },
+    settings: { tools: ['agent__researcher'], budgetTokens: 10_000, heartbeatTimeoutMs: 2_000 },
+    script: (req, turn) => {
+      const system = typeof req.system === 'string' ? req.system : '';
+      if (system.includes('researcher')) {
+        if (JSON.stringify(req.messages).includes('big')) return { ...reply([text('A big answer.')]), usage: { input_tokens: 10_000, output_tokens: 0 } };
+        return { ...reply([text('never')]), hold: true };
+      }
+      if (turn === 0) return { ...reply([toolUse('agent__researcher', { task: 'big' }), toolUse('agent__researcher', { task: 'small' })]), usage: { input_tokens: 100, output_tokens: 0 } };
+      return reply([text('done')]);
+    },
+    proves: ({ events, result }) => {
+      expect(events.filter((e) => e.childWorkflowExecutionCompletedEventAttributes)).toHaveLength(2);
+      expect(result).toMatchObject({ status: 'stopped', guard: 'budget' });
     },
   },
   {
