@@ -184,6 +184,10 @@ describe('error streak guard', () => {
 });
 
 describe('budget guard', () => {
+  // Two calls' usage on claude-sonnet-5-5: $0.0084 for the first, $0.0114 with the second.
+  const first = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 4000 };
+  const second = { input_tokens: 500, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+
   it('token budget: the call whose usage reaches the budget ends the run; its tools do not run and no summary call is made', async () => {
     const lookup = spyTool('lookup');
     const script = [
@@ -227,8 +231,6 @@ describe('budget guard', () => {
   });
 
   it('cost budget (priced model): stops when the spend reaches it, counting cache writes and reads', async () => {
-    const first = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 4000 };
-    const second = { input_tokens: 500, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     const script = [
       { ...reply([text('first'), toolUse('lookup', { query: 'a' })]), usage: first },
       { ...reply([text('second'), toolUse('lookup', { query: 'b' })]), usage: second },
@@ -248,8 +250,6 @@ describe('budget guard', () => {
   });
 
   it('cost budget: a run it stopped, resumed with more dollars (moreBudgetUsd, --budget-usd), goes on to its answer', async () => {
-    const first = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 4000 };
-    const second = { input_tokens: 500, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     const script = [
       { ...reply([text('first'), toolUse('lookup', { query: 'a' })]), usage: first },
       { ...reply([text('second'), toolUse('lookup', { query: 'b' })]), usage: second },
@@ -281,7 +281,6 @@ describe('budget guard', () => {
   });
 
   it('cost budget: a call whose cheapest possible price does not fit is not made', async () => {
-    const first = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 4000 };
     const script = [{ ...reply([text('first'), toolUse('lookup', { query: 'a' })]), usage: first }, reply([text('never reached')])];
     await agents.with({ script, tools: [spyTool('lookup')] }, async ({ run, model }) => {
       // $0.0084 spent + at least $0.00091 for the next call = $0.00931 > $0.0091.
